@@ -1,0 +1,92 @@
+// Command selfplay runs self-play tournaments between in-process chess engine
+// variants from three selective-search papers (Fail-High Reductions, Extended
+// Null-Move Reductions, Forward Pruning with Limited Extensions) and reports,
+// with statistics, which variant is stronger.
+//
+// Usage:
+//
+//	selfplay <command> [flags]
+//
+// Run `selfplay help` for the list of commands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2 // bad flags, config, input files
+	exitInterrupted = 130
+)
+
+// env is what a command may touch of the outside world; tests pass buffers.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "play the tournaments of a config file, storing games in SQLite", cmdRun},
+		{"report", "statistics of stored tournaments (text, json or html)", cmdReport},
+		{"export", "write stored games as PGN", cmdExport},
+		{"elo", "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", cmdElo},
+		{"search", "search one position and print the iterations", cmdSearch},
+		{"perft", "count leaf nodes of the move tree (move generator check and speed)", cmdPerft},
+		{"bench", "fixed-depth searches over benchmark positions (nodes, time, nps)", cmdBench},
+		{"suite", "run an EPD test suite (solved positions per node budget or depth)", cmdSuite},
+		{"uci", "act as a UCI engine on stdin/stdout", cmdUCI},
+		{"variants", "list the search variant presets and their switches", cmdVariants},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := dispatch(ctx, env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, e env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(e.stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "selfplay: unknown command %q\n", args[0])
+	usage(e.stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: selfplay <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "run `selfplay <command> -h` for a command's flags")
+}
