@@ -1,0 +1,35 @@
+// Package openings provides the opening sets a tournament is played from.
+//
+// An [Opening] is a start position (normally the standard initial position)
+// plus a short list of book moves. The scheduler turns every opening into
+// one game pair: the opening is played once with each engine as White, so
+// that both engines face the same positions and the pair can be scored with
+// pentanomial statistics.
+//
+// Openings come from one of four sources, all reached through [Load]:
+//
+//   - the built-in set "fhr25": the 25 two-ply openings of Table 2 of
+//     Feldmann's "Fail-High Reductions" self-play test, in the paper's order
+//     (see [FHR25]);
+//   - the built-in set "two-ply": all 400 two-ply openings from the initial
+//     position, sorted by the UCI text of White's move, then of Black's
+//     (see [TwoPly]);
+//   - an EPD file: one position per line, no moves (see [ParseEPD]);
+//   - a PGN file: the first N plies of every game (see [ParsePGN]).
+//
+// Every position and move read from a file is checked with
+// github.com/notnil/chess (the tournament's arbiter) and with a few sanity
+// checks notnil does not make (one king per side, no pawn on the first or
+// last rank, the side not to move not in check, castling rights that match
+// the king and rook squares, a plausible en-passant square). Errors name the
+// file and the line, and for PGN the game number.
+//
+// [Order] puts a list in the tournament's order: as loaded, or a shuffle that
+// depends only on a seed and is the same on every platform and Go version.
+//
+// FEN strings produced here are notnil's: the en-passant square is set after
+// every double pawn step, whether or not a capture is possible.
+//
+// The package has no mutable package-level state; every function builds
+// fresh slices, so callers may modify what they get back.
+package openings

@@ -1,0 +1,223 @@
+package openings
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/notnil/chess"
+)
+
+// LoadPGN reads a PGN file; see ParsePGN.
+func LoadPGN(path string, plies int) ([]Opening, error) {
+	if plies < 0 {
+		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", path, plies)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	defer f.Close()
+	return ParsePGN(f, path, plies)
+}
+
+// ParsePGN makes one opening of every game in a PGN file: the game's start
+// position (the FEN tag if there is one, else the initial position) and its
+// first plies moves. Every game must parse completely with notnil/chess and
+// have at least plies moves. plies = 0 gives the games' start positions.
+//
+// Openings get the ID "<base name of name>#<game number>" and a name such as
+// "1. d4 Nf6 2. c4 e6". The name is used in errors, which look like
+// "openings: book.pgn:17: game 3: ...", 17 being the game's first line.
+//
+// The file is split into games here rather than with notnil's Scanner, which
+// skips games without tags, merges a game having no movetext with the next
+// one, returns an empty extra game after a trailing blank line, and does not
+// report line numbers. Before a game goes to notnil, comments ({} and ';')
+// and '%' escape lines are removed and castling written with zeros ("0-0")
+// is rewritten as "O-O", which notnil would otherwise skip silently.
+func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
+	if plies < 0 {
+		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", name, plies)
+	}
+	games, err := splitPGN(r, name)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(name)
+	var list []Opening
+	for _, pg := range games {
+		o, err := pg.opening(fmt.Sprintf("%s#%d", base, pg.num), plies)
+		if err != nil {
+			return nil, fmt.Errorf("openings: %s:%d: game %d: %w", name, pg.line, pg.num, err)
+		}
+		list = append(list, o)
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("openings: %s: %w (no PGN games)", name, ErrNoOpenings)
+	}
+	return list, nil
+}
+
+// pgnGame is the text of one game of a PGN file, cleaned for notnil.
+type pgnGame struct {
+	num, line int // game number and first line, both from 1
+	text      strings.Builder
+	hasTags   bool
+	hasMoves  bool // movetext seen
+	blank     bool // blank line after the tags, before any movetext
+	ended     bool // game termination marker seen
+}
+
+func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
+	if !pg.hasMoves {
+		return Opening{}, fmt.Errorf("no movetext after the tags (a game needs at least a result such as *)")
+	}
+	read, err := chess.PGN(strings.NewReader(pg.text.String()))
+	if err != nil {
+		return Opening{}, err
+	}
+	g := chess.NewGame(read)
+	moves := g.Moves()
+	if len(moves) < plies {
+		return Opening{}, fmt.Errorf("has %d plies, need %d", len(moves), plies)
+	}
+	start := StandardStartFEN
+	for _, tp := range g.TagPairs() {
+		if strings.EqualFold(tp.Key, "FEN") {
+			if start, err = parseStartFEN(tp.Value); err != nil {
+				return Opening{}, fmt.Errorf("FEN tag %q: %w", tp.Value, err)
+			}
+			break // notnil uses the first FEN tag too
+		}
+	}
+	uci := make([]string, plies)
+	for i := range uci {
+		uci[i] = moves[i].String()
+	}
+	return newOpening(id, "", start, uci)
+}
+
+// zeroCastling matches castling written with zeros.
+var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
+
+// splitPGN splits PGN text into games. A game starts at its first tag line
+// or, without tags, at its first movetext line. It ends before the next tag
+// line that follows movetext (or a blank line after tags), or at its result
+// ("1-0", "0-1", "1/2-1/2", "*").
+// Errors name the file (name) and the line.
+func splitPGN(r io.Reader, name string) ([]*pgnGame, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	var games []*pgnGame
+	var cur *pgnGame
+	start := func(line int) {
+		cur = &pgnGame{num: len(games) + 1, line: line}
+		games = append(games, cur)
+	}
+	inBrace := false
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		if n == 1 {
+			raw = strings.TrimPrefix(raw, "\ufeff")
+		}
+		if !inBrace && strings.HasPrefix(raw, "%") {
+			continue // escape line
+		}
+		line := strings.TrimSpace(raw)
+		continued := inBrace // the line continues a {} comment
+		switch {
+		case line == "" && !inBrace:
+			if cur != nil && cur.hasTags && !cur.hasMoves {
+				cur.blank = true
+			}
+		case !inBrace && strings.HasPrefix(line, "["):
+			if cur == nil || cur.hasMoves || cur.blank {
+				start(n)
+			}
+			cur.hasTags = true
+			cur.text.WriteString(line + "\n")
+		default:
+			if cur == nil || cur.ended && !continued {
+				start(n)
+			}
+			clean, err := cleanMovetext(line, &inBrace, &cur.ended)
+			if err != nil {
+				return nil, fmt.Errorf("openings: %s:%d: game %d: %w", name, n, cur.num, err)
+			}
+			if strings.TrimSpace(clean) != "" {
+				cur.hasMoves = true // not just a comment
+			}
+			cur.text.WriteString(clean + "\n")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("openings: %s: after line %d: %w", name, n, err)
+	}
+	if inBrace {
+		return nil, fmt.Errorf("openings: %s:%d: game %d: a { comment is still open at the end of the file", name, cur.line, cur.num)
+	}
+	return games, nil
+}
+
+// cleanMovetext returns a movetext line without its {} and ';' comments
+// (notnil would read a comment line starting with '[' as a tag line and a
+// tag pair inside a comment as a tag), with castling written with zeros
+// rewritten, and sets *ended when it meets the game result. inBrace carries
+// an open {} comment from line to line. Text other than comments after the
+// result is an error.
+func cleanMovetext(line string, inBrace, ended *bool) (string, error) {
+	var out strings.Builder
+	var seg strings.Builder
+	flush := func() error {
+		s := zeroCastling.ReplaceAllStringFunc(seg.String(), func(m string) string {
+			return strings.ReplaceAll(m, "0", "O")
+		})
+		for _, tok := range strings.Fields(s) {
+			if *ended {
+				return fmt.Errorf("%q after the game result", tok)
+			}
+			switch tok {
+			case "1-0", "0-1", "1/2-1/2", "*":
+				*ended = true
+			}
+		}
+		out.WriteString(s)
+		seg.Reset()
+		return nil
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if *inBrace {
+			if c == '}' {
+				*inBrace = false
+			}
+			continue
+		}
+		switch c {
+		case '{':
+			if err := flush(); err != nil {
+				return "", err
+			}
+			out.WriteByte(' ')
+			*inBrace = true
+		case ';':
+			if err := flush(); err != nil {
+				return "", err
+			}
+			return out.String(), nil
+		default:
+			seg.WriteByte(c)
+		}
+	}
+	if err := flush(); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
