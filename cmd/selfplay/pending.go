@@ -18,7 +18,6 @@ var (
 	cmdRun      = notYet("run")
 	cmdReport   = notYet("report")
 	cmdExport   = notYet("export")
-	cmdElo      = notYet("elo")
 	cmdSearch   = notYet("search")
 	cmdPerft    = notYet("perft")
 	cmdBench    = notYet("bench")

@@ -1,0 +1,58 @@
+package stats
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FormatFloat prints x with prec decimals (fixed-point like fastchess's
+// {:.2f}), infinities as "+inf" and "-inf"
+// and never a negative zero ("-0.00" becomes "0.00"). NaN, which this package
+// never returns, prints as "nan".
+func FormatFloat(x float64, prec int) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	if strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
+		s = s[1:]
+	}
+	return s
+}
+
+// FormatSigned is FormatFloat with a leading "+" on positive values, the
+// usual way to print an Elo difference ("+32.1", "-4.0", "0.0", "+inf").
+func FormatSigned(x float64, prec int) string {
+	s := FormatFloat(x, prec)
+	if x > 0 && !strings.HasPrefix(s, "+") && strings.Trim(s, "0.") != "" {
+		s = "+" + s
+	}
+	return s
+}
+
+// formatPercent prints a probability as a percentage with one decimal, but
+// never rounds a value short of certainty to "100.0%" or "0.0%": those print
+// as ">99.9%" and "<0.1%".
+func formatPercent(p float64) string {
+	pct := 100 * p
+	switch {
+	case pct < 100 && pct >= 99.95:
+		return ">99.9%"
+	case pct > 0 && pct < 0.05:
+		return "<0.1%"
+	}
+	return FormatFloat(pct, 1) + "%"
+}
+
+// formatLevel prints a fraction such as 0.95 or 0.05 as "95%" or "5%",
+// with as many decimals as it needs ("99.9%").
+func formatLevel(f float64) string {
+	pct := math.Round(f*100*1e6) / 1e6
+	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
+}

@@ -1,0 +1,197 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// EloModel is the unit of the SPRT bounds elo0 and elo1.
+type EloModel int
+
+const (
+	// LogisticElo bounds are ordinary (logistic) Elo differences.
+	LogisticElo EloModel = iota
+	// NormalizedElo bounds are normalized Elo (fishtest's "normalized"
+	// model), which does not depend on the draw ratio.
+	NormalizedElo
+)
+
+func (m EloModel) String() string {
+	if m == NormalizedElo {
+		return "normalized"
+	}
+	return "logistic"
+}
+
+// ParseEloModel accepts "logistic" or "normalized" (fishtest's and
+// fastchess's names).
+func ParseEloModel(s string) (EloModel, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "logistic":
+		return LogisticElo, nil
+	case "normalized", "normalised":
+		return NormalizedElo, nil
+	}
+	return 0, fmt.Errorf("unknown Elo model %q (want logistic or normalized)", s)
+}
+
+// SPRT is a sequential probability ratio test of H0: elo = Elo0 against
+// H1: elo = Elo1, with type I error Alpha (accepting H1 when H0 holds) and
+// type II error Beta.
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+	Model       EloModel
+}
+
+// Validate applies fastchess's SPRT::isValid checks: elo0 < elo1, alpha and
+// beta in (0, 1) with alpha+beta < 1, and finite bounds.
+func (t SPRT) Validate() error {
+	switch {
+	case math.IsNaN(t.Elo0) || math.IsNaN(t.Elo1) || math.IsInf(t.Elo0, 0) || math.IsInf(t.Elo1, 0):
+		return fmt.Errorf("SPRT bounds must be finite, got elo0=%v elo1=%v", t.Elo0, t.Elo1)
+	case t.Elo0 >= t.Elo1:
+		return fmt.Errorf("SPRT elo0 (%v) must be less than elo1 (%v)", t.Elo0, t.Elo1)
+	case !(t.Alpha > 0 && t.Alpha < 1):
+		return fmt.Errorf("SPRT alpha %v is not in (0, 1)", t.Alpha)
+	case !(t.Beta > 0 && t.Beta < 1):
+		return fmt.Errorf("SPRT beta %v is not in (0, 1)", t.Beta)
+	case t.Alpha+t.Beta >= 1:
+		return fmt.Errorf("SPRT alpha+beta (%v) must be less than 1", t.Alpha+t.Beta)
+	case t.Model != LogisticElo && t.Model != NormalizedElo:
+		return fmt.Errorf("unknown SPRT Elo model %d", int(t.Model))
+	}
+	return nil
+}
+
+// Bounds are Wald's stopping thresholds for the LLR: log(beta/(1-alpha))
+// and log((1-beta)/alpha) (fishtest stat_util.SPRT, fastchess SPRT::SPRT).
+func (t SPRT) Bounds() (lower, upper float64) {
+	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+}
+
+// SPRTState is the decision of an SPRT.
+type SPRTState int
+
+const (
+	// SPRTContinue means the LLR is between the bounds: play on.
+	SPRTContinue SPRTState = iota
+	// SPRTAcceptH0 means the LLR fell below the lower bound.
+	SPRTAcceptH0
+	// SPRTAcceptH1 means the LLR rose above the upper bound.
+	SPRTAcceptH1
+)
+
+// String gives "continue", "H0" or "H1".
+func (s SPRTState) String() string {
+	switch s {
+	case SPRTAcceptH0:
+		return "H0"
+	case SPRTAcceptH1:
+		return "H1"
+	}
+	return "continue"
+}
+
+// SPRTResult is the state of an SPRT after some games.
+type SPRTResult struct {
+	LLR          float64
+	Lower, Upper float64
+	State        SPRTState
+}
+
+// Trinomial evaluates the test on W/L/D counts (per-game model).
+func (t SPRT) Trinomial(r Trinomial) (SPRTResult, error) {
+	if err := r.Validate(); err != nil {
+		return SPRTResult{}, err
+	}
+	counts, values := r.bins()
+	return t.evaluate(counts, values, 1)
+}
+
+// Pentanomial evaluates the test on game-pair counts (per-pair model).
+func (t SPRT) Pentanomial(r Pentanomial) (SPRTResult, error) {
+	if err := r.Validate(); err != nil {
+		return SPRTResult{}, err
+	}
+	counts, values := r.bins()
+	return t.evaluate(counts, values, 2)
+}
+
+// evaluate computes the LLR and compares it with the bounds the way
+// fishtest's update_SPRT does (strict inequalities), without fishtest's
+// dynamic overshoot correction: like fastchess this is meant to be checked
+// after every game or pair, where the overshoot is small.
+func (t SPRT) evaluate(counts, values []float64, gamesPerSample float64) (SPRTResult, error) {
+	if err := t.Validate(); err != nil {
+		return SPRTResult{}, err
+	}
+	res := SPRTResult{}
+	res.Lower, res.Upper = t.Bounds()
+	llr, err := t.llr(counts, values, gamesPerSample)
+	if err != nil {
+		return SPRTResult{}, err
+	}
+	res.LLR = llr
+	switch {
+	case llr < res.Lower:
+		res.State = SPRTAcceptH0
+	case llr > res.Upper:
+		res.State = SPRTAcceptH1
+	}
+	return res, nil
+}
+
+// llr is fishtest's generalized log-likelihood ratio (LLRcalc.LLR_logistic
+// and LLR_normalized; fastchess getLLR_logistic/getLLR_normalized):
+//
+//	LLR = N · sum_i phat_i · log(p1_i / p0_i)
+//
+// where phat is the observed distribution with empty bins regularized to
+// 1e-3 counts, N the regularized sample count, and p0, p1 the maximum
+// likelihood distributions under H0 and H1. In the logistic model the
+// hypotheses fix the mean score at ScoreFromElo(elo); in the normalized
+// model they fix the t-value (mean-0.5)/sigma_sample at nelo/(800/ln10),
+// times √2 for pairs since sigma_pair = sigma_game/√2 on the per-game scale.
+// With no samples at all the LLR is 0.
+func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, error) {
+	total := 0.0
+	for _, c := range counts {
+		total += c
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	reg := make([]float64, len(counts))
+	n := 0.0
+	for i, c := range counts {
+		reg[i] = c
+		if c == 0 {
+			reg[i] = 1e-3
+		}
+		n += reg[i]
+	}
+	probs := distribution(reg)
+
+	var p0, p1 []float64
+	var err0, err1 error
+	if t.Model == NormalizedElo {
+		scale := math.Sqrt(gamesPerSample) / NEloPerT
+		p0, err0 = mleWithT(values, probs, 0.5, t.Elo0*scale)
+		p1, err1 = mleWithT(values, probs, 0.5, t.Elo1*scale)
+	} else {
+		p0, err0 = mleWithMean(values, probs, ScoreFromElo(t.Elo0))
+		p1, err1 = mleWithMean(values, probs, ScoreFromElo(t.Elo1))
+	}
+	if err0 != nil || err1 != nil {
+		return 0, fmt.Errorf("SPRT bounds elo0=%v elo1=%v (%v) are too extreme for this result: %w",
+			t.Elo0, t.Elo1, t.Model, errors.Join(err0, err1))
+	}
+	sum := 0.0
+	for i := range probs {
+		sum += probs[i] * (math.Log(p1[i]) - math.Log(p0[i]))
+	}
+	return n * sum, nil
+}
