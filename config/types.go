@@ -1,0 +1,139 @@
+// Package config reads tournaments.toml: engines, tournaments, openings,
+// limits, adjudication and SPRT settings, with defaults and validation. A bad
+// config is an error naming the file, the key path and (for TOML syntax
+// errors) the line; nothing runs with an invalid config.
+package config
+
+import (
+	"time"
+
+	"selfplay/engines/search"
+)
+
+// File is a parsed and validated config file.
+type File struct {
+	Path     string // the config file as given
+	Dir      string // its directory: relative paths in the file are relative to it
+	Database string // database path, resolved against Dir (default "selfplay.db")
+
+	Engines     []Engine // in the order of the file
+	Tournaments []Tournament
+}
+
+// Engine returns the engine of that name, or false.
+func (f *File) Engine(name string) (Engine, bool) {
+	for _, e := range f.Engines {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Engine{}, false
+}
+
+// Engine is one [engines.NAME] table: an in-process variant (Preset plus
+// switches) or an external UCI engine (Command).
+type Engine struct {
+	Name string
+
+	// In-process variant.
+	Preset   string            // preset name (search.PresetNames)
+	Switches map[string]string // explicit switches as given, values as text
+	Options  search.Options    // preset + switches, resolved and validated
+	Hash     int               // transposition table MiB (default 16)
+
+	// External UCI engine (Command != "").
+	Command     string
+	Args        []string
+	UCIOptions  map[string]string // setoption name/value pairs, values as text
+	Dir         string            // working directory, resolved against File.Dir
+	InitTimeout time.Duration     // uci/isready handshake timeout (default 10s)
+}
+
+// External reports whether the engine is a UCI process.
+func (e Engine) External() bool { return e.Command != "" }
+
+// Tournament formats.
+const (
+	FormatMatch      = "match"
+	FormatGauntlet   = "gauntlet"
+	FormatRoundRobin = "round-robin"
+)
+
+// Tournament is one [[tournament]] table.
+type Tournament struct {
+	Name        string
+	Engines     []string // engine names, in order; the first is the gauntlet's hero and the match's "first engine"
+	Format      string
+	Rounds      int    // passes over the opening set (default 1)
+	Concurrency int    // parallel games (default: number of CPUs)
+	Seed        uint64 // seeds the opening order and the node jitter (default 1)
+
+	Openings     Openings
+	Limits       Limits
+	Adjudication Adjudication
+	SPRT         *SPRT // nil: no SPRT
+}
+
+// Openings selects the opening set: a built-in Set or a File.
+type Openings struct {
+	Set   string // "fhr25" | "two-ply" (default "fhr25" when File is empty)
+	File  string // .epd or .pgn path, resolved against File.Dir
+	Plies int    // PGN: plies taken from each game (default 8 for PGN files)
+	Order string // "sequential" (default) | "random"
+}
+
+// Limits are the per-move search limits of both players. Exactly one of
+// Nodes, Depth, MoveTime or TC is set.
+type Limits struct {
+	Nodes       int64
+	NodesJitter float64 // 0..0.5: each move's node budget drawn within ±this fraction
+	Depth       int
+	MoveTime    time.Duration
+	TC          *TimeControl
+	TimeMargin  time.Duration // grace over the allotted time before a time forfeit (default 100ms)
+}
+
+// TimeControl is a cutechess-style "moves/seconds+increment" clock, e.g.
+// "40/7200+0" (40 moves in 2 hours) or "60+0.6" (sudden death with increment).
+type TimeControl struct {
+	Moves     int           // moves per period; 0 = the whole game
+	Base      time.Duration // time per period
+	Increment time.Duration
+	Text      string // as written, for the PGN TimeControl tag
+}
+
+// Adjudication policies at the move limit.
+const (
+	PolicyReferee = "referee"
+	PolicyAgree   = "agree"
+	PolicyDraw    = "draw"
+)
+
+// Adjudication ends games early.
+type Adjudication struct {
+	Move         int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
+	Policy       string // referee (default) | agree | draw
+	Referee      string // variant spec of the referee search (default "plain")
+	RefereeNodes int64  // referee node budget (default 200000)
+	Margin       int    // centipawns needed for a win (default 200)
+
+	// cutechess-style resign and draw adjudication; zero values switch them off.
+	ResignScore  int // a side whose score is <= -ResignScore ...
+	ResignMoves  int // ... for this many consecutive moves of both engines loses
+	DrawScore    int // |score| <= DrawScore ...
+	DrawMoves    int // ... for this many consecutive moves of both engines ...
+	DrawMoveFrom int // ... starting at this move number is a draw
+}
+
+// SPRT model names.
+const (
+	SPRTNormalized = "normalized"
+	SPRTLogistic   = "logistic"
+)
+
+// SPRT stops a match as soon as the test decides (matches only).
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64 // default 0.05 each
+	Model       string  // normalized (default) | logistic
+}
