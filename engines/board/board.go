@@ -26,6 +26,7 @@ type undo struct {
 	ep       Square
 	halfmove int
 	hash     uint64 // hash of the position before the move
+	pawnHash uint64
 }
 
 // Board is a chess position with its history (for unmake and repetitions).
@@ -40,6 +41,7 @@ type Board struct {
 	halfmove int
 	fullmove int
 	hash     uint64
+	pawnHash uint64 // Zobrist hash of the pawns alone (pawn-structure caches)
 	kings    [2]Square
 	hist     []undo // one entry per move made since the FEN, nulls included
 }
@@ -58,6 +60,9 @@ func (b *Board) Side() Color { return b.side }
 
 // Hash returns the Zobrist hash of the position.
 func (b *Board) Hash() uint64 { return b.hash }
+
+// PawnHash returns the Zobrist hash of the pawn placement alone.
+func (b *Board) PawnHash() uint64 { return b.pawnHash }
 
 // PieceAt returns the piece on s, or NoPiece.
 func (b *Board) PieceAt(s Square) Piece { return b.squares[s] }
@@ -199,6 +204,7 @@ func FromFEN(fen string) (*Board, error) {
 		return nil, fmt.Errorf("fen %q: %w", fen, err)
 	}
 	b.hash = b.computeHash()
+	b.pawnHash = b.computePawnHash()
 	return b, nil
 }
 

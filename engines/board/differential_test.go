@@ -49,11 +49,11 @@ func TestDifferentialNotnil(t *testing.T) {
 			moves := slices.Clone(l.Slice())
 			for _, m := range moves {
 				b.MakeMove(m)
-				if b.Hash() != b.HashFromScratch() {
+				if b.Hash() != b.HashFromScratch() || b.PawnHash() != b.PawnHashFromScratch() {
 					t.Fatalf("%s after %s: incremental hash differs from scratch", before, m)
 				}
 				b.UnmakeMove()
-				if b.FEN() != before || b.Hash() != h {
+				if b.FEN() != before || b.Hash() != h || b.PawnHash() != b.PawnHashFromScratch() {
 					t.Fatalf("%s: make/unmake %s left %s", before, m, b.FEN())
 				}
 			}

@@ -29,7 +29,7 @@ func (b *Board) MakeMove(m Move) {
 	from, to := m.From(), m.To()
 	p := b.squares[from]
 	us := b.side
-	u := undo{move: m, castle: b.castle, ep: b.ep, halfmove: b.halfmove, hash: b.hash}
+	u := undo{move: m, castle: b.castle, ep: b.ep, halfmove: b.halfmove, hash: b.hash, pawnHash: b.pawnHash}
 	h := b.hash
 	if b.epHashed() {
 		h ^= zobrist.epFile[b.ep.File()]
@@ -59,11 +59,15 @@ func (b *Board) MakeMove(m Move) {
 		u.captured = b.squares[capSq]
 		b.remove(capSq)
 		h ^= zobrist.piece[u.captured][capSq]
+		b.pawnHash ^= zobrist.piece[u.captured][capSq]
 	default:
 		if c := b.squares[to]; c != NoPiece {
 			u.captured = c
 			b.remove(to)
 			h ^= zobrist.piece[c][to]
+			if c.Type() == Pawn {
+				b.pawnHash ^= zobrist.piece[c][to]
+			}
 			b.halfmove = 0
 		}
 	}
@@ -72,12 +76,16 @@ func (b *Board) MakeMove(m Move) {
 	h ^= zobrist.piece[p][from] ^ zobrist.piece[p][to]
 	if p.Type() == Pawn {
 		b.halfmove = 0
+		b.pawnHash ^= zobrist.piece[p][from]
 		if promo := m.Promotion(); promo != NoPieceType {
 			np := MakePiece(us, promo)
 			b.remove(to)
 			b.put(np, to)
 			h ^= zobrist.piece[p][to] ^ zobrist.piece[np][to]
-		} else if m.flag() == flagDouble {
+		} else {
+			b.pawnHash ^= zobrist.piece[p][to]
+		}
+		if m.flag() == flagDouble {
 			b.ep = Square((int(from) + int(to)) / 2)
 		}
 	} else if p.Type() == King {
@@ -149,6 +157,7 @@ func (b *Board) UnmakeMove() {
 	b.ep = u.ep
 	b.halfmove = u.halfmove
 	b.hash = u.hash
+	b.pawnHash = u.pawnHash
 }
 
 // MakeNullMove passes the turn: the side flips, the en-passant square is

@@ -60,3 +60,16 @@ func (b *Board) computeHash() uint64 {
 // HashFromScratch recomputes the Zobrist hash without the incremental state
 // (for tests and debugging).
 func (b *Board) HashFromScratch() uint64 { return b.computeHash() }
+
+// computePawnHash hashes the pawns alone.
+func (b *Board) computePawnHash() uint64 {
+	var h uint64
+	for p := b.pieces[Pawn]; p != 0; p &= p - 1 {
+		s := p.First()
+		h ^= zobrist.piece[b.squares[s]][s]
+	}
+	return h
+}
+
+// PawnHashFromScratch recomputes the pawn hash (for tests).
+func (b *Board) PawnHashFromScratch() uint64 { return b.computePawnHash() }

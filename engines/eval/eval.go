@@ -86,15 +86,61 @@ func relRank(c board.Color, sq board.Square) int {
 	return 7 - sq.Rank()
 }
 
+// Evaluator evaluates with a cache of pawn-structure scores keyed by the
+// board's pawn hash. It belongs to one searcher (not safe for concurrent
+// use); the cache changes speed, never values.
+type Evaluator struct {
+	pawns []pawnEntry
+}
+
+type pawnEntry struct {
+	key    uint64
+	mg, eg int32 // white minus black
+	passed [2]board.Bitboard
+}
+
+const pawnCacheEntries = 1 << 13 // 256 KiB
+
+// NewEvaluator returns an evaluator with an empty pawn cache.
+func NewEvaluator() *Evaluator {
+	return &Evaluator{pawns: make([]pawnEntry, pawnCacheEntries)}
+}
+
+// Evaluate is the package-level Evaluate with the pawn cache.
+func (ev *Evaluator) Evaluate(b *board.Board) (e, t int) { return evaluate(b, ev) }
+
 // Evaluate returns the static evaluation e from the side to move's point of
 // view and the threat value t >= 0 against the side to move (Feldmann's
 // t(v)): ThreatInCheck when in check, otherwise the scored threats the
 // evaluation detected. It allocates nothing.
-func Evaluate(b *board.Board) (e, t int) {
+func Evaluate(b *board.Board) (e, t int) { return evaluate(b, nil) }
+
+// pawnStructure returns the pawns' score (white minus black) and passed pawns.
+func (ev *Evaluator) pawnStructure(b *board.Board) (mg, eg int, passed [2]board.Bitboard) {
+	var entry *pawnEntry
+	if ev != nil {
+		key := b.PawnHash()
+		entry = &ev.pawns[key&(pawnCacheEntries-1)]
+		if entry.key == key {
+			return int(entry.mg), int(entry.eg), entry.passed
+		}
+		entry.key = key
+	}
+	var m, g [2]int
+	for c := board.White; c <= board.Black; c++ {
+		passed[c] = evalPawns(b, c, &m[c], &g[c])
+	}
+	mg, eg = m[board.White]-m[board.Black], g[board.White]-g[board.Black]
+	if entry != nil {
+		entry.mg, entry.eg, entry.passed = int32(mg), int32(eg), passed
+	}
+	return mg, eg, passed
+}
+
+func evaluate(b *board.Board, ev *Evaluator) (e, t int) {
 	var att [2][7]board.Bitboard // attacks by color and piece type; [c][0] = all
 	var mg, eg [2]int
 	var kingAttackers, kingDanger [2]int
-	var passed [2]board.Bitboard
 	phase := 0
 	occ := b.Occupied()
 	kings := [2]board.Square{b.King(board.White), b.King(board.Black)}
@@ -141,8 +187,10 @@ func Evaluate(b *board.Board) (e, t int) {
 		}
 		mg[c] += psq.mg[c][board.King][kings[c]]
 		eg[c] += psq.eg[c][board.King][kings[c]]
-		passed[c] = evalPawns(b, c, &mg[c], &eg[c])
 	}
+	pawnMG, pawnEG, passed := ev.pawnStructure(b)
+	mg[board.White] += pawnMG
+	eg[board.White] += pawnEG
 	for c := board.White; c <= board.Black; c++ {
 		att[c][0] = att[c][board.Pawn] | att[c][board.Knight] | att[c][board.Bishop] |
 			att[c][board.Rook] | att[c][board.Queen] | att[c][board.King]

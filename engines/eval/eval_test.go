@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -148,5 +149,28 @@ func BenchmarkEvaluate(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Evaluate(boards[i%len(boards)])
+	}
+}
+
+// The pawn cache must change speed only: the cached evaluator agrees with
+// the uncached one along random games (which revisit pawn structures).
+func TestEvaluatorCacheAgrees(t *testing.T) {
+	ev := NewEvaluator()
+	rng := rand.New(rand.NewPCG(3, 5))
+	var l board.MoveList
+	for game := 0; game < 20; game++ {
+		b := mustBoard(t, evalPositions[game%len(evalPositions)])
+		for ply := 0; ply < 120; ply++ {
+			e1, t1 := Evaluate(b)
+			e2, t2 := ev.Evaluate(b)
+			if e1 != e2 || t1 != t2 {
+				t.Fatalf("%s: uncached (%d,%d), cached (%d,%d)", b.FEN(), e1, t1, e2, t2)
+			}
+			b.Generate(&l, board.All)
+			if l.N == 0 {
+				break
+			}
+			b.MakeMove(l.Moves[rng.IntN(l.N)])
+		}
 	}
 }

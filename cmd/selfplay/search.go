@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"selfplay/engines/search"
+)
+
+// cmdSearch searches one position and prints UCI-style info lines, the
+// search counters and the best move.
+func cmdSearch(ctx context.Context, e env, args []string) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
+	moves := fs.String("moves", "", "UCI moves played from the position first, space separated")
+	depth := fs.Int("depth", 0, "depth limit")
+	nodes := fs.Int64("nodes", 0, "node limit")
+	movetime := fs.Duration("movetime", 0, "time limit, e.g. 500ms")
+	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
+	hash := fs.Int("hash", 16, "transposition table size in MiB")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if *depth <= 0 && *nodes <= 0 && *movetime <= 0 {
+		fmt.Fprintln(e.stderr, "selfplay search: give a limit: -depth N, -nodes N or -movetime D")
+		return exitUsage
+	}
+	if *depth < 0 || *nodes < 0 || *movetime < 0 || *hash < 1 {
+		fmt.Fprintln(e.stderr, "selfplay search: limits and -hash must be positive")
+		return exitUsage
+	}
+	b, err := positionFlag(*fen)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
+		return exitUsage
+	}
+	if err := b.ApplyUCI(strings.Fields(*moves)); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: -moves: %v\n", err)
+		return exitUsage
+	}
+	opts, err := search.ParseVariant(*variant)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
+		return exitUsage
+	}
+	s, err := search.New(opts, *hash)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
+		return exitUsage
+	}
+	lim := search.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
+		OnIteration: func(i search.Info) { printInfo(e.stdout, i) }}
+	res, err := s.Search(ctx, b, lim)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
+		return exitFailure
+	}
+	i := res.Info
+	fmt.Fprintf(e.stdout, "nodes %d\n", i.Nodes)
+	fmt.Fprintf(e.stdout, "time %d\n", i.Elapsed.Milliseconds())
+	fmt.Fprintf(e.stdout, "nps %d\n", nps(i.Nodes, i.Elapsed))
+	for _, c := range i.Counters.Fields() {
+		fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
+	}
+	fmt.Fprintf(e.stdout, "bestmove %s\n", res.Move.UCI())
+	if ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// printInfo writes a UCI info line.
+func printInfo(w io.Writer, i search.Info) {
+	fmt.Fprintf(w, "info depth %d seldepth %d score %s nodes %d nps %d time %d pv %s\n",
+		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, nps(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds(), strings.Join(i.PV, " "))
+}
+
+func nps(nodes int64, d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64(float64(nodes) / d.Seconds())
+}

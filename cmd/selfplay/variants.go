@@ -1,0 +1,28 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"selfplay/engines/search"
+)
+
+// cmdVariants lists the presets with their switches, then every switch.
+func cmdVariants(_ context.Context, e env, args []string) int {
+	fs := flag.NewFlagSet("variants", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	fmt.Fprintln(e.stdout, "presets (use as -variant NAME or NAME:switch=value:...; in tournaments.toml: preset = \"NAME\" plus switch keys):")
+	for _, p := range search.Presets() {
+		fmt.Fprintf(e.stdout, "  %-14s %s\n  %-14s %s\n", p.Name, p.Doc, "", p.Switches)
+	}
+	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(e.stdout, "switches:")
+	for _, s := range search.Switches() {
+		fmt.Fprintf(e.stdout, "  %-20s %-36s %s\n", s.Name, s.Values, s.Doc)
+	}
+	return exitOK
+}

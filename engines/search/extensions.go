@@ -1,0 +1,114 @@
+package search
+
+import (
+	"selfplay/engines/board"
+	"selfplay/engines/eval"
+)
+
+// preMove is what the extension rules need to know about the position
+// before a move is made.
+type preMove struct {
+	kingSquaresAttacked int  // squares next to the enemy king we attack (king threat)
+	evading             bool // a rook or queen attacked by the last-moved piece is moving
+}
+
+// beforeMove gathers preMove; called only when the king-threat or
+// attack-evading extension is on.
+func (s *Searcher) beforeMove(m board.Move, moved board.Piece, prevMove board.Move) preMove {
+	var pre preMove
+	b := s.b
+	if s.opts.ExtKingThreat {
+		pre.kingSquaresAttacked = kingSquaresAttacked(b, b.Side())
+	}
+	if s.opts.ExtAttackEvading && prevMove != board.NoMove &&
+		(moved.Type() == board.Rook || moved.Type() == board.Queen) {
+		pre.evading = attacks(b, prevMove.To()).Has(m.From())
+	}
+	return pre
+}
+
+// extension returns 1 if the move just made (b is after it) is forcing in
+// the sense of Ye & Marsland's forcing(), else 0, and counts which rules fired.
+func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesCheck bool, legalMoves int,
+	prevMove board.Move, prevCaptured board.Piece, pre preMove) int {
+	o := &s.opts
+	b := s.b
+	ext := 0
+	if o.ExtCheck && givesCheck {
+		s.counters.ExtCheck++
+		ext = 1
+	}
+	if o.ExtSingleReply && legalMoves == 1 {
+		s.counters.ExtSingleReply++
+		ext = 1
+	}
+	// Recapture (Ebeling; Hitech's rule in Ye & Marsland §3): a capture on
+	// the square where the opponent just captured, which brings the material
+	// balance back within the window around the root's.
+	if o.ExtRecapture && captured != board.NoPiece && prevCaptured != board.NoPiece &&
+		prevMove != board.NoMove && m.To() == prevMove.To() {
+		mat := eval.Material(b) // side to move is now the opponent
+		if b.Side() != s.rootSide {
+			mat = -mat
+		}
+		if d := mat - s.rootMat; d <= o.RecaptureWindow && d >= -o.RecaptureWindow {
+			s.counters.ExtRecapture++
+			ext = 1
+		}
+	}
+	// King threat (Anantharaman; Ye & Marsland §3): the move makes more than
+	// KingThreatSquares squares next to the enemy king attacked.
+	if o.ExtKingThreat {
+		mover := b.Side().Other()
+		if after := kingSquaresAttacked(b, mover); after > o.KingThreatSquares && pre.kingSquaresAttacked <= o.KingThreatSquares {
+			s.counters.ExtKingThreat++
+			ext = 1
+		}
+	}
+	// Attack evading (Ye & Marsland §3.1): a major piece attacked by the
+	// last-moved enemy piece moves to a square that is not attacked or is
+	// defended.
+	if o.ExtAttackEvading && pre.evading {
+		to := m.To()
+		mover := b.Side().Other()
+		if !b.IsAttacked(to, b.Side()) || b.AttackersTo(to)&b.Occupancy(mover) != 0 {
+			s.counters.ExtAttackEvading++
+			ext = 1
+		}
+	}
+	_ = moved
+	return ext
+}
+
+// kingSquaresAttacked counts the squares next to the king of by's opponent
+// that by attacks.
+func kingSquaresAttacked(b *board.Board, by board.Color) int {
+	n := 0
+	for sq := board.KingAttacks(b.King(by.Other())); sq != 0; sq &= sq - 1 {
+		if b.IsAttacked(sq.First(), by) {
+			n++
+		}
+	}
+	return n
+}
+
+// attacks returns the squares attacked by the piece on s.
+func attacks(b *board.Board, s board.Square) board.Bitboard {
+	p := b.PieceAt(s)
+	occ := b.Occupied()
+	switch p.Type() {
+	case board.Pawn:
+		return board.PawnAttacks(p.Color(), s)
+	case board.Knight:
+		return board.KnightAttacks(s)
+	case board.Bishop:
+		return board.BishopAttacks(s, occ)
+	case board.Rook:
+		return board.RookAttacks(s, occ)
+	case board.Queen:
+		return board.QueenAttacks(s, occ)
+	case board.King:
+		return board.KingAttacks(s)
+	}
+	return 0
+}

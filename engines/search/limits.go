@@ -1,0 +1,101 @@
+package search
+
+import "time"
+
+// Limits bound one search. Zero values mean "no limit"; with none set the
+// search runs until MaxDepth or until its context is cancelled.
+type Limits struct {
+	Depth    int           // maximum iteration depth
+	Nodes    int64         // node budget: the search stops the moment it is spent
+	MoveTime time.Duration // time for this move, used in full
+	Clock    *Clock        // game clock; the time manager decides
+	// OnIteration, if set, is called after every completed iteration (and
+	// once for an interrupted one whose best move changed).
+	OnIteration func(Info)
+}
+
+// Clock is a game clock for both sides, as UCI's go wtime/btime/winc/binc/movestogo.
+type Clock struct {
+	WhiteTime, BlackTime time.Duration
+	WhiteInc, BlackInc   time.Duration
+	MovesToGo            int // moves to the next time control; 0 = rest of the game
+}
+
+// Info describes the state of a search after an iteration.
+type Info struct {
+	Depth    int
+	SelDepth int
+	Score    Score
+	Bound    Bound
+	Nodes    int64
+	Elapsed  time.Duration
+	PV       []string // UCI moves
+	Counters Counters
+}
+
+// Counters make each variant's behaviour visible: what the search did, by
+// kind of node and by selective rule. Nodes = MainNodes + QNodes.
+type Counters struct {
+	MainNodes          int64 // nodes of the full-width search
+	QNodes             int64 // quiescence nodes
+	TTCutoffs          int64 // nodes answered by the transposition table
+	NullTried          int64 // null-move searches
+	NullFailHigh       int64 // null-move searches that failed high (value >= beta)
+	FHRReductions      int64 // nodes reduced by fail-high reductions
+	NMRReductions      int64 // depth reductions by extended null-move reductions
+	VerifiedReductions int64 // verified null move: fail-highs that reduced instead of cutting
+	VerifiedResearches int64 // verified null move: zugzwang re-searches at the original depth
+	FutilityPrunes     int64 // moves skipped by the futility cutoff
+	ExtCheck           int64 // check extensions
+	ExtRecapture       int64 // recapture extensions
+	ExtKingThreat      int64 // king-threat extensions
+	ExtAttackEvading   int64 // attack-evading extensions
+	ExtSingleReply     int64 // strictly-forced (single legal reply) extensions
+}
+
+// Add accumulates o into c.
+func (c *Counters) Add(o Counters) {
+	c.MainNodes += o.MainNodes
+	c.QNodes += o.QNodes
+	c.TTCutoffs += o.TTCutoffs
+	c.NullTried += o.NullTried
+	c.NullFailHigh += o.NullFailHigh
+	c.FHRReductions += o.FHRReductions
+	c.NMRReductions += o.NMRReductions
+	c.VerifiedReductions += o.VerifiedReductions
+	c.VerifiedResearches += o.VerifiedResearches
+	c.FutilityPrunes += o.FutilityPrunes
+	c.ExtCheck += o.ExtCheck
+	c.ExtRecapture += o.ExtRecapture
+	c.ExtKingThreat += o.ExtKingThreat
+	c.ExtAttackEvading += o.ExtAttackEvading
+	c.ExtSingleReply += o.ExtSingleReply
+}
+
+// Fields lists the counters as name/value pairs in a fixed order, for
+// printing (selfplay search, bench) without reflection.
+func (c *Counters) Fields() []CounterField {
+	return []CounterField{
+		{"main_nodes", c.MainNodes},
+		{"q_nodes", c.QNodes},
+		{"tt_cutoffs", c.TTCutoffs},
+		{"null_tried", c.NullTried},
+		{"null_fail_high", c.NullFailHigh},
+		{"fhr_reductions", c.FHRReductions},
+		{"nmr_reductions", c.NMRReductions},
+		{"verified_reductions", c.VerifiedReductions},
+		{"verified_researches", c.VerifiedResearches},
+		{"futility_prunes", c.FutilityPrunes},
+		{"ext_check", c.ExtCheck},
+		{"ext_recapture", c.ExtRecapture},
+		{"ext_king_threat", c.ExtKingThreat},
+		{"ext_attack_evading", c.ExtAttackEvading},
+		{"ext_single_reply", c.ExtSingleReply},
+	}
+}
+
+// CounterField is one named counter.
+type CounterField struct {
+	Name  string
+	Value int64
+}

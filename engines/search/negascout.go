@@ -1,0 +1,305 @@
+package search
+
+import (
+	"selfplay/engines/board"
+	"selfplay/engines/eval"
+)
+
+// nodeFlags carry path information down the tree.
+type nodeFlags uint8
+
+const (
+	flagNullAllowed nodeFlags = 1 << iota // the move into this node was not a null move
+	flagVerify                            // verified null move: verification still on in this path
+)
+
+// negascout searches the node at ply with window [alpha, beta] to depth.
+// The shape is Feldmann's Figure 1 (first move with the full window, later
+// moves with a null window and a re-search when the result falls inside the
+// window), with the variants' rules at the places their papers put them.
+// It returns a fail-soft value; after s.stopped the value is meaningless.
+func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags) Score {
+	if depth <= 0 {
+		return s.quiesce(alpha, beta, ply)
+	}
+	if !s.enter(ply) {
+		return 0
+	}
+	s.counters.MainNodes++
+	b := s.b
+	ps := &s.plies[ply]
+	ps.pvLen = 0
+	if ply > 0 {
+		if b.IsRepetition(s.rootPly) || b.IsFiftyMoveDraw() || b.IsInsufficientMaterial() {
+			return Draw
+		}
+		if ply >= MaxPly-1 {
+			e, _ := s.ev.Evaluate(b)
+			return Score(e)
+		}
+	}
+	origAlpha := alpha
+	nodeDepth := depth // the depth this node was asked for; stored in the TT (FHR item 7)
+	inCheck := b.InCheck()
+
+	ttMove := board.NoMove
+	if e, ok := s.tt.probe(b.Hash()); ok {
+		ttMove = e.move
+		if ply > 0 && beta-alpha == 1 && int(e.depth) >= depth {
+			v := scoreFromTT(Score(e.score), ply)
+			if e.bound() == BoundExact || (e.bound() == BoundLower && v >= beta) || (e.bound() == BoundUpper && v <= alpha) {
+				s.counters.TTCutoffs++
+				return v
+			}
+		}
+	}
+
+	// Fail-high reductions (Feldmann, Fig. 2): only at null-window nodes
+	// (item 5); e and t come from one evaluation call; t is infinite in check.
+	fhrReduction := 0
+	if s.opts.FHR && ply > 0 && alpha == beta-1 {
+		e, t := s.ev.Evaluate(b)
+		if e-t >= int(beta)-s.opts.FHRMargin {
+			depth--
+			fhrReduction = 1
+			s.counters.FHRReductions++
+			if depth <= 0 {
+				return s.qsearch(alpha, beta, ply) // a leaf now; this node is already counted
+			}
+		}
+	}
+
+	// Null move (NMR paper, Figs. 1-2; verified null move, 2002).
+	verifyFailHigh := false
+	if s.opts.Null != NullOff && ply > 0 && !inCheck && flags&flagNullAllowed != 0 &&
+		depth >= s.opts.NullMinDepth &&
+		(flags&flagVerify == 0 || s.opts.Null != NullVerified || depth > 1) &&
+		(s.opts.NullPawnEndings || hasPieces(b, b.Side())) {
+		r := s.opts.nullR(depth)
+		s.counters.NullTried++
+		b.MakeNullMove()
+		v := -s.negascout(-beta, -beta+1, depth-r-1, ply+1, flags&flagVerify)
+		b.UnmakeNullMove()
+		if s.stopped {
+			return 0
+		}
+		if v >= beta {
+			s.counters.NullFailHigh++
+			switch s.opts.Null {
+			case NullStandard:
+				if v >= MateBound {
+					v = beta // a mate found after passing is not a proven mate
+				}
+				s.tt.store(b.Hash(), ttMove, scoreToTT(v, ply), nodeDepth, BoundLower)
+				return v
+			case NullVerified:
+				if flags&flagVerify == 0 {
+					// Inside a subtree whose verification is done: a plain cutoff.
+					if v >= MateBound {
+						v = beta
+					}
+					return v
+				}
+				depth--
+				flags &^= flagVerify
+				verifyFailHigh = true
+				s.counters.VerifiedReductions++
+			case NullNMR:
+				depth -= s.opts.NullDR
+				s.counters.NMRReductions++
+				if depth <= 0 {
+					return s.qsearch(alpha, beta, ply)
+				}
+			}
+		}
+	}
+
+	// Futility cutoff (Ye & Marsland, Fig. 2) at frontier nodes.
+	fcut := false
+	material := 0
+	if s.opts.Futility && depth == 1 && ply > 0 && !inCheck {
+		material = eval.Material(b)
+		fcut = material+s.opts.FutilityMargin <= int(alpha)
+	}
+
+	s.scoreMoves(ply, ttMove)
+	n := ps.moves.N
+	if n == 0 {
+		if inCheck {
+			return -Mate + Score(ply)
+		}
+		return Draw
+	}
+	prevMove, prevCaptured := b.LastMove(), b.LastCaptured()
+	childFlags := flags | flagNullAllowed
+
+research:
+	best := -Infinity
+	bestMove := board.NoMove
+	searched := 0
+	for i := 0; i < n; i++ {
+		m := s.pickMove(ply, i)
+		us := b.Side()
+		moved := b.PieceAt(m.From())
+		captured := b.PieceAt(m.To())
+		if m.IsEnPassant() {
+			captured = board.MakePiece(us.Other(), board.Pawn)
+		}
+		var pre preMove
+		if s.opts.ExtKingThreat || s.opts.ExtAttackEvading {
+			pre = s.beforeMove(m, moved, prevMove)
+		}
+		b.MakeMove(m)
+		givesCheck := b.InCheck()
+		if fcut && !givesCheck {
+			gain := eval.PieceValue(captured.Type())
+			if p := m.Promotion(); p != board.NoPieceType {
+				gain += eval.PieceValue(p) - eval.PieceValue(board.Pawn)
+			}
+			if v := material + gain + s.opts.FutilityMargin; v <= int(alpha) {
+				b.UnmakeMove()
+				s.counters.FutilityPrunes++
+				best = max(best, Score(v))
+				continue
+			}
+		}
+		ext := 0
+		if ply < 2*s.iterDepth {
+			ext = s.extension(m, moved, captured, givesCheck, n, prevMove, prevCaptured, pre)
+		}
+		var x Score
+		if searched == 0 {
+			x = -s.negascout(-beta, -alpha, depth-1+ext, ply+1, childFlags)
+		} else {
+			x = -s.negascout(-alpha-1, -alpha, depth-1+ext, ply+1, childFlags)
+			if x > alpha && x < beta {
+				// Re-search with the full window at the unreduced depth
+				// (Fig. 2: "re-search without FHR at v.i"). Feldmann's figure
+				// re-searches [x, beta]; with a transposition table and
+				// reductions the null-window value is not always reliable, so
+				// the re-search uses [alpha, beta] as PVS does.
+				x = -s.negascout(-beta, -alpha, depth+fhrReduction-1+ext, ply+1, childFlags)
+			}
+		}
+		b.UnmakeMove()
+		if s.stopped {
+			return 0
+		}
+		searched++
+		if x > best {
+			best = x
+			if x > alpha {
+				alpha = x
+				bestMove = m
+				s.updatePV(ply, m)
+				if ply == 0 {
+					s.rootScore = x
+				}
+				if x >= beta {
+					if captured == board.NoPiece && m.Promotion() == board.NoPieceType {
+						s.rewardQuiet(ply, m, us, depth)
+					}
+					break
+				}
+			}
+		}
+	}
+
+	// Verified null move: the reduced search failed low after a null-move
+	// fail-high, so the position may be zugzwang: restore the depth and
+	// search again with verification on.
+	if verifyFailHigh && best < beta {
+		verifyFailHigh = false
+		depth++
+		flags |= flagVerify
+		childFlags = flags | flagNullAllowed
+		alpha = origAlpha
+		s.counters.VerifiedResearches++
+		goto research
+	}
+
+	bound := BoundExact
+	switch {
+	case best >= beta:
+		bound = BoundLower
+	case best <= origAlpha:
+		bound = BoundUpper
+		bestMove = ttMove
+	}
+	s.tt.store(b.Hash(), bestMove, scoreToTT(best, ply), nodeDepth, bound)
+	return best
+}
+
+// quiesce is a quiescence node: counted, then searched by qsearch.
+func (s *Searcher) quiesce(alpha, beta Score, ply int) Score {
+	if !s.enter(ply) {
+		return 0
+	}
+	s.counters.QNodes++
+	return s.qsearch(alpha, beta, ply)
+}
+
+// qsearch searches captures and queen promotions (MVV-LVA order) above the
+// stand-pat evaluation; in check it searches every evasion instead.
+func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
+	b := s.b
+	ps := &s.plies[ply]
+	ps.pvLen = 0
+	if b.IsInsufficientMaterial() {
+		return Draw
+	}
+	inCheck := b.InCheck()
+	if ply >= MaxPly-1 {
+		e, _ := s.ev.Evaluate(b)
+		return Score(e)
+	}
+	best := -Infinity
+	if inCheck {
+		b.Generate(&ps.moves, board.All)
+		if ps.moves.N == 0 {
+			return -Mate + Score(ply)
+		}
+	} else {
+		e, _ := s.ev.Evaluate(b)
+		best = Score(e)
+		if best >= beta {
+			return best
+		}
+		alpha = max(alpha, best)
+		b.Generate(&ps.moves, board.Noisy)
+	}
+	s.scoreGenerated(ply, board.NoMove)
+	for i := 0; i < ps.moves.N; i++ {
+		m := s.pickMove(ply, i)
+		b.MakeMove(m)
+		x := -s.quiesce(-beta, -alpha, ply+1)
+		b.UnmakeMove()
+		if s.stopped {
+			return 0
+		}
+		if x > best {
+			best = x
+			if x > alpha {
+				alpha = x
+				s.updatePV(ply, m)
+				if x >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+func (s *Searcher) updatePV(ply int, m board.Move) {
+	ps, child := &s.plies[ply], &s.plies[ply+1]
+	ps.pv[0] = m
+	n := copy(ps.pv[1:], child.pv[:child.pvLen])
+	ps.pvLen = n + 1
+}
+
+// hasPieces reports whether c has a piece other than king and pawns (the
+// null-move guard against pawn-ending zugzwang).
+func hasPieces(b *board.Board, c board.Color) bool {
+	return b.Occupancy(c)&^b.Pieces(c, board.Pawn)&^b.Pieces(c, board.King) != 0
+}

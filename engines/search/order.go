@@ -1,0 +1,90 @@
+package search
+
+import (
+	"selfplay/engines/board"
+	"selfplay/engines/eval"
+)
+
+// Move ordering scores: TT move, then captures and queen promotions by
+// MVV-LVA, then the two killers, then quiet moves by history.
+const (
+	orderTT      = 1 << 30
+	orderNoisy   = 1 << 26
+	orderKiller1 = 1 << 25
+	orderKiller2 = orderKiller1 - 1
+	historyMax   = 1 << 24
+)
+
+// scoreMoves generates all legal moves at ply and scores them.
+func (s *Searcher) scoreMoves(ply int, ttMove board.Move) {
+	s.b.Generate(&s.plies[ply].moves, board.All)
+	s.scoreGenerated(ply, ttMove)
+}
+
+// scoreGenerated scores the moves already in the ply's list.
+func (s *Searcher) scoreGenerated(ply int, ttMove board.Move) {
+	ps := &s.plies[ply]
+	b := s.b
+	side := b.Side()
+	for i := 0; i < ps.moves.N; i++ {
+		m := ps.moves.Moves[i]
+		var sc int32
+		victim := b.PieceAt(m.To()).Type()
+		if m.IsEnPassant() {
+			victim = board.Pawn
+		}
+		promo := m.Promotion()
+		switch {
+		case m == ttMove:
+			sc = orderTT
+		case victim != board.NoPieceType || promo == board.Queen:
+			// MVV-LVA: the most valuable victim first, then the least valuable attacker.
+			sc = orderNoisy + int32(eval.PieceValue(victim)+eval.PieceValue(promo))*8 - int32(b.PieceAt(m.From()).Type())
+		case promo != board.NoPieceType:
+			sc = -1 // underpromotions last
+		case m == ps.killers[0]:
+			sc = orderKiller1
+		case m == ps.killers[1]:
+			sc = orderKiller2
+		default:
+			sc = s.history[side][m.From()][m.To()]
+		}
+		ps.scores[i] = sc
+	}
+}
+
+// pickMove moves the best-scored remaining move to position i and returns it
+// (selection sort: most nodes cut off after a few moves).
+func (s *Searcher) pickMove(ply, i int) board.Move {
+	ps := &s.plies[ply]
+	best := i
+	for j := i + 1; j < ps.moves.N; j++ {
+		if ps.scores[j] > ps.scores[best] {
+			best = j
+		}
+	}
+	ps.moves.Moves[i], ps.moves.Moves[best] = ps.moves.Moves[best], ps.moves.Moves[i]
+	ps.scores[i], ps.scores[best] = ps.scores[best], ps.scores[i]
+	return ps.moves.Moves[i]
+}
+
+// rewardQuiet records a quiet move that caused a cutoff: killer at this ply
+// and history weighted by depth squared.
+func (s *Searcher) rewardQuiet(ply int, m board.Move, side board.Color, depth int) {
+	ps := &s.plies[ply]
+	if ps.killers[0] != m {
+		ps.killers[1] = ps.killers[0]
+		ps.killers[0] = m
+	}
+	h := &s.history[side][m.From()][m.To()]
+	*h += int32(depth * depth)
+	if *h >= historyMax {
+		for c := range s.history {
+			for f := range s.history[c] {
+				for t := range s.history[c][f] {
+					s.history[c][f][t] /= 2
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,207 @@
+// Package search is the engines' game-tree search: iterative deepening
+// NegaScout in the shape of Feldmann's Figure 1 ("Fail-High Reductions"),
+// with a transposition table, quiescence search, move ordering (TT move,
+// MVV-LVA captures, two killers per ply, history heuristic), check extension
+// and exact node, depth and time limits. The variants of the three papers are
+// Options of this one search, not separate search functions.
+//
+// A Searcher owns all its state (transposition table, history, killers,
+// move buffers), so any number of Searchers run concurrently; a search with a
+// node or depth limit is a pure function of the position, the options and
+// the table contents.
+package search
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"selfplay/engines/board"
+	"selfplay/engines/eval"
+)
+
+// Result is the outcome of one search.
+type Result struct {
+	Move board.Move
+	Info Info
+}
+
+// plyState is the per-ply scratch space, preallocated so the search
+// allocates nothing per node.
+type plyState struct {
+	moves   board.MoveList
+	scores  [256]int32
+	killers [2]board.Move
+	pv      [MaxPly]board.Move
+	pvLen   int
+}
+
+// Searcher searches positions with one set of options and keeps its
+// transposition table between searches (within a game).
+type Searcher struct {
+	opts Options
+	tt   *TT
+	ev   *eval.Evaluator
+
+	b        *board.Board
+	ctx      context.Context
+	rootPly  int
+	rootSide board.Color
+	rootMat  int // material at the root from the root side's view (recapture window)
+	iterDepth int
+	rootScore Score // best root score of the current iteration so far
+
+	nodes    int64
+	maxNodes int64
+	stopped  bool
+	start    time.Time
+	hardStop time.Time // zero: none
+	selDepth int
+	counters Counters
+
+	plies   [MaxPly + 1]plyState
+	history [2][64][64]int32
+}
+
+// New returns a Searcher with a transposition table of hashMiB MiB.
+func New(opts Options, hashMiB int) (*Searcher, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	return &Searcher{opts: opts, tt: NewTT(hashMiB), ev: eval.NewEvaluator()}, nil
+}
+
+// Options returns the searcher's options.
+func (s *Searcher) Options() Options { return s.opts }
+
+// NewGame forgets everything learned in earlier searches.
+func (s *Searcher) NewGame() {
+	s.tt.Clear()
+	s.history = [2][64][64]int32{}
+	for i := range s.plies {
+		s.plies[i].killers = [2]board.Move{}
+	}
+}
+
+// ErrNoLegalMove is returned when the position is mate or stalemate.
+var ErrNoLegalMove = errors.New("no legal move in this position")
+
+// Search searches b (whose history serves repetition detection) under the
+// limits and returns the best move found. The board is restored before it
+// returns. Cancelling ctx stops the search; the best move of the last
+// completed work is still returned.
+func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Result, error) {
+	var root board.MoveList
+	b.Generate(&root, board.All)
+	if root.N == 0 {
+		return Result{}, ErrNoLegalMove
+	}
+	s.b = b
+	s.ctx = ctx
+	s.rootPly = b.Ply()
+	s.rootSide = b.Side()
+	s.rootMat = eval.Material(b)
+	s.nodes, s.maxNodes, s.stopped, s.selDepth = 0, lim.Nodes, false, 0
+	s.counters = Counters{}
+	s.start = time.Now()
+	budget := allocateTime(lim, b.Side())
+	s.hardStop = time.Time{}
+	if budget.hard > 0 {
+		s.hardStop = s.start.Add(budget.hard)
+	}
+	s.tt.newSearch()
+	s.ageHistory()
+
+	maxDepth := MaxPly - 8
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	// A fallback if not even the first root move completes: the first legal
+	// move in the order the search would try.
+	res := Result{Move: root.Moves[0]}
+	haveIteration := false
+	for depth := 1; depth <= maxDepth; depth++ {
+		s.iterDepth = depth
+		score := s.negascout(-Infinity, Infinity, depth, 0, flagNullAllowed|flagVerify)
+		ps := &s.plies[0]
+		if s.stopped {
+			// Use the interrupted iteration only for a move it has fully
+			// searched with the full window: the first root move, or an
+			// improvement confirmed by its re-search (FHR paper, item 6).
+			if ps.pvLen > 0 && (ps.pv[0] != res.Move || !haveIteration) {
+				res = s.result(depth, s.rootScore)
+				if lim.OnIteration != nil {
+					lim.OnIteration(res.Info)
+				}
+			}
+			break
+		}
+		res = s.result(depth, score)
+		haveIteration = true
+		if lim.OnIteration != nil {
+			lim.OnIteration(res.Info)
+		}
+		if budget.soft > 0 && time.Since(s.start) >= budget.soft {
+			break // not enough time left for another iteration
+		}
+		if s.pollStop() {
+			break
+		}
+	}
+	res.Info.Nodes = s.nodes
+	res.Info.Elapsed = time.Since(s.start)
+	res.Info.Counters = s.counters
+	res.Info.SelDepth = s.selDepth
+	return res, nil
+}
+
+func (s *Searcher) result(depth int, score Score) Result {
+	ps := &s.plies[0]
+	pv := make([]string, ps.pvLen)
+	for i := 0; i < ps.pvLen; i++ {
+		pv[i] = ps.pv[i].UCI()
+	}
+	return Result{Move: ps.pv[0], Info: Info{
+		Depth: depth, SelDepth: s.selDepth, Score: score, Bound: BoundExact,
+		Nodes: s.nodes, Elapsed: time.Since(s.start), PV: pv, Counters: s.counters,
+	}}
+}
+
+// enter counts a node, or refuses it when the search must stop. The node
+// budget is exact: the count never exceeds Limits.Nodes.
+func (s *Searcher) enter(ply int) bool {
+	if s.stopped {
+		return false
+	}
+	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+		s.stopped = true
+		return false
+	}
+	s.nodes++
+	if s.nodes&1023 == 0 && s.pollStop() {
+		s.stopped = true
+		return false
+	}
+	if ply > s.selDepth {
+		s.selDepth = ply
+	}
+	return true
+}
+
+// pollStop checks the context and the hard time limit.
+func (s *Searcher) pollStop() bool {
+	if s.ctx.Err() != nil {
+		return true
+	}
+	return !s.hardStop.IsZero() && !time.Now().Before(s.hardStop)
+}
+
+func (s *Searcher) ageHistory() {
+	for c := range s.history {
+		for f := range s.history[c] {
+			for t := range s.history[c][f] {
+				s.history[c][f][t] /= 8
+			}
+		}
+	}
+}
