@@ -344,4 +344,3 @@ func (o *Options) nullR(depth int) int {
 	}
 	return o.NullRMin
 }
-

@@ -43,11 +43,11 @@ type Searcher struct {
 	tt   *TT
 	ev   *eval.Evaluator
 
-	b        *board.Board
-	ctx      context.Context
-	rootPly  int
-	rootSide board.Color
-	rootMat  int // material at the root from the root side's view (recapture window)
+	b         *board.Board
+	ctx       context.Context
+	rootPly   int
+	rootSide  board.Color
+	rootMat   int // material at the root from the root side's view (recapture window)
 	iterDepth int
 	rootScore Score // best root score of the current iteration so far
 
