@@ -137,7 +137,7 @@ func TestInsufficientMaterial(t *testing.T) {
 		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},
 		{"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},
 		{"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", true},
-		{"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},  // c1 and f8: both dark
+		{"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},   // c1 and f8: both dark
 		{"4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, // c1 dark, g8 light
 		{"4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false},
 		{"4k3/8/8/8/8/8/8/4K2R w - - 0 1", false},
