@@ -1,0 +1,223 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"selfplay/engines/search"
+)
+
+// Engine defaults and bounds.
+const (
+	DefaultHash        = 16 // MiB
+	MaxHash            = 65536
+	DefaultInitTimeout = 10 * time.Second
+)
+
+var (
+	inProcessKeys = []string{"preset", "hash"}
+	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout"}
+)
+
+// engine parses one [engines.NAME] table.
+func (p *parser) engine(name string, v any) (Engine, bool) {
+	path := join("engines", name)
+	if err := checkName(name); err != nil {
+		p.errf(path, "bad engine name: %v", err)
+		return Engine{}, false
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.errf(path, "want a table ([engines.%s] with preset = ... or command = ...), got %s", keyPart(name), describe(v))
+		return Engine{}, false
+	}
+	t := &table{p: p, path: path, m: m}
+	switch {
+	case t.has("preset") && t.has("command"):
+		p.errf(path, "both preset and command set: an engine is either an in-process variant (preset) or an external UCI engine (command), not both")
+		return Engine{}, false
+	case t.has("preset"):
+		return p.inProcess(name, t)
+	case t.has("command"):
+		return p.external(name, t)
+	}
+	p.errf(path, "missing preset or command: an in-process engine needs preset = one of %s; an external UCI engine needs command = \"/path/to/engine\"",
+		strings.Join(search.PresetNames(), ", "))
+	return Engine{}, false
+}
+
+func (p *parser) inProcess(name string, t *table) (Engine, bool) {
+	e := Engine{Name: name, Hash: DefaultHash, Switches: map[string]string{}}
+	switches := search.SwitchNames()
+	errs := len(p.errs)
+	t.unknown(append(slices.Clone(inProcessKeys), switches...), func(k string) string {
+		if slices.Contains(externalKeys, k) {
+			return fmt.Sprintf("%s applies only to external UCI engines (command = ...), not to an in-process preset", k)
+		}
+		return ""
+	})
+	if h, ok := t.integer("hash", 1, MaxHash); ok {
+		e.Hash = int(h)
+	}
+	preset, ok := t.str("preset")
+	if !ok {
+		return Engine{}, false
+	}
+	opts, err := search.Preset(preset)
+	if err != nil {
+		hint := ""
+		if s := didYouMean(preset, search.PresetNames()); s != "" {
+			hint = fmt.Sprintf("did you mean %q? ", s)
+		}
+		t.errf("preset", "unknown preset %q (%svalid presets: %s)", preset, hint, strings.Join(search.PresetNames(), ", "))
+		return Engine{}, false
+	}
+	e.Preset = preset
+	// Switches in the fixed order of search.Switches: each sets its own
+	// fields, so the order does not change the result, but keep it stable.
+	for _, sw := range switches {
+		v, ok := t.m[sw]
+		if !ok {
+			continue
+		}
+		text, ok := scalarText(v)
+		if _, isFloat := v.(float64); !ok || isFloat {
+			t.wrongType(sw, "an integer, boolean or string")
+			continue
+		}
+		if err := opts.Set(sw, text); err != nil {
+			t.errf(sw, "%v", err)
+			continue
+		}
+		e.Switches[sw] = text
+	}
+	if len(p.errs) > errs {
+		return Engine{}, false
+	}
+	if err := opts.Validate(); err != nil {
+		p.errf(t.path, "preset %q with these switches cannot run: %v", preset, err)
+		return Engine{}, false
+	}
+	e.Options = opts
+	return e, true
+}
+
+func (p *parser) external(name string, t *table) (Engine, bool) {
+	e := Engine{Name: name, InitTimeout: DefaultInitTimeout}
+	errs := len(p.errs)
+	t.unknown(externalKeys, func(k string) string {
+		switch {
+		case k == "hash":
+			return "hash applies only to in-process engines; set a UCI engine's hash table size in options, e.g. options = { Hash = 16 }"
+		case slices.Contains(search.SwitchNames(), k):
+			return fmt.Sprintf("switch %s applies only to in-process engines (preset = ...); set a UCI engine's parameters in options", k)
+		}
+		return ""
+	})
+	command, _ := t.str("command")
+	if strings.TrimSpace(command) == "" {
+		if _, isString := t.m["command"].(string); isString {
+			t.errf("command", "empty command")
+		}
+	}
+	if hasControl(command) {
+		t.errf("command", "%q contains control characters", command)
+	}
+	if args, ok := t.stringList("args"); ok {
+		for i, a := range args {
+			if strings.ContainsRune(a, 0) {
+				p.errf(fmt.Sprintf("%s[%d]", t.key("args"), i), "argument contains a NUL byte")
+			}
+		}
+		e.Args = args
+	}
+	if opts, ok := t.sub("options"); ok {
+		e.UCIOptions = map[string]string{}
+		for _, k := range sortedKeys(opts.m) {
+			if err := checkUCIOptionName(k); err != nil {
+				opts.errf(k, "%v", err)
+				continue
+			}
+			v := opts.m[k]
+			text, ok := scalarText(v)
+			if !ok {
+				opts.wrongType(k, "an integer, float, boolean or string")
+				continue
+			}
+			if hasControl(text) {
+				opts.errf(k, "value %q contains control characters (UCI is a line protocol)", text)
+				continue
+			}
+			e.UCIOptions[k] = text
+		}
+	}
+	if dir, ok := t.str("dir"); ok {
+		if strings.TrimSpace(dir) == "" {
+			t.errf("dir", "empty directory (leave the key out to run the engine in the current directory)")
+		} else {
+			e.Dir = p.resolve(dir)
+			if st, err := os.Stat(e.Dir); err != nil {
+				t.errf("dir", "%v", err)
+			} else if !st.IsDir() {
+				t.errf("dir", "%s is not a directory", e.Dir)
+			}
+		}
+	}
+	if d, ok := t.duration("init_timeout"); ok {
+		if d <= 0 {
+			t.errf("init_timeout", "must be > 0")
+		} else {
+			e.InitTimeout = d
+		}
+	}
+	if len(p.errs) > errs {
+		return Engine{}, false
+	}
+	e.Command = p.resolveCommand(command, e.Dir)
+	return e, true
+}
+
+// resolveCommand: a command without a path separator is left as is (the
+// UCI adapter looks it up in PATH); a relative path is resolved against the
+// engine's dir if given, else against the config directory, and made
+// absolute so that it does not depend on the working directory the engine
+// is started in.
+func (p *parser) resolveCommand(command, dir string) string {
+	if filepath.IsAbs(command) || !strings.ContainsRune(command, '/') && !strings.ContainsRune(command, filepath.Separator) {
+		return command
+	}
+	base := dir
+	if base == "" {
+		base = p.dir
+	}
+	path := filepath.Join(base, command)
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
+// checkUCIOptionName rejects names that "setoption name N value V" cannot
+// carry.
+func checkUCIOptionName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("empty UCI option name")
+	}
+	if hasControl(name) {
+		return fmt.Errorf("UCI option name %q contains control characters", name)
+	}
+	for _, w := range strings.Fields(name) {
+		if w == "name" || w == "value" {
+			return fmt.Errorf("UCI option name %q contains the word %q, which setoption cannot carry", name, w)
+		}
+	}
+	return nil
+}

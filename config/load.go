@@ -1,0 +1,223 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"selfplay/openings"
+)
+
+// DefaultDatabase is the database file used when the config names none,
+// next to the config file.
+const DefaultDatabase = "selfplay.db"
+
+// Load reads and parses a config file; see Parse.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse parses and validates the TOML text of a config file. path names the
+// file in errors, and its directory (File.Dir = filepath.Dir(path)) is the
+// base of every relative path in the file: database, openings files,
+// external engines' dir and command.
+//
+// Every key is checked: unknown keys, wrong types, bad values and
+// inconsistent combinations are errors, and the opening sets and files are
+// loaded. The error is an Errors listing every problem found, each naming
+// the file and the key path (e.g. "tournament[0].limits.nodes", tournaments
+// counted from 0) or, for TOML syntax errors, the line and column.
+//
+// Defaults: database "selfplay.db"; engine hash 16 MiB, init_timeout 10s;
+// tournament format "match" for 2 engines and "round-robin" for more,
+// rounds 1, concurrency runtime.NumCPU(), seed 1; openings set "fhr25",
+// order "sequential", plies 8 for a PGN file; time_margin 100ms;
+// adjudication move 100, policy "referee", referee "plain", referee_nodes
+// 200000, margin 200, resign and draw adjudication off; SPRT alpha and beta
+// 0.05, model "normalized".
+//
+// Paths: database, openings file and an external engine's dir are joined
+// to File.Dir unless absolute. An external engine's command without a path
+// separator is kept for a PATH lookup; a relative command path is resolved
+// against the engine's dir if given, else File.Dir, and made absolute.
+func Parse(data []byte, path string) (*File, error) {
+	p := &parser{file: path, dir: filepath.Dir(path), names: map[string]int{}, openingsCache: map[openings.Spec]openingsResult{}}
+	var root map[string]any
+	md, err := toml.Decode(string(data), &root)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			msg := pe.Message
+			if pe.LastKey != "" {
+				msg += fmt.Sprintf(" (after key %q)", pe.LastKey)
+			}
+			return nil, Errors{{File: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "TOML syntax error: " + msg, Err: err}}
+		}
+		return nil, Errors{{File: path, Msg: err.Error(), Err: err}}
+	}
+	f := p.parseFile(root, md)
+	if len(p.errs) > 0 {
+		return nil, p.errs
+	}
+	return f, nil
+}
+
+// parser collects the problems of one file.
+type parser struct {
+	file string
+	dir  string
+	errs Errors
+
+	defined       map[string]bool // engine tables present, valid or not
+	names         map[string]int  // tournament names seen, valid tournament or not -> index
+	openingsCache map[openings.Spec]openingsResult
+}
+
+type openingsResult struct {
+	n   int
+	err error
+}
+
+func (p *parser) errf(key, format string, args ...any) {
+	e := &Error{File: p.file, Key: key, Msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.Err = err
+		}
+	}
+	p.errs = append(p.errs, e)
+}
+
+// resolve makes a path from the file relative to the config directory.
+func (p *parser) resolve(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(p.dir, path)
+}
+
+var topKeys = []string{"database", "engines", "tournament"}
+
+func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
+	f := &File{Path: p.file, Dir: p.dir, Database: p.resolve(DefaultDatabase)}
+	top := &table{p: p, m: root}
+	top.unknown(topKeys, nil)
+
+	if db, ok := top.str("database"); ok {
+		if strings.TrimSpace(db) == "" {
+			top.errf("database", "empty path (leave the key out for the default %q next to the config)", DefaultDatabase)
+		} else {
+			f.Database = p.resolve(db)
+		}
+	}
+
+	p.defined = map[string]bool{}
+	if engs, ok := top.sub("engines"); ok {
+		for _, name := range engineOrder(engs.m, md) {
+			p.defined[name] = true
+			if e, ok := p.engine(name, engs.m[name]); ok {
+				f.Engines = append(f.Engines, e)
+			}
+		}
+	}
+
+	for i, m := range p.tournamentTables(top) {
+		if m == nil {
+			continue // not a table: reported
+		}
+		if t, ok := p.tournament(i, m); ok {
+			f.Tournaments = append(f.Tournaments, t)
+		}
+	}
+	return f
+}
+
+// engineOrder returns the engine names in the order of the file (the TOML
+// decoder's map has none; MetaData.Keys has).
+func engineOrder(m map[string]any, md toml.MetaData) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, k := range md.Keys() {
+		if len(k) >= 2 && k[0] == "engines" && !seen[k[1]] {
+			if _, ok := m[k[1]]; ok {
+				seen[k[1]] = true
+				names = append(names, k[1])
+			}
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(names, rest...)
+}
+
+// tournamentTables returns the [[tournament]] tables; entries that are not
+// tables are reported and nil, so that indices match the file.
+func (p *parser) tournamentTables(top *table) []map[string]any {
+	v, ok := top.m["tournament"]
+	if !ok {
+		p.errf("tournament", "no tournaments: add at least one [[tournament]] table")
+		return nil
+	}
+	switch x := v.(type) {
+	case []map[string]any:
+		return x
+	case map[string]any:
+		p.errf("tournament", "want an array of tables: write [[tournament]] (two brackets), not [tournament]")
+		return nil
+	case []any:
+		var out []map[string]any
+		for i, e := range x {
+			m, ok := e.(map[string]any)
+			if !ok {
+				p.errf(fmt.Sprintf("tournament[%d]", i), "want a table, got %s", describe(e))
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	top.wrongType("tournament", "an array of tables ([[tournament]])")
+	return nil
+}
+
+// OpeningSpec is the openings.Spec of the tournament's openings, for
+// openings.Load.
+func (t Tournament) OpeningSpec() openings.Spec {
+	if t.Openings.File != "" {
+		return openings.Spec{File: t.Openings.File, Plies: t.Openings.Plies}
+	}
+	return openings.Spec{Set: t.Openings.Set}
+}
+
+// Pairings is the number of engine pairs that meet: 1 for a match, n-1 for a
+// gauntlet (the first engine against each other one), n(n-1)/2 for a round
+// robin.
+func (t Tournament) Pairings() int {
+	n := len(t.Engines)
+	switch t.Format {
+	case FormatMatch:
+		return 1
+	case FormatGauntlet:
+		return n - 1
+	}
+	return n * (n - 1) / 2
+}
+
+// Games is the number of games of the tournament with numOpenings openings:
+// every pairing plays every opening once with each color, Rounds times.
+func (t Tournament) Games(numOpenings int) int {
+	return t.Pairings() * numOpenings * 2 * t.Rounds
+}

@@ -1,0 +1,405 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"selfplay/engines/search"
+	"selfplay/openings"
+)
+
+// Tournament defaults and bounds.
+const (
+	DefaultRounds       = 1
+	DefaultSeed         = 1
+	DefaultPGNPlies     = 8
+	DefaultTimeMargin   = 100 * time.Millisecond
+	MaxDepth            = 100
+	MaxNodesJitter      = 0.5
+	DefaultAdjudication = 100 // move
+	DefaultReferee      = "plain"
+	DefaultRefereeNodes = 200000
+	DefaultMargin       = 200 // centipawns
+	DefaultSPRTAlpha    = 0.05
+	DefaultSPRTBeta     = 0.05
+)
+
+// Names of the fixed sets of values.
+var (
+	formats   = []string{FormatMatch, FormatGauntlet, FormatRoundRobin}
+	policies  = []string{PolicyReferee, PolicyAgree, PolicyDraw}
+	sprtModel = []string{SPRTNormalized, SPRTLogistic}
+	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
+)
+
+var (
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt"}
+	openingsKeys     = []string{"set", "file", "plies", "order"}
+	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin"}
+	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
+	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
+)
+
+// oneOf checks a value against a fixed set and reports the valid values.
+func (t *table) oneOf(k string, valid []string) (string, bool) {
+	s, ok := t.str(k)
+	if !ok {
+		return "", false
+	}
+	if !slices.Contains(valid, s) {
+		hint := ""
+		if d := didYouMean(s, valid); d != "" {
+			hint = fmt.Sprintf("did you mean %q? ", d)
+		}
+		t.errf(k, "unknown value %q (%svalid: %s)", s, hint, strings.Join(valid, ", "))
+		return "", false
+	}
+	return s, true
+}
+
+func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
+	path := fmt.Sprintf("tournament[%d]", i)
+	t := &table{p: p, path: path, m: m}
+	errs := len(p.errs)
+	t.unknown(tournamentKeys, nil)
+	tr := Tournament{
+		Rounds:      DefaultRounds,
+		Concurrency: runtime.NumCPU(),
+		Seed:        DefaultSeed,
+	}
+
+	if !t.has("name") {
+		p.errf(path, "missing name (name = \"...\")")
+	} else if name, ok := t.str("name"); ok {
+		if err := checkName(name); err != nil {
+			t.errf("name", "%v", err)
+		} else {
+			if j, dup := p.names[name]; dup {
+				t.errf("name", "duplicate tournament name %q (also tournament[%d])", name, j)
+			} else {
+				p.names[name] = i
+			}
+			tr.Name = name
+		}
+	}
+
+	p.tournamentEngines(t, &tr)
+
+	if r, ok := t.integer("rounds", 1, math.MaxInt32); ok {
+		tr.Rounds = int(r)
+	}
+	if c, ok := t.integer("concurrency", 1, math.MaxInt32); ok {
+		tr.Concurrency = int(c)
+	}
+	if s, ok := t.integer("seed", 0, math.MaxInt64); ok {
+		tr.Seed = uint64(s)
+	}
+
+	var ot *table
+	if o, ok := t.sub("openings"); ok {
+		ot = o
+	} else {
+		ot = &table{p: p, path: t.key("openings"), m: map[string]any{}}
+	}
+	tr.Openings = p.openingsSpec(ot)
+
+	if lt, ok := t.sub("limits"); ok {
+		tr.Limits = p.limits(lt)
+	} else if !t.has("limits") {
+		p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
+	}
+
+	at, ok := t.sub("adjudication")
+	if !ok {
+		at = &table{p: p, path: t.key("adjudication"), m: map[string]any{}}
+	}
+	tr.Adjudication = p.adjudication(at)
+
+	if st, ok := t.sub("sprt"); ok {
+		tr.SPRT = p.sprt(st)
+		if tr.Format != "" && tr.Format != FormatMatch {
+			p.errf(st.path, "SPRT applies only to format = %q (this tournament is %q)", FormatMatch, tr.Format)
+		}
+	}
+
+	if len(p.errs) > errs {
+		return Tournament{}, false
+	}
+	// Load the openings, so that a bad file is a config error.
+	n, key, err := p.loadOpenings(tr.Openings)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, openings.ErrNoOpenings) {
+			msg += "; the tournament would have zero games"
+		}
+		p.errs = append(p.errs, &Error{File: p.file, Key: ot.key(key), Msg: msg, Err: err})
+		return Tournament{}, false
+	}
+	if g := tr.Games(n); g <= 0 {
+		p.errf(path, "zero games (%d openings, %d pairings, %d rounds)", n, tr.Pairings(), tr.Rounds)
+		return Tournament{}, false
+	}
+	return tr, true
+}
+
+// tournamentEngines checks engines and format.
+func (p *parser) tournamentEngines(t *table, tr *Tournament) {
+	if !t.has("engines") {
+		p.errf(t.path, "missing engines (engines = [\"a\", \"b\"], names of [engines.NAME] tables)")
+	}
+	names, ok := t.stringList("engines")
+	if ok {
+		seen := map[string]bool{}
+		defined := sortedKeys(p.defined)
+		for _, n := range names {
+			switch {
+			case seen[n]:
+				t.errf("engines", "engine %q is listed twice", n)
+				ok = false
+			case !p.defined[n]:
+				hint := ""
+				if s := didYouMean(n, defined); s != "" {
+					hint = fmt.Sprintf("did you mean %q? ", s)
+				}
+				list := strings.Join(defined, ", ")
+				if list == "" {
+					list = "none; define engines with [engines.NAME] tables"
+				}
+				t.errf("engines", "engine %q is not defined (%sdefined engines: %s)", n, hint, list)
+				ok = false
+			}
+			seen[n] = true
+		}
+		if len(names) < 2 {
+			t.errf("engines", "want at least 2 engines, got %d", len(names))
+			ok = false
+		}
+	}
+	format, hasFormat := t.oneOf("format", formats)
+	if !hasFormat && !t.has("format") {
+		// Default: a match between two engines, a round robin among more.
+		format = FormatRoundRobin
+		if len(names) == 2 {
+			format = FormatMatch
+		}
+	}
+	if format == FormatMatch && names != nil && len(names) != 2 {
+		t.errf("engines", "format %q needs exactly 2 engines, got %d (use %q or %q for more)", FormatMatch, len(names), FormatRoundRobin, FormatGauntlet)
+		ok = false
+	}
+	if ok {
+		tr.Engines = names
+	}
+	tr.Format = format
+}
+
+// openingsSpec parses [tournament.openings] (t may be an empty table).
+func (p *parser) openingsSpec(t *table) Openings {
+	t.unknown(openingsKeys, nil)
+	o := Openings{Order: openings.OrderSequential}
+	if order, ok := t.oneOf("order", openings.OrderNames()); ok {
+		o.Order = order
+	}
+	if t.has("set") && t.has("file") {
+		p.errf(t.path, "both set and file given: want one of them")
+	}
+	isPGN := false
+	if file, ok := t.str("file"); ok {
+		ext := strings.ToLower(filepath.Ext(file))
+		switch {
+		case strings.TrimSpace(file) == "":
+			t.errf("file", "empty path")
+		case ext != ".epd" && ext != ".pgn":
+			t.errf("file", "%s: unknown file type %q (want .epd or .pgn)", file, ext)
+		default:
+			o.File = p.resolve(file)
+			isPGN = ext == ".pgn"
+		}
+	} else if !t.has("file") {
+		o.Set = openings.SetFHR25
+		if set, ok := t.oneOf("set", openings.SetNames()); ok {
+			o.Set = set
+		}
+	}
+	if isPGN {
+		o.Plies = DefaultPGNPlies
+	}
+	if t.has("plies") {
+		if pl, ok := t.integer("plies", 1, 1000); ok {
+			switch {
+			case isPGN:
+				o.Plies = int(pl)
+			case o.File != "":
+				t.errf("plies", "plies applies only to a .pgn file, not to an EPD file")
+			case !t.has("file"):
+				t.errf("plies", "plies applies only to a .pgn file, not to the built-in set %q", o.Set)
+			}
+		}
+	}
+	return o
+}
+
+// loadOpenings loads the openings of a tournament (cached per spec) and
+// returns their number, or the key to blame and the error.
+func (p *parser) loadOpenings(o Openings) (int, string, error) {
+	spec := Tournament{Openings: o}.OpeningSpec()
+	key := "set"
+	if spec.File != "" {
+		key = "file"
+	}
+	r, ok := p.openingsCache[spec]
+	if !ok {
+		list, err := openings.Load(spec)
+		r = openingsResult{n: len(list), err: err}
+		if err == nil && len(list) == 0 {
+			r.err = fmt.Errorf("openings: %w", openings.ErrNoOpenings)
+		}
+		p.openingsCache[spec] = r
+	}
+	return r.n, key, r.err
+}
+
+// limits parses [tournament.limits].
+func (p *parser) limits(t *table) Limits {
+	t.unknown(limitsKeys, nil)
+	l := Limits{TimeMargin: DefaultTimeMargin}
+	var given []string
+	for _, k := range limitKeys {
+		if t.has(k) {
+			given = append(given, k)
+		}
+	}
+	switch len(given) {
+	case 0:
+		p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
+	case 1:
+	default:
+		p.errf(t.path, "%s: set exactly one limit, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
+	}
+	if n, ok := t.integer("nodes", 1, math.MaxInt64); ok {
+		l.Nodes = n
+	}
+	if d, ok := t.integer("depth", 1, MaxDepth); ok {
+		l.Depth = int(d)
+	}
+	if d, ok := t.duration("movetime"); ok {
+		if d <= 0 {
+			t.errf("movetime", "must be > 0")
+		} else {
+			l.MoveTime = d
+		}
+	}
+	if v, ok := t.m["tc"]; ok {
+		if s, isString := v.(string); !isString {
+			t.wrongType("tc", `a time control string such as "40/7200+0" or "60+0.6"`)
+		} else if tc, err := ParseTimeControl(s); err != nil {
+			t.errf("tc", "%v", err)
+		} else {
+			l.TC = tc
+		}
+	}
+	if j, ok := t.number("nodes_jitter"); ok {
+		switch {
+		case !t.has("nodes"):
+			t.errf("nodes_jitter", "applies only with a nodes limit")
+		case j < 0 || j > MaxNodesJitter:
+			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, MaxNodesJitter)
+		default:
+			l.NodesJitter = j
+		}
+	}
+	if d, ok := t.duration("time_margin"); ok {
+		l.TimeMargin = d
+	}
+	return l
+}
+
+// adjudication parses [tournament.adjudication] (t may be an empty table).
+func (p *parser) adjudication(t *table) Adjudication {
+	t.unknown(adjudicationKeys, nil)
+	a := Adjudication{
+		Move:         DefaultAdjudication,
+		Policy:       PolicyReferee,
+		Referee:      DefaultReferee,
+		RefereeNodes: DefaultRefereeNodes,
+		Margin:       DefaultMargin,
+	}
+	const maxMoves, maxScore = 100000, 100000
+	intKey := func(k string, lo, hi int64, dst *int) {
+		if v, ok := t.integer(k, lo, hi); ok {
+			*dst = int(v)
+		}
+	}
+	intKey("move", 0, maxMoves, &a.Move)
+	if s, ok := t.oneOf("policy", policies); ok {
+		a.Policy = s
+	}
+	if s, ok := t.str("referee"); ok {
+		opts, err := search.ParseVariant(s)
+		if err == nil {
+			err = opts.Validate()
+		}
+		if err != nil {
+			t.errf("referee", "bad referee variant: %v", err)
+		} else {
+			a.Referee = s
+		}
+	}
+	if n, ok := t.integer("referee_nodes", 1, math.MaxInt64); ok {
+		a.RefereeNodes = n
+	}
+	intKey("margin", 0, maxScore, &a.Margin)
+	intKey("resign_score", 0, maxScore, &a.ResignScore)
+	intKey("resign_moves", 0, maxMoves, &a.ResignMoves)
+	intKey("draw_score", 0, maxScore, &a.DrawScore)
+	intKey("draw_moves", 0, maxMoves, &a.DrawMoves)
+	intKey("draw_move_from", 0, maxMoves, &a.DrawMoveFrom)
+	if (a.ResignScore > 0) != (a.ResignMoves > 0) {
+		p.errf(t.path, "resign_score = %d and resign_moves = %d: set both > 0 to enable resign adjudication, or neither", a.ResignScore, a.ResignMoves)
+	}
+	if a.DrawMoves == 0 && (a.DrawScore > 0 || a.DrawMoveFrom > 0) {
+		p.errf(t.path, "draw_score and draw_move_from need draw_moves > 0 (draw adjudication is off while draw_moves = 0)")
+	}
+	return a
+}
+
+// sprt parses [tournament.sprt].
+func (p *parser) sprt(t *table) *SPRT {
+	t.unknown(sprtKeys, nil)
+	s := &SPRT{Alpha: DefaultSPRTAlpha, Beta: DefaultSPRTBeta, Model: SPRTNormalized}
+	for _, k := range []string{"elo0", "elo1"} {
+		if !t.has(k) {
+			p.errf(t.path, "missing %s (the SPRT tests elo0 against elo1)", k)
+		}
+	}
+	e0, ok0 := t.number("elo0")
+	e1, ok1 := t.number("elo1")
+	s.Elo0, s.Elo1 = e0, e1
+	if ok0 && ok1 && !(e0 < e1) {
+		p.errf(t.path, "elo0 (%v) must be less than elo1 (%v)", e0, e1)
+	}
+	prob := func(k string, dst *float64) {
+		if v, ok := t.number(k); ok {
+			if v <= 0 || v >= 1 {
+				t.errf(k, "%v is out of range: want 0 < %s < 1", v, k)
+				return
+			}
+			*dst = v
+		}
+	}
+	prob("alpha", &s.Alpha)
+	prob("beta", &s.Beta)
+	if s.Alpha+s.Beta >= 1 {
+		p.errf(t.path, "alpha + beta must be < 1 (got %v + %v)", s.Alpha, s.Beta)
+	}
+	if m, ok := t.oneOf("model", sprtModel); ok {
+		s.Model = m
+	}
+	return s
+}
