@@ -15,9 +15,7 @@ func notYet(name string) func(context.Context, env, []string) int {
 }
 
 var (
-	cmdRun    = notYet("run")
 	cmdReport = notYet("report")
-	cmdExport = notYet("export")
 	cmdSuite  = notYet("suite")
 	cmdUCI    = notYet("uci")
 )

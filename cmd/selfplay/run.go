@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"selfplay/config"
+	"selfplay/runner"
+	"selfplay/runner/store"
+)
+
+// cmdRun plays the tournaments of a config file. Exit codes: 0 when every
+// requested tournament is complete, 130 when interrupted, 2 on bad input
+// (config, openings, database path, a changed config), 1 otherwise.
+func cmdRun(ctx context.Context, e env, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cfgPath := fs.String("config", "tournaments.toml", "config file")
+	only := fs.String("only", "", "comma-separated tournament names to run (default: all)")
+	dbPath := fs.String("db", "", "database file (default: the config's database)")
+	concurrency := fs.Int("concurrency", 0, "parallel games, overriding the config (0: as configured)")
+	restart := fs.String("restart", "", "comma-separated tournaments whose stored games are deleted before running")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if *concurrency < 0 {
+		fmt.Fprintln(e.stderr, "selfplay run: -concurrency must be >= 0")
+		return exitUsage
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
+	}
+	if *dbPath != "" {
+		cfg.Database = *dbPath
+	}
+	opts := runner.Options{
+		Only:        splitList(*only),
+		Restart:     splitList(*restart),
+		Concurrency: *concurrency,
+		Progress:    e.stdout,
+		Terminal:    isTerminal(e.stdout),
+		NewEngine:   newEngine(e),
+	}
+	if err := runner.CheckNames(cfg, opts); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
+	}
+	st, err := store.Open(ctx, cfg.Database)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
+	}
+	defer st.Close()
+	err = runner.Run(ctx, cfg, st, opts)
+	var changed *runner.ConfigChangedError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, runner.ErrInterrupted):
+		fmt.Fprintf(e.stderr, "selfplay run: interrupted; finished games are stored in %s\n", cfg.Database)
+		return exitInterrupted
+	case errors.As(err, &changed):
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitFailure
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isTerminal reports whether w is a character device (a live progress line
+// makes sense there, not in a log file or pipe).
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

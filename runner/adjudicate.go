@@ -1,0 +1,97 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"selfplay/config"
+	"selfplay/engines/board"
+	"selfplay/engines/search"
+)
+
+// adjudicator ends games early: at the move limit (FHR paper §3.3: "stopped
+// after 100 moves and then adjudicated") by a policy, and, when configured,
+// by cutechess-style resign and draw rules over the engines' scores.
+type adjudicator struct {
+	cfg config.Adjudication
+
+	last       [2]search.Score // each side's last reported score (own view)
+	haveLast   [2]bool
+	resignRun  [2]int // consecutive moves with score <= -ResignScore
+	winningRun [2]int // consecutive moves with score >= ResignScore
+	drawRun    [2]int // consecutive moves with |score| <= DrawScore
+}
+
+// afterMove records side's score and applies resign and draw adjudication.
+func (j *adjudicator) afterMove(side board.Color, s search.Score, a *arbiter) (result, reason string) {
+	c := j.cfg
+	j.last[side], j.haveLast[side] = s, true
+	if c.ResignMoves > 0 {
+		r := search.Score(c.ResignScore)
+		j.resignRun[side] = count(j.resignRun[side], s <= -r)
+		j.winningRun[side] = count(j.winningRun[side], s >= r)
+		for _, loser := range []board.Color{board.White, board.Black} {
+			if j.resignRun[loser] >= c.ResignMoves && j.winningRun[loser.Other()] >= c.ResignMoves {
+				return lossFor(loser), fmt.Sprintf("%s resigns: both engines scored %d cp or more against it for %d moves",
+					sideName(loser), c.ResignScore, c.ResignMoves)
+			}
+		}
+	}
+	if c.DrawMoves > 0 {
+		d := search.Score(c.DrawScore)
+		inRange := a.b.FullmoveNumber() >= c.DrawMoveFrom && s <= d && s >= -d
+		j.drawRun[side] = count(j.drawRun[side], inRange)
+		if j.drawRun[board.White] >= c.DrawMoves && j.drawRun[board.Black] >= c.DrawMoves {
+			return "1/2-1/2", fmt.Sprintf("Draw by adjudication: both engines scored within %d cp for %d moves", c.DrawScore, c.DrawMoves)
+		}
+	}
+	return "", ""
+}
+
+func count(run int, ok bool) int {
+	if ok {
+		return run + 1
+	}
+	return 0
+}
+
+// atMoveLimit decides a game stopped at the move limit.
+func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee *search.Searcher) (result, reason string) {
+	c := j.cfg
+	prefix := fmt.Sprintf("Adjudicated at move %d", c.Move)
+	switch c.Policy {
+	case config.PolicyDraw:
+		return "1/2-1/2", prefix + ": draw"
+	case config.PolicyAgree:
+		if !j.haveLast[0] || !j.haveLast[1] {
+			return "1/2-1/2", prefix + ": draw (no scores to agree on)"
+		}
+		w, b := j.last[board.White], -j.last[board.Black] // both from White's view
+		m := search.Score(c.Margin)
+		switch {
+		case w >= m && b >= m:
+			return "1-0", fmt.Sprintf("%s: engines agree White wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+		case w <= -m && b <= -m:
+			return "0-1", fmt.Sprintf("%s: engines agree Black wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+		}
+		return "1/2-1/2", fmt.Sprintf("%s: draw, engines do not agree on a winner (%s, %s)", prefix, w.Pawns(), b.Pawns())
+	default: // referee
+		referee.NewGame()
+		res, err := referee.Search(ctx, a.b, search.Limits{Nodes: c.RefereeNodes})
+		if err != nil {
+			return "1/2-1/2", fmt.Sprintf("%s: draw (referee: %v)", prefix, err)
+		}
+		s := res.Info.Score
+		if a.b.Side() == board.Black {
+			s = -s
+		}
+		m := search.Score(c.Margin)
+		switch {
+		case s >= m:
+			return "1-0", fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+		case s <= -m:
+			return "0-1", fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+		}
+		return "1/2-1/2", fmt.Sprintf("%s: draw, referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+	}
+}

@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/notnil/chess"
+
+	"selfplay/engines/board"
+)
+
+// arbiter holds the game state and judges every move with notnil/chess, a
+// move generator independent of the engines' own. A second, fast board
+// (engines/board) tracks the position's Zobrist hash for the repetition rule
+// (notnil's Game.Move compares whole boards as strings at every move, which
+// grows with the game) and the insufficient-material rule; both boards must
+// agree on every move, which is itself a check of the engines' core.
+type arbiter struct {
+	pos   *chess.Position
+	valid []*chess.Move // legal moves of pos
+	b     *board.Board
+	seen  map[uint64]int // times each position occurred (threefold repetition)
+}
+
+func newArbiter(fen string) (*arbiter, error) {
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return nil, fmt.Errorf("start position %q: %w", fen, err)
+	}
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		return nil, fmt.Errorf("start position: %w", err)
+	}
+	a := &arbiter{pos: chess.NewGame(opt).Position(), b: b, seen: map[uint64]int{}}
+	a.valid = a.pos.ValidMoves()
+	a.seen[b.Hash()]++
+	return a, nil
+}
+
+// find returns the legal move written in UCI, or nil.
+func (a *arbiter) find(uci string) *chess.Move {
+	for _, m := range a.valid {
+		if m.String() == uci {
+			return m
+		}
+	}
+	return nil
+}
+
+// play makes a legal move (from find) and returns its SAN.
+func (a *arbiter) play(m *chess.Move) (string, error) {
+	san := chess.AlgebraicNotation{}.Encode(a.pos, m)
+	bm, err := a.b.ParseUCI(m.String())
+	if err != nil {
+		return "", fmt.Errorf("arbiter boards disagree on %s in %s: %w", m, a.pos, err)
+	}
+	a.b.MakeMove(bm)
+	a.pos = a.pos.Update(m)
+	a.valid = a.pos.ValidMoves()
+	a.seen[a.b.Hash()]++
+	return san, nil
+}
+
+// outcome of a position by the rules alone.
+type ruling struct {
+	over        bool
+	result      string // 1-0, 0-1, 1/2-1/2
+	termination string
+	reason      string
+}
+
+// rule applies the rules that end a game in the current position.
+func (a *arbiter) rule() ruling {
+	white := a.pos.Turn() == chess.White
+	if len(a.valid) == 0 {
+		if a.pos.Status() == chess.Checkmate {
+			if white {
+				return ruling{true, "0-1", TermCheckmate, "Black mates"}
+			}
+			return ruling{true, "1-0", TermCheckmate, "White mates"}
+		}
+		return ruling{true, "1/2-1/2", TermStalemate, "Draw by stalemate"}
+	}
+	if a.seen[a.b.Hash()] >= 3 {
+		return ruling{true, "1/2-1/2", TermRepetition, "Draw by threefold repetition"}
+	}
+	if a.pos.HalfMoveClock() >= 100 {
+		return ruling{true, "1/2-1/2", TermFiftyMoves, "Draw by the fifty-move rule"}
+	}
+	if a.b.IsInsufficientMaterial() {
+		return ruling{true, "1/2-1/2", TermInsufficient, "Draw by insufficient material"}
+	}
+	return ruling{}
+}
+
+// pliesFromInitial counts plies as if the game had started from the initial
+// position: the FEN move number says how far the position is.
+func (a *arbiter) pliesFromInitial() int {
+	n := 2 * (a.b.FullmoveNumber() - 1)
+	if a.b.Side() == board.Black {
+		n++
+	}
+	return n
+}
+
+// canMate reports whether color c has mating material at all (a player out
+// of time only loses if the opponent could still mate).
+func (a *arbiter) canMate(c board.Color) bool {
+	b := a.b
+	if b.Pieces(c, board.Pawn)|b.Pieces(c, board.Rook)|b.Pieces(c, board.Queen) != 0 {
+		return true
+	}
+	return (b.Pieces(c, board.Knight) | b.Pieces(c, board.Bishop)).More()
+}
+
+// Terminations, as stored in the database and written to the PGN
+// Termination tag.
+const (
+	TermCheckmate    = "checkmate"
+	TermStalemate    = "stalemate"
+	TermRepetition   = "threefold repetition"
+	TermFiftyMoves   = "fifty-move rule"
+	TermInsufficient = "insufficient material"
+	TermAdjudication = "adjudication"
+	TermIllegalMove  = "illegal move"
+	TermTimeForfeit  = "time forfeit"
+	TermEngineError  = "engine error"
+)

@@ -1,0 +1,239 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/engines/board"
+	"selfplay/engines/search"
+	"selfplay/openings"
+	"selfplay/runner/store"
+)
+
+// gameJob is one game of the schedule.
+type gameJob struct {
+	pair, index, round int
+	opening            openings.Opening
+	white, black       string // engine names
+}
+
+// noLimitMoveTimeout bounds a move under node or depth limits, where the
+// limit itself says nothing about time: only a hung engine reaches it.
+const noLimitMoveTimeout = 2 * time.Minute
+
+// errAbandoned marks a game stopped by cancellation: it is not stored.
+var errAbandoned = errors.New("game abandoned")
+
+// playGame plays one game between two engines and returns it for storage.
+// Engine faults end the game with a recorded reason; only cancellation of
+// ctx returns an error (and the game is abandoned).
+func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black engines.Engine, referee *search.Searcher) (*store.Game, error) {
+	g := &store.Game{
+		Pair: job.pair, Index: job.index, Round: job.round,
+		OpeningID: job.opening.ID, OpeningName: job.opening.Name,
+		StartFEN: job.opening.StartFEN, OpeningMoves: job.opening.Moves,
+		White: job.white, Black: job.black, Started: time.Now(),
+	}
+	a, err := newArbiter(job.opening.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	var moves []string
+	for _, uci := range job.opening.Moves {
+		m := a.find(uci)
+		if m == nil {
+			return nil, fmt.Errorf("opening %s: move %s is not legal", job.opening.ID, uci)
+		}
+		san, err := a.play(m)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, uci)
+		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
+	}
+	white.NewGame()
+	black.NewGame()
+
+	players := [2]engines.Engine{white, black}
+	names := [2]string{job.white, job.black}
+	clock := newGameClock(t.Limits.TC)
+	adj := &adjudicator{cfg: t.Adjudication}
+	end := func(result, term, reason string) {
+		g.Result, g.Termination, g.Reason = result, term, reason
+	}
+	for {
+		if r := a.rule(); r.over {
+			end(r.result, r.termination, r.reason)
+			break
+		}
+		if lim := t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
+			result, reason := adj.atMoveLimit(ctx, a, referee)
+			if ctx.Err() != nil {
+				return nil, errAbandoned
+			}
+			end(result, TermAdjudication, reason)
+			break
+		}
+		side := a.b.Side()
+		us := int(side)
+		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock)
+		mctx, cancel := context.WithTimeout(ctx, timeout)
+		start := time.Now()
+		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
+		elapsed := time.Since(start)
+		cancel()
+		if ctx.Err() != nil {
+			return nil, errAbandoned
+		}
+		loser := sideName(side)
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && t.Limits.TC != nil {
+				end(timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
+			} else {
+				end(lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
+			}
+			break
+		}
+		if forfeit := clock.spend(side, elapsed, t.Limits); forfeit != "" {
+			end(timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
+			break
+		}
+		m := a.find(res.Move)
+		if m == nil {
+			end(lossFor(side), TermIllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
+			break
+		}
+		san, err := a.play(m)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, res.Move)
+		i := res.Info
+		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
+			Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
+		if result, reason := adj.afterMove(side, i.Score, a); result != "" {
+			end(result, TermAdjudication, reason)
+			break
+		}
+	}
+	g.Plies = len(g.Moves) - len(job.opening.Moves)
+	g.FinalFEN = a.pos.String()
+	g.Finished = time.Now()
+	return g, nil
+}
+
+// safeSearch calls the engine and turns a panic into an error, so a faulty
+// engine loses its game instead of taking the tournament down.
+func safeSearch(ctx context.Context, e engines.Engine, fen string, moves []string, lim engines.Limits) (res engines.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return e.Search(ctx, fen, moves, lim)
+}
+
+func sideName(c board.Color) string {
+	if c == board.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// lossFor is the result when side loses.
+func lossFor(side board.Color) string {
+	if side == board.White {
+		return "0-1"
+	}
+	return "1-0"
+}
+
+// timeLossFor is the result when side oversteps its time: a loss, or a draw
+// when the opponent has no mating material (FIDE Laws 6.9).
+func timeLossFor(side board.Color, a *arbiter) string {
+	if !a.canMate(side.Other()) {
+		return "1/2-1/2"
+	}
+	return lossFor(side)
+}
+
+// moveLimits returns the engine limits for the next move and the wall-clock
+// timeout after which the move is abandoned.
+func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock) (engines.Limits, time.Duration) {
+	l := t.Limits
+	switch {
+	case l.Nodes > 0:
+		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, noLimitMoveTimeout
+	case l.Depth > 0:
+		return engines.Limits{Depth: l.Depth}, noLimitMoveTimeout
+	case l.MoveTime > 0:
+		return engines.Limits{MoveTime: l.MoveTime}, l.MoveTime + l.TimeMargin
+	default:
+		c := clock.engineClock(side)
+		return engines.Limits{Clock: &c}, max(clock.remaining[side], 0) + l.TimeMargin
+	}
+}
+
+// jitteredNodes draws a move's node budget uniformly within ±jitter of nodes
+// from a generator seeded by the tournament seed, the pair and the ply: both
+// games of a pair get the same budgets, and the same config the same games.
+func jitteredNodes(nodes int64, jitter float64, seed uint64, pair, ply int) int64 {
+	if jitter <= 0 {
+		return nodes
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(pair)<<20|uint64(ply)))
+	f := 1 + jitter*(2*r.Float64()-1)
+	return max(1, int64(math.Round(float64(nodes)*f)))
+}
+
+// gameClock keeps both sides' time under a tc limit.
+type gameClock struct {
+	tc        *config.TimeControl
+	remaining [2]time.Duration
+	moves     [2]int
+}
+
+func newGameClock(tc *config.TimeControl) *gameClock {
+	c := &gameClock{tc: tc}
+	if tc != nil {
+		c.remaining = [2]time.Duration{tc.Base, tc.Base}
+	}
+	return c
+}
+
+// engineClock is the clock as the side to move's engine sees it.
+func (c *gameClock) engineClock(side board.Color) engines.Clock {
+	ec := engines.Clock{WhiteTime: c.remaining[0], BlackTime: c.remaining[1], WhiteInc: c.tc.Increment, BlackInc: c.tc.Increment}
+	if c.tc.Moves > 0 {
+		ec.MovesToGo = c.tc.Moves - c.moves[side]%c.tc.Moves
+	}
+	return ec
+}
+
+// spend charges a move's time; it returns a non-empty reason when the side
+// overstepped its time (with the tournament's margin).
+func (c *gameClock) spend(side board.Color, elapsed time.Duration, l config.Limits) string {
+	switch {
+	case l.MoveTime > 0:
+		if elapsed > l.MoveTime+l.TimeMargin {
+			return fmt.Sprintf("took %v for a %v move (margin %v)", elapsed.Round(time.Millisecond), l.MoveTime, l.TimeMargin)
+		}
+	case c.tc != nil:
+		c.remaining[side] -= elapsed
+		if c.remaining[side] < -l.TimeMargin {
+			return fmt.Sprintf("loses on time (%v over, margin %v)", (-c.remaining[side]).Round(time.Millisecond), l.TimeMargin)
+		}
+		c.remaining[side] += c.tc.Increment
+		c.moves[side]++
+		if c.tc.Moves > 0 && c.moves[side]%c.tc.Moves == 0 {
+			c.remaining[side] += c.tc.Base
+		}
+	}
+	return ""
+}

@@ -1,0 +1,363 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/notnil/chess"
+
+	"selfplay/config"
+	"selfplay/runner/store"
+)
+
+// quickConfig is a tournament small enough for unit tests: 25 openings x 2
+// colors at a few hundred nodes per move, adjudicated at move 30.
+const quickConfig = `
+database = "games.db"
+[engines.plain]
+preset = "plain"
+hash = 1
+[engines.fhr]
+preset = "fhr"
+hash = 1
+[[tournament]]
+name = "quick"
+engines = ["fhr", "plain"]
+concurrency = %d
+[tournament.openings]
+set = "fhr25"
+[tournament.limits]
+nodes = 300
+nodes_jitter = 0.1
+[tournament.adjudication]
+move = 30
+referee_nodes = 2000
+`
+
+func loadConfig(t *testing.T, body string) *config.File {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.toml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func openStore(t *testing.T, cfg *config.File) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), cfg.Database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// runQuick plays quickConfig and returns its store.
+func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
+	t.Helper()
+	cfg := loadConfig(t, fmt.Sprintf(quickConfig, concurrency))
+	st := openStore(t, cfg)
+	if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, st
+}
+
+func exportAll(t *testing.T, st *store.Store) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := ExportPGN(context.Background(), st, &buf, ExportFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// timeless drops what legitimately differs between two runs of the same
+// config: the date and the time each move took.
+func timeless(pgn string) string {
+	pgn = regexp.MustCompile(`\[Date "[^"]*"\]`).ReplaceAllString(pgn, "")
+	// Comments are wrapped by width, so compare them as word streams.
+	words := strings.Fields(pgn)
+	out := words[:0]
+	for _, w := range words {
+		if regexp.MustCompile(`^[0-9.]+s\}$`).MatchString(w) {
+			w = "Ts}"
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestEndToEnd(t *testing.T) {
+	_, st := runQuick(t, 2)
+	ctx := context.Background()
+	tour, err := st.TournamentByName(ctx, "quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tour.Status != store.StatusComplete || tour.TotalGames != 50 {
+		t.Fatalf("tournament row %+v", tour)
+	}
+	games, err := st.Games(ctx, store.GameFilter{TournamentID: tour.ID, WithMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 50 {
+		t.Fatalf("%d games stored, want 50", len(games))
+	}
+	// Each opening once with each color.
+	seen := map[string]map[string]bool{}
+	for _, g := range games {
+		if seen[g.OpeningID] == nil {
+			seen[g.OpeningID] = map[string]bool{}
+		}
+		if seen[g.OpeningID][g.White] {
+			t.Errorf("opening %s: %s had White twice", g.OpeningID, g.White)
+		}
+		seen[g.OpeningID][g.White] = true
+	}
+	if len(seen) != 25 {
+		t.Errorf("%d openings played, want 25", len(seen))
+	}
+	for _, g := range games {
+		checkGame(t, &g)
+	}
+}
+
+// checkGame replays a stored game's PGN with notnil/chess and checks that it
+// reaches the stored final position and that the result fits the
+// termination.
+func checkGame(t *testing.T, g *store.Game) {
+	t.Helper()
+	id := fmt.Sprintf("game %d.%d (%s)", g.Pair, g.Index, g.Termination)
+	read, err := chess.PGN(strings.NewReader(g.PGN))
+	if err != nil {
+		t.Fatalf("%s: PGN does not parse: %v\n%s", id, err, g.PGN)
+	}
+	game := chess.NewGame(read)
+	pos := game.Position()
+	if pos.String() != g.FinalFEN {
+		t.Fatalf("%s: replay ends at %s, stored %s", id, pos.String(), g.FinalFEN)
+	}
+	if len(game.Moves()) != len(g.Moves) {
+		t.Fatalf("%s: PGN has %d moves, stored %d", id, len(game.Moves()), len(g.Moves))
+	}
+	draw := g.Result == "1/2-1/2"
+	switch g.Termination {
+	case TermCheckmate:
+		if pos.Status() != chess.Checkmate {
+			t.Fatalf("%s: final position is not mate", id)
+		}
+		want := "1-0"
+		if pos.Turn() == chess.White {
+			want = "0-1"
+		}
+		if g.Result != want {
+			t.Fatalf("%s: result %s, want %s", id, g.Result, want)
+		}
+	case TermStalemate:
+		if pos.Status() != chess.Stalemate || !draw {
+			t.Fatalf("%s: not a stalemate draw", id)
+		}
+	case TermFiftyMoves:
+		if pos.HalfMoveClock() < 100 || !draw {
+			t.Fatalf("%s: halfmove clock %d", id, pos.HalfMoveClock())
+		}
+	case TermRepetition:
+		if !draw || !contains(game.EligibleDraws(), chess.ThreefoldRepetition) {
+			t.Fatalf("%s: notnil sees no threefold repetition (eligible %v)", id, game.EligibleDraws())
+		}
+	case TermInsufficient:
+		if !draw || game.Method() != chess.InsufficientMaterial {
+			t.Fatalf("%s: notnil sees no insufficient material", id)
+		}
+	case TermAdjudication:
+		if len(g.Moves) != 60 { // move 30, counted from the initial position
+			t.Fatalf("%s: adjudicated after %d plies, want 60", id, len(g.Moves))
+		}
+		if !strings.HasPrefix(g.Reason, "Adjudicated at move 30") {
+			t.Fatalf("%s: reason %q", id, g.Reason)
+		}
+	default:
+		t.Fatalf("%s: unexpected termination (%s)", id, g.Reason)
+	}
+}
+
+func contains(ms []chess.Method, m chess.Method) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDeterministicAcrossConcurrency(t *testing.T) {
+	_, a := runQuick(t, 1)
+	_, b := runQuick(t, 2)
+	pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b))
+	if pa != pb {
+		t.Fatal("the same config gave different games with concurrency 1 and 2")
+	}
+	_, c := runQuick(t, 2)
+	if timeless(exportAll(t, c)) != pb {
+		t.Fatal("the same config gave different games on a second run")
+	}
+}
+
+func TestResumeAfterCancel(t *testing.T) {
+	_, ref := runQuick(t, 2)
+	want := timeless(exportAll(t, ref))
+
+	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 2))
+	st := openStore(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	stored := 0
+	err := Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+		if stored++; stored == 12 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Run = %v, want ErrInterrupted", err)
+	}
+	tour, _ := st.TournamentByName(context.Background(), "quick")
+	keys, _ := st.GameKeys(context.Background(), tour.ID)
+	if len(keys) < 12 || len(keys) >= 50 || tour.Status != store.StatusRunning {
+		t.Fatalf("after cancel: %d games, status %s", len(keys), tour.Status)
+	}
+	resumed := 0
+	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { resumed++ }}); err != nil {
+		t.Fatal(err)
+	}
+	if resumed != 50-len(keys) {
+		t.Fatalf("resume played %d games, want the %d missing", resumed, 50-len(keys))
+	}
+	if got := timeless(exportAll(t, st)); got != want {
+		t.Fatal("interrupted and resumed run differs from an uninterrupted one")
+	}
+	// A third run plays nothing.
+	again := 0
+	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { again++ }}); err != nil || again != 0 {
+		t.Fatalf("complete tournament replayed %d games (err %v)", again, err)
+	}
+}
+
+func TestConfigChangeRefusedThenRestart(t *testing.T) {
+	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 2))
+	st := openStore(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+		if n++; n == 2 {
+			cancel()
+		}
+	}})
+	cfg.Tournaments[0].Limits.Nodes = 400
+	err := Run(context.Background(), cfg, st, Options{})
+	var changed *ConfigChangedError
+	if !errors.As(err, &changed) || !strings.Contains(err.Error(), "limits.nodes: 300 -> 400") || !strings.Contains(err.Error(), "-restart quick") {
+		t.Fatalf("Run with a changed config = %v", err)
+	}
+	if err := Run(context.Background(), cfg, st, Options{Restart: []string{"quick"}}); err != nil {
+		t.Fatal(err)
+	}
+	tour, _ := st.TournamentByName(context.Background(), "quick")
+	keys, _ := st.GameKeys(context.Background(), tour.ID)
+	if len(keys) != 50 || tour.Status != store.StatusComplete {
+		t.Fatalf("after restart: %d games, status %s", len(keys), tour.Status)
+	}
+}
+
+func TestUnknownOnlyName(t *testing.T) {
+	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 1))
+	err := CheckNames(cfg, Options{Only: []string{"quik"}})
+	if err == nil || !strings.Contains(err.Error(), `no tournament "quik"`) || !strings.Contains(err.Error(), "quick") {
+		t.Fatalf("CheckNames = %v", err)
+	}
+}
+
+func TestSPRTStopsMatch(t *testing.T) {
+	// Bounds far above any plausible difference: H0 is accepted quickly.
+	body := fmt.Sprintf(quickConfig, 1) + `
+[tournament.sprt]
+elo0 = 400
+elo1 = 500
+model = "logistic"
+`
+	cfg := loadConfig(t, body)
+	st := openStore(t, cfg)
+	if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	tour, _ := st.TournamentByName(context.Background(), "quick")
+	keys, _ := st.GameKeys(context.Background(), tour.ID)
+	if tour.SPRTState != "H0" || tour.Status != store.StatusComplete || len(keys) >= 50 {
+		t.Fatalf("SPRT state %q, status %s, %d games", tour.SPRTState, tour.Status, len(keys))
+	}
+	// Resuming a decided match plays nothing more.
+	n := 0
+	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { n++ }}); err != nil || n != 0 {
+		t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
+	}
+}
+
+func TestExportParsesInPGNExtract(t *testing.T) {
+	tool, err := exec.LookPath("pgn-extract")
+	if err != nil {
+		if _, e := os.Stat("/usr/games/pgn-extract"); e != nil {
+			t.Skip("pgn-extract not installed (apt install pgn-extract)")
+		}
+		tool = "/usr/games/pgn-extract"
+	}
+	_, st := runQuick(t, 2)
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	if err := os.WriteFile(pgn, []byte(exportAll(t, st)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "log")
+	// -r: check the games without writing them; -l: diagnostics to a file.
+	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
+		t.Fatalf("pgn-extract: %v\n%s", err, out)
+	}
+	text, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "50 games matched out of 50.") {
+		t.Fatalf("pgn-extract did not accept every game:\n%s", text)
+	}
+	for _, bad := range []string{"Failed", "Missing", "Unknown", "rror", "llegal"} {
+		if strings.Contains(string(text), bad) {
+			t.Fatalf("pgn-extract reports %q:\n%s", bad, text)
+		}
+	}
+	// pgn-extract replays every game to the stored final position.
+	fenOut := filepath.Join(dir, "fen.pgn")
+	if out, err := exec.Command(tool, "-s", "--fencomments", "-o", fenOut, pgn).CombinedOutput(); err != nil {
+		t.Fatalf("pgn-extract --fencomments: %v\n%s", err, out)
+	}
+	withFEN, _ := os.ReadFile(fenOut)
+	games, _ := st.Games(context.Background(), store.GameFilter{})
+	for _, g := range games {
+		placement := strings.Fields(g.FinalFEN)[0]
+		if !strings.Contains(string(withFEN), placement) {
+			t.Fatalf("game %d.%d: pgn-extract never reaches %s", g.Pair, g.Index, g.FinalFEN)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"selfplay/runner/store"
+	"selfplay/stats"
+)
+
+// PairingTally accumulates the games between two engines, from the
+// pairing's first engine's point of view (the one with White in the first
+// game of each pair).
+type PairingTally struct {
+	First, Second string
+	Games         stats.Trinomial
+	Pairs         stats.Pentanomial
+	half          map[int]float64 // first's score in a pair's game whose partner is missing
+}
+
+// Tally accumulates a tournament's results.
+type Tally struct {
+	engines  []string
+	pairings []*PairingTally
+	byKey    map[[2]string]*PairingTally
+	Games    int
+	Points   map[string]float64
+}
+
+// NewTally starts an empty tally for a tournament's engines.
+func NewTally(engines []string) *Tally {
+	return &Tally{engines: engines, byKey: map[[2]string]*PairingTally{}, Points: map[string]float64{}}
+}
+
+// whiteScore is White's points for a result.
+func whiteScore(result string) (float64, error) {
+	switch result {
+	case "1-0":
+		return 1, nil
+	case "0-1":
+		return 0, nil
+	case "1/2-1/2":
+		return 0.5, nil
+	}
+	return 0, fmt.Errorf("unknown result %q", result)
+}
+
+// Add counts a finished game.
+func (t *Tally) Add(g *store.Game) error {
+	w, err := whiteScore(g.Result)
+	if err != nil {
+		return fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
+	}
+	first, second, score := g.White, g.Black, w
+	if g.Index == 1 {
+		first, second, score = g.Black, g.White, 1-w
+	}
+	key := [2]string{first, second}
+	p := t.byKey[key]
+	if p == nil {
+		p = &PairingTally{First: first, Second: second, half: map[int]float64{}}
+		t.byKey[key] = p
+		t.pairings = append(t.pairings, p)
+	}
+	if err := p.Games.Add(score); err != nil {
+		return err
+	}
+	if other, ok := p.half[g.Pair]; ok {
+		delete(p.half, g.Pair)
+		if err := p.Pairs.AddPair(other, score); err != nil {
+			return err
+		}
+	} else {
+		p.half[g.Pair] = score
+	}
+	t.Games++
+	t.Points[g.White] += w
+	t.Points[g.Black] += 1 - w
+	return nil
+}
+
+// Pairings returns the pairings in the order their first game was counted.
+func (t *Tally) Pairings() []*PairingTally { return t.pairings }
+
+// Estimate is the pairing's Elo estimate: pentanomial when every game has
+// its pair partner (paired openings), else trinomial.
+func (p *PairingTally) Estimate(level float64) (stats.Estimate, error) {
+	if p.Pairs.Games() == p.Games.Games() && p.Pairs.Pairs() > 0 {
+		return stats.AnalyzePentanomial(p.Pairs, level)
+	}
+	return stats.AnalyzeTrinomial(p.Games, level)
+}
+
+// Ratings computes the Bradley-Terry rating table (average anchored at 0).
+func (t *Tally) Ratings(level float64) (stats.RatingTable, error) {
+	var results []stats.PairResult
+	for _, p := range t.pairings {
+		results = append(results, stats.PairResult{First: p.First, Second: p.Second,
+			Wins: p.Games.Wins, Losses: p.Games.Losses, Draws: p.Games.Draws})
+	}
+	return stats.Ratings(t.engines, results, stats.RatingOptions{Level: level})
+}
+
+// Summary renders the result table printed at the end of a tournament:
+// per pairing W/L/D, score, Elo with interval, LOS and the verdict; for
+// more than two engines, the rating table too.
+func (t *Tally) Summary(name string) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s: %d games\n", name, t.Games)
+	for _, p := range t.pairings {
+		g := p.Games
+		fmt.Fprintf(&sb, "  %s vs %s: +%d -%d =%d, score %.1f/%d (%.1f%%)", p.First, p.Second, g.Wins, g.Losses, g.Draws,
+			g.Points(), g.Games(), 100*g.Points()/float64(max(g.Games(), 1)))
+		if p.Pairs.Pairs() > 0 {
+			c := p.Pairs.Counts()
+			fmt.Fprintf(&sb, ", pairs [LL LD DD WD WW] = %v", c)
+		}
+		sb.WriteByte('\n')
+		if e, err := p.Estimate(stats.DefaultLevel); err == nil {
+			fmt.Fprintf(&sb, "  %s\n", stats.Verdict(p.First, p.Second, e))
+		}
+	}
+	if len(t.engines) > 2 {
+		if rt, err := t.Ratings(stats.DefaultLevel); err == nil {
+			sb.WriteString(rt.Format())
+		}
+	}
+	return sb.String()
+}
