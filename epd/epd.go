@@ -21,13 +21,13 @@ import (
 
 // Record is one EPD line.
 type Record struct {
-	Line     int      // 1-based line number in the file
-	ID       string   // the id opcode, or "line N"
-	FEN      string   // full FEN (clocks from hmvc/fmvn, else "0 1")
-	BestSAN  []string // bm, as written
-	Best     []string // bm in UCI
-	AvoidSAN []string // am, as written
-	Avoid    []string // am in UCI
+	Line     int               // 1-based line number in the file
+	ID       string            // the id opcode, or "line N"
+	FEN      string            // full FEN (clocks from hmvc/fmvn, else "0 1")
+	BestSAN  []string          // bm, as written
+	Best     []string          // bm in UCI
+	AvoidSAN []string          // am, as written
+	Avoid    []string          // am in UCI
 	Ops      map[string]string // every opcode's raw operand text, id/c0/... included
 }
 
