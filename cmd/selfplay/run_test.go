@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+const tinyConfig = `database = "games.db"
+[engines.a]
+preset = "plain"
+hash = 1
+[engines.b]
+preset = "fhr"
+hash = 1
+[[tournament]]
+name = "tiny"
+engines = ["a", "b"]
+concurrency = 2
+[tournament.openings]
+%s
+[tournament.limits]
+nodes = 200
+[tournament.adjudication]
+move = 25
+referee_nodes = 1000
+`
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunBadInputWritesNothing(t *testing.T) {
+	tests := []struct {
+		name    string
+		config  string
+		files   map[string]string
+		args    []string
+		wantErr []string
+	}{
+		{"unknown key", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "rounds", "x", 1) + "\nbogus = 1\n", nil, nil,
+			[]string{"t.toml", "bogus"}},
+		{"unknown preset", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), `preset = "fhr"`, `preset = "fhx"`, 1), nil, nil,
+			[]string{"t.toml", "engines.b.preset", "fhr"}},
+		{"bad opening file", fmt.Sprintf(tinyConfig, `file = "book.epd"`), map[string]string{"book.epd": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n"}, nil,
+			[]string{"tournament[0].openings.file", "book.epd:2"}},
+		{"unwritable database directory", fmt.Sprintf(tinyConfig, `set = "fhr25"`), nil, []string{"-db", "/nonexistent/dir/games.db"},
+			[]string{"/nonexistent/dir"}},
+		{"unknown -only", fmt.Sprintf(tinyConfig, `set = "fhr25"`), nil, []string{"-only", "nope"},
+			[]string{`no tournament "nope"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := writeFile(t, dir, "t.toml", tt.config)
+			for n, body := range tt.files {
+				writeFile(t, dir, n, body)
+			}
+			code, _, stderr := run(t, append([]string{"run", "-config", cfg}, tt.args...)...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, exitUsage, stderr)
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q does not mention %q", stderr, w)
+				}
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), "games.db") {
+					t.Errorf("%s was written", e.Name())
+				}
+			}
+		})
+	}
+}
+
+func TestRunAndExport(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+	code, stdout, stderr := run(t, "run", "-config", cfg)
+	if code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "tiny: 50 games") || !strings.Contains(stdout, "Elo (95%, pentanomial)") {
+		t.Fatalf("run output lacks the result table:\n%s", stdout)
+	}
+	out := filepath.Join(dir, "all.pgn")
+	if code, _, stderr := run(t, "export", "-db", filepath.Join(dir, "games.db"), "-o", out); code != exitOK {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	if n := strings.Count(string(b), "[Event \"tiny\"]"); n != 50 {
+		t.Fatalf("exported %d games, want 50", n)
+	}
+	if code, _, _ := run(t, "export", "-db", filepath.Join(dir, "missing.db")); code != exitUsage {
+		t.Fatalf("export of a missing database: exit %d, want %d", code, exitUsage)
+	}
+}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// selfplayBinary builds the command once for tests that need a real process.
+func selfplayBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "selfplay-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "selfplay")
+		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+func countGames(t *testing.T, db string) (games, distinct int) {
+	t.Helper()
+	d, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.QueryRow(`SELECT count(*), count(DISTINCT tournament_id || '.' || pair_index || '.' || game_index) FROM games`).Scan(&games, &distinct); err != nil {
+		return 0, 0
+	}
+	return games, distinct
+}
+
+// A run killed with SIGKILL mid-tournament and started again completes
+// with every game exactly once and an intact database.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := selfplayBinary(t)
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
+	db := filepath.Join(dir, "games.db")
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if n, _ := countGames(t, db); n >= 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no games stored within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	killedAt, _ := countGames(t, db)
+	if killedAt >= 50 {
+		t.Skip("the run finished before it could be killed")
+	}
+	out, err := exec.Command(bin, "run", "-config", cfg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "resuming") {
+		t.Errorf("resume output does not say it resumed:\n%s", out)
+	}
+	games, distinct := countGames(t, db)
+	if games != 50 || distinct != 50 {
+		t.Fatalf("after resume: %d games, %d distinct, want 50", games, distinct)
+	}
+	d, _ := sql.Open("sqlite", db)
+	defer d.Close()
+	var check string
+	if err := d.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check = %q, %v", check, err)
+	}
+	var orphans int
+	d.QueryRow(`SELECT count(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)`).Scan(&orphans)
+	if orphans != 0 {
+		t.Fatalf("%d moves without a game", orphans)
+	}
+}
+
+// SIGINT: the run stops starting games, keeps the finished ones, exits 130
+// and says how to resume.
+func TestInterruptExitCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := selfplayBinary(t)
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
+	db := filepath.Join(dir, "games.db")
+	var out bytes.Buffer
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for n, _ := countGames(t, db); n < 2; n, _ = countGames(t, db) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no games stored within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if n, _ := countGames(t, db); n >= 50 {
+		t.Skip("finished before the interrupt")
+	}
+	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
+	}
+	if !strings.Contains(out.String(), "run the same command again to resume") {
+		t.Fatalf("no resume hint:\n%s", out.String())
+	}
+}
