@@ -126,6 +126,39 @@ var migrations = []string{
 		time_ms   REAL NOT NULL,
 		PRIMARY KEY (game_id, ply)
 	);`,
+	`CREATE TABLE suite_runs (
+		id          INTEGER PRIMARY KEY,
+		suite       TEXT NOT NULL,     -- EPD file as given
+		limit_kind  TEXT NOT NULL,     -- nodes | depth | movetime
+		settings    TEXT NOT NULL,     -- the command's settings, for the record
+		created_at  TEXT NOT NULL
+	);
+	CREATE TABLE suite_rows (
+		run_id      INTEGER NOT NULL REFERENCES suite_runs(id) ON DELETE CASCADE,
+		variant     TEXT NOT NULL,
+		limit_value INTEGER NOT NULL,  -- nodes, depth, or movetime in ms
+		positions   INTEGER NOT NULL,
+		solved      INTEGER NOT NULL,
+		nodes       INTEGER NOT NULL,
+		main_nodes  INTEGER NOT NULL,
+		q_nodes     INTEGER NOT NULL,
+		time_ms     REAL NOT NULL,
+		PRIMARY KEY (run_id, variant, limit_value)
+	);
+	CREATE TABLE suite_positions (
+		run_id      INTEGER NOT NULL REFERENCES suite_runs(id) ON DELETE CASCADE,
+		variant     TEXT NOT NULL,
+		limit_value INTEGER NOT NULL,
+		position    TEXT NOT NULL,     -- EPD id
+		solved      INTEGER NOT NULL,
+		move        TEXT NOT NULL,     -- move chosen at the end (UCI)
+		first_found INTEGER NOT NULL,  -- first iteration depth at which the final move was best (-1: none)
+		depth       INTEGER NOT NULL,
+		score       INTEGER NOT NULL,
+		nodes       INTEGER NOT NULL,
+		time_ms     REAL NOT NULL,
+		PRIMARY KEY (run_id, variant, limit_value, position)
+	);`,
 }
 
 // SchemaVersion is the user_version of an up-to-date database.

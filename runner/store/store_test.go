@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func open(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func TestSchemaVersionAndWAL(t *testing.T) {
+	s, path := open(t)
+	var v int
+	var mode string
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	if v != SchemaVersion() || mode != "wal" {
+		t.Fatalf("user_version %d (want %d), journal_mode %s", v, SchemaVersion(), mode)
+	}
+	s.Close()
+	// Reopening an up-to-date database migrates nothing and works.
+	s2, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	// A database from a newer selfplay is refused.
+	db, _ := sql.Open("sqlite", path)
+	db.Exec("PRAGMA user_version = 99")
+	db.Close()
+	if _, err := Open(context.Background(), path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("Open of a newer schema = %v", err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{filepath.Join(dir, "missing", "x.db"), dir} {
+		if _, err := Open(context.Background(), p); err == nil {
+			t.Errorf("Open(%s) succeeded", p)
+		}
+	}
+}
+
+func TestGamesRoundTripAndUniqueness(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	id, err := s.CreateTournament(ctx, Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2,
+		Engines: []Engine{{"a", "x"}, {"b", "y"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
+		White: "b", Black: "a", Result: "1-0", Termination: "checkmate", Plies: 3, PGN: "pgn",
+		Started: time.Now(), Finished: time.Now(),
+		Moves: []Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveGame(ctx, g); err == nil {
+		t.Fatal("the same game stored twice")
+	}
+	games, err := s.Games(ctx, GameFilter{TournamentID: id, WithMoves: true, Engine: "a"})
+	if err != nil || len(games) != 1 {
+		t.Fatalf("Games = %v, %v", games, err)
+	}
+	got := games[0]
+	if got.OpeningMoves[1] != "e7e5" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
+		t.Fatalf("round trip: %+v", got)
+	}
+	tour, err := s.TournamentByName(ctx, "t")
+	if err != nil || len(tour.Engines) != 2 || tour.Engines[1].Options != "y" {
+		t.Fatalf("TournamentByName = %+v, %v", tour, err)
+	}
+	if err := s.DeleteTournament(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	s.db.QueryRow("SELECT count(*) FROM moves").Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d moves left after deleting the tournament", n)
+	}
+}
+
+func TestSuiteRunRoundTrip(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	r := &SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 5400",
+		Rows:      []SuiteRow{{Variant: "fhr", Limit: 5400, Positions: 2, Solved: 1, Nodes: 10000, Time: time.Second}},
+		Positions: []SuitePosition{{Variant: "fhr", Limit: 5400, Position: "WAC.001", Solved: true, Move: "g3g6", FirstFound: 3}}}
+	if err := s.SaveSuiteRun(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := s.SuiteRuns(ctx)
+	if err != nil || len(runs) != 1 || runs[0].Rows[0].Solved != 1 || runs[0].Positions[0].FirstFound != 3 || runs[0].Rows[0].Time != time.Second {
+		t.Fatalf("SuiteRuns = %+v, %v", runs, err)
+	}
+}

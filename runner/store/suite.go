@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// SuiteRun is a stored test-suite run (selfplay suite -db).
+type SuiteRun struct {
+	ID        int64
+	Suite     string
+	LimitKind string // nodes | depth | movetime
+	Settings  string
+	Created   time.Time
+	Rows      []SuiteRow
+	Positions []SuitePosition
+}
+
+// SuiteRow is one variant at one budget (or depth).
+type SuiteRow struct {
+	Variant   string
+	Limit     int64
+	Positions int
+	Solved    int
+	Nodes     int64
+	MainNodes int64
+	QNodes    int64
+	Time      time.Duration
+}
+
+// SuitePosition is one position's result for a variant and budget.
+type SuitePosition struct {
+	Variant    string
+	Limit      int64
+	Position   string
+	Solved     bool
+	Move       string
+	FirstFound int // iteration depth at which the final move first became best; -1 if never
+	Depth      int
+	Score      int
+	Nodes      int64
+	Time       time.Duration
+}
+
+// SaveSuiteRun stores a run with its rows and positions in one transaction.
+func (s *Store) SaveSuiteRun(ctx context.Context, r *SuiteRun) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
+	defer tx.Rollback()
+	if r.Created.IsZero() {
+		r.Created = time.Now()
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO suite_runs (suite, limit_kind, settings, created_at) VALUES (?, ?, ?, ?)`,
+		r.Suite, r.LimitKind, r.Settings, formatTime(r.Created))
+	if err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
+	for _, row := range r.Rows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO suite_rows (run_id, variant, limit_value, positions, solved, nodes,
+			main_nodes, q_nodes, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, row.Variant, row.Limit, row.Positions,
+			row.Solved, row.Nodes, row.MainNodes, row.QNodes, ms(row.Time)); err != nil {
+			return fmt.Errorf("saving suite run: %w", err)
+		}
+	}
+	for _, p := range r.Positions {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO suite_positions (run_id, variant, limit_value, position, solved, move,
+			first_found, depth, score, nodes, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, p.Variant, p.Limit,
+			p.Position, p.Solved, p.Move, p.FirstFound, p.Depth, p.Score, p.Nodes, ms(p.Time)); err != nil {
+			return fmt.Errorf("saving suite run: position %s: %w", p.Position, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
+	r.ID = id
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func fromMS(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// SuiteRuns returns every stored suite run, oldest first, with rows and
+// positions.
+func (s *Store) SuiteRuns(ctx context.Context) ([]SuiteRun, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("reading suite runs: %w", err)
+	}
+	var runs []SuiteRun
+	for rows.Next() {
+		var r SuiteRun
+		var created string
+		if err := rows.Scan(&r.ID, &r.Suite, &r.LimitKind, &r.Settings, &created); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading suite runs: %w", err)
+		}
+		r.Created = parseTime(created)
+		runs = append(runs, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading suite runs: %w", err)
+	}
+	for i := range runs {
+		if err := s.suiteDetails(ctx, &runs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return runs, nil
+}
+
+func (s *Store) suiteDetails(ctx context.Context, r *SuiteRun) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
+		FROM suite_rows WHERE run_id = ? ORDER BY rowid`, r.ID)
+	if err != nil {
+		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
+	}
+	for rows.Next() {
+		var row SuiteRow
+		var t float64
+		if err := rows.Scan(&row.Variant, &row.Limit, &row.Positions, &row.Solved, &row.Nodes, &row.MainNodes, &row.QNodes, &t); err != nil {
+			rows.Close()
+			return fmt.Errorf("reading suite run %d: %w", r.ID, err)
+		}
+		row.Time = fromMS(t)
+		r.Rows = append(r.Rows, row)
+	}
+	rows.Close()
+	prow, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
+		FROM suite_positions WHERE run_id = ? ORDER BY rowid`, r.ID)
+	if err != nil {
+		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
+	}
+	defer prow.Close()
+	for prow.Next() {
+		var p SuitePosition
+		var t float64
+		if err := prow.Scan(&p.Variant, &p.Limit, &p.Position, &p.Solved, &p.Move, &p.FirstFound, &p.Depth, &p.Score, &p.Nodes, &t); err != nil {
+			return fmt.Errorf("reading suite run %d: %w", r.ID, err)
+		}
+		p.Time = fromMS(t)
+		r.Positions = append(r.Positions, p)
+	}
+	return prow.Err()
+}
