@@ -208,12 +208,15 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 			pending = append(pending, j)
 		}
 	}
-	if len(stored) > 0 && len(pending) > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
-	}
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
+	}
+	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
+		t.Name, strings.Join(t.Engines, " vs "), len(jobs), len(list), len(jobs)/2/len(list)/t.Rounds, t.Rounds,
+		describeLimits(t.Limits), concurrency)
+	if len(stored) > 0 && len(pending) > 0 {
+		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
 	}
 	prog := newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)
 	if !sprt.decided() {
@@ -239,6 +242,23 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		fmt.Fprintf(opts.Progress, "  %s\n", stats.SPRTVerdict(sprt.test, sprt.result))
 	}
 	return nil
+}
+
+// describeLimits is the per-move limit in words.
+func describeLimits(l config.Limits) string {
+	switch {
+	case l.Nodes > 0 && l.NodesJitter > 0:
+		return fmt.Sprintf("%d nodes per move (±%.0f%%)", l.Nodes, 100*l.NodesJitter)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes per move", l.Nodes)
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d per move", l.Depth)
+	case l.MoveTime > 0:
+		return fmt.Sprintf("%v per move", l.MoveTime)
+	case l.TC != nil:
+		return "time control " + l.TC.Text
+	}
+	return "no limit"
 }
 
 // engineDescription is the engine's resolved options as stored.

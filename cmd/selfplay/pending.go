@@ -17,5 +17,4 @@ func notYet(name string) func(context.Context, env, []string) int {
 var (
 	cmdReport = notYet("report")
 	cmdSuite  = notYet("suite")
-	cmdUCI    = notYet("uci")
 )
