@@ -12,14 +12,15 @@ type timeBudget struct {
 	soft, hard time.Duration
 }
 
-// moveOverhead is kept back from the clock for the arbiter and the process.
-const moveOverhead = 20 * time.Millisecond
+// moveOverhead is kept back from the clock for the arbiter, the process and
+// the operating system's scheduling, which the engine does not control.
+const moveOverhead = 50 * time.Millisecond
 
 // allocateTime implements the time manager. As in the FHR paper (§3.2,
 // "Timing"), it prefers to stop between two iterations: the soft limit is
 // half of the move's share, because the next iteration usually takes longer
 // than all earlier ones together; the hard limit cancels an iteration that
-// runs far too long.
+// runs far too long, and never uses more than 80% of what is left.
 func allocateTime(lim Limits, side board.Color) timeBudget {
 	if lim.MoveTime > 0 {
 		return timeBudget{hard: lim.MoveTime}
@@ -36,12 +37,9 @@ func allocateTime(lim Limits, side board.Color) timeBudget {
 	if movesToGo <= 0 {
 		movesToGo = 30 // sudden death: plan for 30 more moves
 	}
-	usable := max(remaining-moveOverhead, remaining/10, time.Millisecond)
-	share := usable/time.Duration(movesToGo) + inc*3/4
-	hard := min(share*4, usable/2)
-	if movesToGo == 1 {
-		hard = min(share, usable)
-	}
-	share = min(share, hard)
-	return timeBudget{soft: share / 2, hard: max(hard, time.Millisecond)}
+	reserve := max(moveOverhead, remaining/20)
+	usable := max(remaining-reserve, time.Millisecond)
+	share := min(usable/time.Duration(movesToGo)+inc*3/4, usable)
+	hard := max(min(3*share, usable*4/5), time.Millisecond)
+	return timeBudget{soft: min(share, hard) / 2, hard: hard}
 }
