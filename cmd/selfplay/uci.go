@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"selfplay/engines/uciserver"
+)
+
+// cmdUCI runs one variant as a UCI engine on stdin/stdout, for
+// cutechess-cli, fastchess or a GUI.
+func cmdUCI(ctx context.Context, e env, args []string) int {
+	fs := flag.NewFlagSet("uci", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
+	hash := fs.Int("hash", uciserver.DefaultHash, "transposition table size in MiB")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	srv, err := uciserver.New(*variant, *hash)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
+		return exitUsage
+	}
+	if err := srv.Run(ctx, e.stdin, e.stdout); err != nil {
+		if ctx.Err() != nil {
+			return exitInterrupted
+		}
+		fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}

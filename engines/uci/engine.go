@@ -1,0 +1,501 @@
+// Package uci runs external UCI chess engines as tournament players: an
+// Engine starts the engine's process, talks UCI to it over its stdin and
+// stdout, and satisfies engines.Engine, so the runner plays external and
+// in-process engines alike.
+//
+// Faults of the engine are *Error values of distinct kinds (ErrCrashed,
+// ErrTimeout, ErrProtocol, ErrOption, ErrClosed). After a crash or a kill the
+// next NewGame or Search restarts the process, handshake and options
+// included, so a tournament goes on. The adapter never judges moves: a
+// bestmove is returned as text and the runner's arbiter decides.
+package uci
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"selfplay/engines"
+)
+
+// Config describes how to run an engine.
+type Config struct {
+	Name        string
+	Command     string
+	Args        []string
+	Dir         string
+	Options     []Option      // setoption name/value pairs, sent in order
+	InitTimeout time.Duration // uci/uciok and isready/readyok handshakes (default 10s)
+	StopTimeout time.Duration // after stop (or quit), the wait for bestmove (or exit) before a kill (default 1s)
+	StderrLog   io.Writer     // the engine's stderr is copied here; nil: discarded
+}
+
+// Option is one UCI option setting; Value is sent as text ("" for a button).
+type Option struct{ Name, Value string }
+
+// Defaults of Config.
+const (
+	DefaultInitTimeout = 10 * time.Second
+	DefaultStopTimeout = time.Second
+)
+
+// maxGarbage is how many lines that are not UCI an engine may print while
+// it searches before the adapter gives up on it.
+const maxGarbage = 100
+
+// Engine is an external UCI engine. One game uses it at a time (NewGame and
+// Search are not safe for concurrent use); Close may be called at any time
+// from any goroutine.
+type Engine struct {
+	cfg Config
+	log io.Writer // cfg.StderrLog behind a lock, or nil
+
+	mu       sync.Mutex // guards the fields below
+	p        *proc      // the running process; nil when it must be (re)started
+	starting *proc      // a process in its handshake
+	closed   bool
+	restarts int
+	pending  error // a failed restart in NewGame, reported by the next Search
+	idName   string
+	idAuthor string
+	options  []string // option names as the engine advertises them
+}
+
+var _ engines.Engine = (*Engine)(nil)
+
+// Start starts the engine, does the uci handshake (collecting id and
+// options), checks that every configured option exists, sends them and
+// waits for readyok.
+func Start(ctx context.Context, cfg Config) (*Engine, error) {
+	if cfg.Command == "" {
+		return nil, fmt.Errorf("engine %q: no command", cfg.Name)
+	}
+	if cfg.InitTimeout <= 0 {
+		cfg.InitTimeout = DefaultInitTimeout
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = DefaultStopTimeout
+	}
+	if cfg.Name == "" {
+		cfg.Name = cfg.Command
+	}
+	cfg.Args = append([]string(nil), cfg.Args...)
+	cfg.Options = append([]Option(nil), cfg.Options...)
+	e := &Engine{cfg: cfg}
+	if cfg.StderrLog != nil {
+		e.log = &lockedWriter{w: cfg.StderrLog}
+	}
+	if _, err := e.launch(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Name returns the configured name.
+func (e *Engine) Name() string { return e.cfg.Name }
+
+// EngineInfo returns what the engine said of itself in the last handshake:
+// its id name and author and the names of its options.
+func (e *Engine) EngineInfo() (name, author string, options []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.idName, e.idAuthor, append([]string(nil), e.options...)
+}
+
+// Restarts returns how many times the process was restarted after a crash,
+// a kill or a protocol fault.
+func (e *Engine) Restarts() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.restarts
+}
+
+func (e *Engine) fault(kind error, op, detail string, cause error) *Error {
+	return &Error{Engine: e.cfg.Name, Kind: kind, Op: op, Detail: detail, Err: cause}
+}
+
+// launch starts a process and makes it ready to play.
+func (e *Engine) launch(ctx context.Context) (*proc, error) {
+	p, err := startProc(&e.cfg, e.log)
+	if err != nil {
+		return nil, e.fault(ErrCrashed, "start", "cannot start "+e.cfg.Command, err)
+	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		p.kill()
+		return nil, e.fault(ErrClosed, "start", "", nil)
+	}
+	e.starting = p // so that Close can kill it during the handshake
+	e.mu.Unlock()
+	err = e.handshake(ctx, p)
+	e.mu.Lock()
+	e.starting = nil
+	if err == nil && e.closed {
+		err = e.fault(ErrClosed, "start", "", nil)
+	}
+	if err == nil {
+		e.p = p
+	}
+	e.mu.Unlock()
+	if err != nil {
+		p.kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// handshake: uci/uciok, option check, setoption, isready/readyok.
+func (e *Engine) handshake(ctx context.Context, p *proc) error {
+	if err := p.send("uci"); err != nil {
+		return e.crashed(p, "uci")
+	}
+	var name, author string
+	var options, other []string
+	err := e.await(ctx, p, "uci", e.cfg.InitTimeout, func(f []string, line string) bool {
+		switch {
+		case f[0] == "uciok":
+			return true
+		case f[0] == "id" && len(f) > 2 && f[1] == "name":
+			name = strings.Join(f[2:], " ")
+		case f[0] == "id" && len(f) > 2 && f[1] == "author":
+			author = strings.Join(f[2:], " ")
+		case f[0] == "option":
+			if n := optionName(f[1:]); n != "" {
+				options = append(options, n)
+			}
+		default:
+			other = append(other, line)
+		}
+		return false
+	})
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) && fe.Kind == ErrTimeout && len(other) > 0 {
+			// It talked, but not UCI.
+			return e.fault(ErrProtocol, "uci", fmt.Sprintf("no uciok within %v; the engine wrote %q", e.cfg.InitTimeout, other[0]), nil)
+		}
+		return err
+	}
+	e.mu.Lock()
+	e.idName, e.idAuthor, e.options = name, author, options
+	e.mu.Unlock()
+
+	var cmds []string
+	for _, o := range e.cfg.Options {
+		i := indexFold(options, o.Name)
+		if i < 0 {
+			return e.fault(ErrOption, "setoption", fmt.Sprintf("%q is not an option of %s (it has: %s)",
+				o.Name, orUnnamed(name), listOrNone(options)), nil)
+		}
+		cmd := "setoption name " + options[i]
+		if o.Value != "" {
+			cmd += " value " + o.Value
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		if err := p.send(c); err != nil {
+			return e.crashed(p, "setoption")
+		}
+	}
+	return e.sync(ctx, p, "isready")
+}
+
+func indexFold(names []string, name string) int {
+	for i, n := range names {
+		if strings.EqualFold(n, strings.TrimSpace(name)) {
+			return i
+		}
+	}
+	return -1
+}
+
+func orUnnamed(name string) string {
+	if name == "" {
+		return "the engine"
+	}
+	return name
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "no options"
+	}
+	return strings.Join(names, ", ")
+}
+
+// sync sends isready and waits for readyok.
+func (e *Engine) sync(ctx context.Context, p *proc, op string) error {
+	if err := p.send("isready"); err != nil {
+		return e.crashed(p, op)
+	}
+	return e.await(ctx, p, op, e.cfg.InitTimeout, func(f []string, _ string) bool {
+		return f[0] == "readyok"
+	})
+}
+
+// await reads lines until match accepts one. It fails with ErrTimeout after
+// timeout, ErrCrashed when stdout ends, or the context's error.
+func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Duration, match func(f []string, line string) bool) error {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return e.crashed(p, op)
+			}
+			if f := strings.Fields(line); len(f) > 0 && match(f, line) {
+				return nil
+			}
+		case <-t.C:
+			return e.fault(ErrTimeout, op, fmt.Sprintf("no answer within %v", timeout), nil)
+		case <-ctx.Done():
+			return fmt.Errorf("engine %q: %s: %w", e.cfg.Name, op, ctx.Err())
+		}
+	}
+}
+
+// crashed builds the ErrCrashed error of a process whose pipes failed,
+// with its exit status and last stderr lines, and makes sure it is gone.
+func (e *Engine) crashed(p *proc, op string) error {
+	status := p.exitStatus(e.cfg.StopTimeout)
+	p.kill()
+	err := e.fault(ErrCrashed, op, status, nil)
+	err.Stderr = p.stderr.last(stderrLines)
+	return err
+}
+
+// current returns the running process, restarting it if it is gone. A
+// Search (takePending) first reports the failure of a restart in NewGame.
+func (e *Engine) current(ctx context.Context, takePending bool) (*proc, error) {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, e.fault(ErrClosed, "search", "", nil)
+	}
+	if err := e.pending; err != nil && takePending {
+		e.pending = nil
+		e.mu.Unlock()
+		return nil, err
+	}
+	p := e.p
+	e.mu.Unlock()
+	if p != nil && p.alive() && p.drain() {
+		return p, nil
+	}
+	if p != nil {
+		p.kill()
+	}
+	e.mu.Lock()
+	if e.p == p {
+		e.p = nil
+	}
+	e.restarts++
+	e.mu.Unlock()
+	return e.launch(ctx)
+}
+
+// abandon kills the process after a fault; the next call restarts it.
+func (e *Engine) abandon(p *proc) {
+	p.kill()
+	e.mu.Lock()
+	if e.p == p {
+		e.p = nil
+	}
+	e.mu.Unlock()
+}
+
+// closedErr replaces the outcome of a search by ErrClosed when Close was
+// called meanwhile (err may be nil: the engine answered quit with a move).
+func (e *Engine) closedErr(err error) error {
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if closed && !errors.Is(err, ErrClosed) {
+		return e.fault(ErrClosed, "search", "", err)
+	}
+	return err
+}
+
+// NewGame sends ucinewgame and waits for readyok, restarting the process
+// first if it died. A failed restart is reported by the next Search.
+func (e *Engine) NewGame() {
+	ctx := context.Background()
+	p, err := e.current(ctx, false)
+	e.mu.Lock()
+	e.pending = nil
+	if err != nil && !errors.Is(err, ErrClosed) {
+		e.pending = err
+	}
+	e.mu.Unlock()
+	if err != nil {
+		return
+	}
+	if p.send("ucinewgame") != nil || e.sync(ctx, p, "ucinewgame") != nil {
+		e.abandon(p) // the next Search restarts it
+	}
+}
+
+// Search sends the position and go, and waits for bestmove. Time limits are
+// enforced by the adapter too: at the move time or the end of the mover's
+// clock it sends stop. When ctx is done it sends stop as well. An engine
+// that does not answer stop within StopTimeout is killed.
+//
+// Errors: ErrCrashed, ErrProtocol, ErrTimeout (killed after stop, or ctx's
+// deadline passed), ctx.Err() wrapped (ctx cancelled), ErrClosed.
+func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
+	res, err := e.search(ctx, startFEN, moves, lim)
+	if err = e.closedErr(err); err != nil {
+		return engines.Result{}, err
+	}
+	return res, nil
+}
+
+func (e *Engine) search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, err)
+	}
+	p, err := e.current(ctx, true)
+	if err != nil {
+		return engines.Result{}, err
+	}
+	if p.send(positionCommand(startFEN, moves)) != nil {
+		return engines.Result{}, e.crashedAbandon(p, "position")
+	}
+	if err := e.sync(ctx, p, "isready"); err != nil {
+		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+			e.abandon(p)
+		}
+		return engines.Result{}, err
+	}
+	if p.send(goCommand(lim)) != nil {
+		return engines.Result{}, e.crashedAbandon(p, "go")
+	}
+	start := time.Now()
+
+	var (
+		si       searchInfo
+		stopTime <-chan time.Time // StopTimeout after stop was sent
+		why      error            // why stop was sent: nil (time limit), or ctx.Err()
+		garbage  int
+		done     = ctx.Done()
+
+		firstGarbage string
+	)
+	var watch <-chan time.Time
+	if d := watchdog(startFEN, moves, lim); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		watch = t.C
+	}
+	sendStop := func() {
+		if stopTime == nil {
+			_ = p.send("stop") // a dead engine shows as closed stdout
+			t := time.NewTimer(e.cfg.StopTimeout)
+			stopTime = t.C
+		}
+	}
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return engines.Result{}, e.crashedAbandon(p, "search")
+			}
+			f := strings.Fields(line)
+			if len(f) == 0 {
+				continue
+			}
+			switch f[0] {
+			case "info":
+				if si.add(parseInfo(f[1:])) && lim.OnIteration != nil {
+					i := si.info
+					i.Nodes, i.Elapsed = si.nodes, time.Since(start)
+					lim.OnIteration(i)
+				}
+			case "bestmove":
+				elapsed := time.Since(start)
+				mv, err := parseBestMove(f[1:])
+				if err != nil {
+					e.abandon(p)
+					return engines.Result{}, e.fault(ErrProtocol, "search", err.Error(), nil)
+				}
+				switch {
+				case why == context.DeadlineExceeded:
+					return engines.Result{}, e.fault(ErrTimeout, "search",
+						fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), why)
+				case why != nil:
+					return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, why)
+				}
+				info := si.info
+				info.Nodes = si.nodes
+				info.Elapsed = elapsed
+				return engines.Result{Move: mv, Info: info}, nil
+			case "readyok", "uciok", "id", "option", "copyprotection", "registration":
+				// out of place but harmless
+			default:
+				if garbage == 0 {
+					firstGarbage = line
+				}
+				if garbage++; garbage > maxGarbage {
+					e.abandon(p)
+					return engines.Result{}, e.fault(ErrProtocol, "search",
+						fmt.Sprintf("more than %d lines that are not UCI, e.g. %q", maxGarbage, line), nil)
+				}
+			}
+		case <-watch:
+			watch = nil
+			sendStop()
+		case <-done:
+			done = nil
+			why = ctx.Err()
+			sendStop()
+		case <-stopTime:
+			e.abandon(p)
+			if why != nil && why != context.DeadlineExceeded {
+				return engines.Result{}, fmt.Errorf("engine %q: search: no bestmove %v after stop, killed: %w",
+					e.cfg.Name, e.cfg.StopTimeout, why)
+			}
+			detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
+				time.Since(start).Round(time.Millisecond))
+			if garbage > 0 {
+				detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %q", garbage, firstGarbage)
+			}
+			return engines.Result{}, e.fault(ErrTimeout, "search", detail, why)
+		}
+	}
+}
+
+// crashedAbandon reports a crash and forgets the process.
+func (e *Engine) crashedAbandon(p *proc, op string) error {
+	err := e.crashed(p, op)
+	e.abandon(p)
+	return err
+}
+
+// Close asks the engine to quit, waits up to StopTimeout, then kills its
+// process group and reaps it. A Search in progress returns ErrClosed. Safe
+// to call more than once and concurrently with Search.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	p, starting := e.p, e.starting
+	e.p = nil
+	e.mu.Unlock()
+	if starting != nil {
+		starting.kill() // its handshake fails; launch reports ErrClosed
+	}
+	if p != nil {
+		p.shutdown(e.cfg.StopTimeout)
+	}
+	return nil
+}

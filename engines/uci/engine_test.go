@@ -1,0 +1,536 @@
+package uci
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"selfplay/engines"
+	"selfplay/engines/board"
+	"selfplay/engines/search"
+)
+
+// fakePath is the fake engine, built once for the test binary.
+var fakePath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "uci-fakeengine")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fakePath = filepath.Join(dir, "fakeengine")
+	if runtime.GOOS == "windows" {
+		fakePath += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", fakePath, "./testdata/fakeengine")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the fake engine: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func fakeConfig(args ...string) Config {
+	return Config{
+		Name:        "fake",
+		Command:     fakePath,
+		Args:        args,
+		InitTimeout: 2 * time.Second,
+		StopTimeout: 200 * time.Millisecond,
+	}
+}
+
+func startFake(t *testing.T, cfg Config) *Engine {
+	t.Helper()
+	e, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func (e *Engine) pid() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.p == nil {
+		return 0
+	}
+	return e.p.pid
+}
+
+var nodes100 = engines.Limits{Nodes: 100}
+
+func TestHandshakeAndOptions(t *testing.T) {
+	t.Parallel()
+	e := startFake(t, Config{
+		Name: "fake", Command: fakePath, Args: []string{"-option", "Skill Level"},
+		Options: []Option{{"hash", "32"}, {"skill level", "5"}, {"THREADS", "1"}},
+	})
+	name, author, opts := e.EngineInfo()
+	if name != "fake engine" || author != "the tests" || !slices.Equal(opts, []string{"Hash", "Threads", "Skill Level"}) {
+		t.Errorf("EngineInfo = %q, %q, %q", name, author, opts)
+	}
+	if e.Name() != "fake" {
+		t.Errorf("Name = %q", e.Name())
+	}
+
+	_, err := Start(context.Background(), Config{
+		Name: "fake", Command: fakePath, Args: []string{"-option", "Skill Level"},
+		Options: []Option{{"Hash", "32"}, {"Contempt", "10"}},
+	})
+	if !errors.Is(err, ErrOption) {
+		t.Fatalf("unknown option: err = %v, want ErrOption", err)
+	}
+	for _, want := range []string{`"Contempt"`, "Hash, Threads, Skill Level"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("unknown option error %q does not contain %q", err, want)
+		}
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		cfg  Config
+		want error
+		text string
+	}{
+		{"slow start", Config{Command: fakePath, Args: []string{"-mode", "slow-start", "-delay", "3s"}, InitTimeout: 300 * time.Millisecond}, ErrTimeout, "no answer"},
+		{"no uciok", Config{Command: fakePath, Args: []string{"-mode", "no-uciok"}, InitTimeout: time.Second}, ErrProtocol, "not quite UCI"},
+		{"crash at start", Config{Command: fakePath, Args: []string{"-mode", "sleep", "-delay", "1ms"}}, ErrCrashed, "exit status 0"},
+		{"no such command", Config{Command: filepath.Join(t.TempDir(), "no-such-engine")}, ErrCrashed, "cannot start"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.cfg.Name = "fake"
+			begin := time.Now()
+			e, err := Start(context.Background(), c.cfg)
+			if e != nil || !errors.Is(err, c.want) {
+				t.Fatalf("Start = %v, %v; want error %v", e, err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.text) {
+				t.Errorf("error %q does not contain %q", err, c.text)
+			}
+			if d := time.Since(begin); d > 2*time.Second {
+				t.Errorf("Start took %v", d)
+			}
+		})
+	}
+}
+
+func TestLegalPlay(t *testing.T) {
+	t.Parallel()
+	e := startFake(t, fakeConfig())
+	kiwipete := "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	positions := []struct {
+		fen   string
+		moves []string
+	}{
+		{board.StartFEN, nil},
+		{board.StartFEN, []string{"e2e4"}},
+		{board.StartFEN, []string{"e2e4", "c7c5", "g1f3"}},
+		{kiwipete, nil},
+		{kiwipete, []string{"e1g1", "e8c8"}},
+		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", []string{"e2e4"}},
+	}
+	e.NewGame()
+	for _, p := range positions {
+		var iterations []search.Info
+		lim := nodes100
+		lim.OnIteration = func(i search.Info) { iterations = append(iterations, i) }
+		res, err := e.Search(context.Background(), p.fen, p.moves, lim)
+		if err != nil {
+			t.Fatalf("Search(%q, %v): %v", p.fen, p.moves, err)
+		}
+		b, _ := board.FromFEN(p.fen)
+		if err := b.ApplyUCI(p.moves); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.ParseUCI(res.Move); err != nil {
+			t.Errorf("Search(%q, %v) = %q: %v", p.fen, p.moves, res.Move, err)
+		}
+		i := res.Info
+		if i.Depth != 2 || i.SelDepth != 3 || i.Score != 15 || i.Bound != search.BoundExact || i.Nodes != 57 ||
+			!slices.Equal(i.PV, []string{res.Move}) || i.Elapsed <= 0 {
+			t.Errorf("Search(%q, %v): info %+v", p.fen, p.moves, i)
+		}
+		if len(iterations) != 3 || iterations[0].Depth != 1 || iterations[1].Bound != search.BoundUpper || iterations[2].Nodes != 57 {
+			t.Errorf("Search(%q, %v): OnIteration got %+v", p.fen, p.moves, iterations)
+		}
+	}
+	if n := e.Restarts(); n != 0 {
+		t.Errorf("Restarts = %d", n)
+	}
+}
+
+func TestMoveText(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ mode, fen, want string }{
+		{"illegal", board.StartFEN, "e2e5"},
+		{"none", board.StartFEN, "0000"},
+		{"null", board.StartFEN, "0000"},
+		{"legal", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "0000"}, // stalemate: the fake says (none)
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
+			e := startFake(t, fakeConfig("-mode", c.mode))
+			res, err := e.Search(context.Background(), c.fen, nil, nodes100)
+			if err != nil || res.Move != c.want {
+				t.Errorf("Search = %q, %v; want %q", res.Move, err, c.want)
+			}
+		})
+	}
+}
+
+func TestFaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		mode    string
+		lim     engines.Limits
+		want    error
+		text    []string
+		maxTime time.Duration
+	}{
+		{"crash", nodes100, ErrCrashed, []string{"exit status 3", "fatal error: boom"}, time.Second},
+		{"hang", engines.Limits{MoveTime: 100 * time.Millisecond}, ErrTimeout, []string{"no bestmove", "killed"}, 100*time.Millisecond + 200*time.Millisecond + 300*time.Millisecond},
+		{"hang", engines.Limits{Clock: &engines.Clock{WhiteTime: 100 * time.Millisecond, BlackTime: time.Hour}}, ErrTimeout, []string{"no bestmove"}, 600 * time.Millisecond},
+		{"garbage", nodes100, ErrProtocol, []string{"not UCI", "garbage"}, time.Second},
+		{"bad-bestmove", nodes100, ErrProtocol, []string{`"xyzzy"`}, time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
+			e := startFake(t, fakeConfig("-mode", c.mode))
+			pid := e.pid()
+			begin := time.Now()
+			_, err := e.Search(context.Background(), board.StartFEN, nil, c.lim)
+			elapsed := time.Since(begin)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Engine != "fake" || fe.Op != "search" {
+				t.Errorf("err = %#v, want an *Error of engine fake in search", err)
+			}
+			for _, s := range c.text {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+			if elapsed > c.maxTime {
+				t.Errorf("took %v, want at most %v", elapsed, c.maxTime)
+			}
+			if !processGone(pid) {
+				t.Errorf("process %d is still there", pid)
+			}
+		})
+	}
+}
+
+func TestCrashRestart(t *testing.T) {
+	t.Parallel()
+	var log syncBuffer
+	cfg := fakeConfig("-mode", "crash-after=2", "-option", "Skill Level")
+	cfg.Options = []Option{{"Skill Level", "3"}}
+	cfg.StderrLog = &log
+	e := startFake(t, cfg)
+	e.NewGame()
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
+		t.Fatalf("first search: %v", err)
+	}
+	_, err := e.Search(context.Background(), board.StartFEN, []string{"e2e4", "e7e5"}, nodes100)
+	if !errors.Is(err, ErrCrashed) {
+		t.Fatalf("second search: err = %v, want ErrCrashed", err)
+	}
+	var fe *Error
+	if errors.As(err, &fe); fe == nil || !slices.Contains(fe.Stderr, "fake: fatal error: boom") {
+		t.Errorf("crash error %#v lacks the stderr line", err)
+	}
+	if !strings.Contains(log.String(), "boom") {
+		t.Errorf("stderr log %q lacks the crash", log.String())
+	}
+	// The next game restarts the engine (with its options) and goes on.
+	e.NewGame()
+	res, err := e.Search(context.Background(), board.StartFEN, []string{"e2e4"}, nodes100)
+	if err != nil || res.Move == "" {
+		t.Fatalf("search after the crash: %q, %v", res.Move, err)
+	}
+	if n := e.Restarts(); n != 1 {
+		t.Errorf("Restarts = %d, want 1", n)
+	}
+	// A crash followed directly by a Search also restarts.
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrCrashed) {
+		t.Fatalf("err = %v, want ErrCrashed", err)
+	}
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
+		t.Fatalf("search after the second crash: %v", err)
+	}
+	if n := e.Restarts(); n != 2 {
+		t.Errorf("Restarts = %d, want 2", n)
+	}
+}
+
+func TestExitOnNewGame(t *testing.T) {
+	t.Parallel()
+	e := startFake(t, fakeConfig("-mode", "exit-on-newgame"))
+	e.NewGame() // the engine exits; the next Search restarts it
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
+		t.Fatalf("Search: %v", err)
+	}
+	if n := e.Restarts(); n != 1 {
+		t.Errorf("Restarts = %d, want 1", n)
+	}
+}
+
+func TestRestartFailureIsReported(t *testing.T) {
+	t.Parallel()
+	exe := filepath.Join(t.TempDir(), "engine")
+	data, err := os.ReadFile(fakePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fakeConfig("-mode", "crash")
+	cfg.Command = exe
+	e := startFake(t, cfg)
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrCrashed) {
+		t.Fatalf("err = %v, want ErrCrashed", err)
+	}
+	os.Remove(exe)
+	e.NewGame() // the restart fails
+	_, err = e.Search(context.Background(), board.StartFEN, nil, nodes100)
+	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
+		t.Fatalf("err = %v, want the failed restart", err)
+	}
+}
+
+func TestContext(t *testing.T) {
+	t.Parallel()
+	t.Run("cancel, engine stops", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig("-mode", "wait-stop"))
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		begin := time.Now()
+		_, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{})
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		if d := time.Since(begin); d > 150*time.Millisecond {
+			t.Errorf("took %v", d)
+		}
+		// The engine answered stop: it is still usable as it is.
+		res, err := e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 30 * time.Millisecond})
+		if err != nil || res.Move == "" || e.Restarts() != 0 {
+			t.Fatalf("next search: %q, %v, restarts %d", res.Move, err, e.Restarts())
+		}
+		if res.Info.Elapsed < 30*time.Millisecond {
+			t.Errorf("movetime search returned after %v", res.Info.Elapsed)
+		}
+	})
+	t.Run("cancel, engine hangs", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig("-mode", "hang"))
+		pid := e.pid()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		begin := time.Now()
+		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		if d := time.Since(begin); d > 600*time.Millisecond {
+			t.Errorf("took %v", d)
+		}
+		if !processGone(pid) {
+			t.Errorf("process %d is still there", pid)
+		}
+	})
+	t.Run("deadline", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig("-mode", "wait-stop"))
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
+		if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want ErrTimeout and DeadlineExceeded", err)
+		}
+		if _, err := e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 10 * time.Millisecond}); err != nil || e.Restarts() != 0 {
+			t.Fatalf("next search: %v, restarts %d", err, e.Restarts())
+		}
+	})
+	t.Run("already cancelled", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig())
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := e.Search(ctx, board.StartFEN, nil, nodes100); !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func TestClose(t *testing.T) {
+	t.Parallel()
+	t.Run("quit", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig())
+		pid := e.pid()
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !processGone(pid) {
+			t.Errorf("process %d is still there", pid)
+		}
+		if err := e.Close(); err != nil {
+			t.Errorf("second Close: %v", err)
+		}
+		if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrClosed) {
+			t.Errorf("Search after Close: %v", err)
+		}
+		e.NewGame() // no effect, no panic
+	})
+	t.Run("ignores quit", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig("-mode", "hang"))
+		pid := e.pid()
+		begin := time.Now()
+		e.Close()
+		if d := time.Since(begin); d > 600*time.Millisecond {
+			t.Errorf("Close took %v", d)
+		}
+		if !processGone(pid) {
+			t.Errorf("process %d is still there", pid)
+		}
+	})
+	t.Run("during search", func(t *testing.T) {
+		t.Parallel()
+		e := startFake(t, fakeConfig("-mode", "hang"))
+		pid := e.pid()
+		time.AfterFunc(50*time.Millisecond, func() { e.Close() })
+		begin := time.Now()
+		_, err := e.Search(context.Background(), board.StartFEN, nil, nodes100)
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("err = %v, want ErrClosed", err)
+		}
+		if d := time.Since(begin); d > time.Second {
+			t.Errorf("took %v", d)
+		}
+		if !processGone(pid) {
+			t.Errorf("process %d is still there", pid)
+		}
+	})
+	t.Run("children", func(t *testing.T) {
+		t.Parallel()
+		if runtime.GOOS != "linux" {
+			t.Skip("process groups checked through /proc")
+		}
+		file := filepath.Join(t.TempDir(), "child")
+		e := startFake(t, fakeConfig("-childpid", file))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, _ := strconv.Atoi(string(data))
+		if processGone(child) {
+			t.Fatalf("child %d did not start", child)
+		}
+		e.Close()
+		deadline := time.Now().Add(2 * time.Second)
+		for !processGone(child) {
+			if time.Now().After(deadline) {
+				t.Fatalf("child %d survived Close", child)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for _, mode := range []string{"legal", "crash", "hang"} {
+		e, err := Start(context.Background(), fakeConfig("-mode", mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 20 * time.Millisecond})
+		e.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStockfish plays a few searches against a real engine when one is installed.
+func TestStockfish(t *testing.T) {
+	const path = "/usr/games/stockfish"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no " + path)
+	}
+	e := startFake(t, Config{Name: "stockfish", Command: path, Options: []Option{{"Threads", "1"}, {"Hash", "16"}}, StopTimeout: time.Second})
+	e.NewGame()
+	b := board.New()
+	var moves []string
+	for i := 0; i < 6; i++ {
+		res, err := e.Search(context.Background(), board.StartFEN, moves, engines.Limits{Nodes: 5000})
+		if err != nil {
+			t.Fatalf("search %d: %v", i, err)
+		}
+		m, err := b.ParseUCI(res.Move)
+		if err != nil {
+			t.Fatalf("search %d: %v", i, err)
+		}
+		if res.Info.Depth == 0 || res.Info.Nodes == 0 || len(res.Info.PV) == 0 {
+			t.Errorf("search %d: info %+v", i, res.Info)
+		}
+		b.MakeMove(m)
+		moves = append(moves, res.Move)
+	}
+	if name, _, _ := e.EngineInfo(); !strings.Contains(strings.ToLower(name), "stockfish") {
+		t.Errorf("id name %q", name)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the adapter's stderr copier.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,65 @@
+package uci
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kinds of engine faults. Every error the adapter returns for a fault of the
+// engine is an *Error whose Kind is one of these, so callers test them with
+// errors.Is(err, uci.ErrCrashed) and so on.
+var (
+	// ErrCrashed: the process exited or closed its pipes, or could not be
+	// (re)started. The Error carries the exit status and the last lines of
+	// the engine's stderr when they are known.
+	ErrCrashed = errors.New("engine crashed")
+	// ErrTimeout: the engine did not answer in time: no bestmove within
+	// StopTimeout after stop (the process was killed), no uciok or readyok
+	// within InitTimeout, or the context's deadline passed during a search.
+	ErrTimeout = errors.New("engine timed out")
+	// ErrProtocol: the engine wrote something else where a UCI reply was
+	// expected: no uciok but other text, a malformed bestmove, a flood of
+	// lines that are not UCI.
+	ErrProtocol = errors.New("UCI protocol error")
+	// ErrOption: a configured option is not among those the engine
+	// advertises (a configuration error, reported by Start before any game).
+	ErrOption = errors.New("unknown engine option")
+	// ErrClosed: Close was called; the engine plays no more.
+	ErrClosed = errors.New("engine closed")
+)
+
+// Error is a fault of an external engine.
+type Error struct {
+	Engine string   // the engine's configured name
+	Kind   error    // ErrCrashed, ErrTimeout, ErrProtocol, ErrOption or ErrClosed
+	Op     string   // what the adapter was doing: "start", "uci", "isready", "search", ...
+	Detail string   // what happened, e.g. "exit status 3" or the offending line
+	Stderr []string // last lines the engine wrote to stderr (crashes)
+	Err    error    // underlying cause, if any (exec error, context error)
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "engine %q: %s: %v", e.Engine, e.Op, e.Kind)
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, " (%v)", e.Err)
+	}
+	if len(e.Stderr) > 0 {
+		b.WriteString("; stderr: ")
+		b.WriteString(strings.Join(e.Stderr, " | "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the kind and the cause, for errors.Is and errors.As.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}

@@ -1,0 +1,297 @@
+package uci
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"selfplay/engines"
+	"selfplay/engines/board"
+	"selfplay/engines/search"
+)
+
+// isMoveText reports whether s is a move in UCI's long algebraic notation
+// (syntax only: e2e4, e7e8q; castling as the king's move or king takes rook).
+func isMoveText(s string) bool {
+	if len(s) != 4 && len(s) != 5 {
+		return false
+	}
+	for i := 0; i < 4; i += 2 {
+		if s[i] < 'a' || s[i] > 'h' || s[i+1] < '1' || s[i+1] > '8' {
+			return false
+		}
+	}
+	return len(s) == 4 || strings.IndexByte("nbrq", s[4]) >= 0
+}
+
+// parseBestMove parses the text after "bestmove": the move, or "0000" for
+// the null move and "(none)".
+func parseBestMove(rest []string) (string, error) {
+	if len(rest) == 0 {
+		return "", fmt.Errorf("bestmove without a move")
+	}
+	m := rest[0]
+	if m == "0000" || m == "(none)" {
+		return "0000", nil
+	}
+	if len(m) == 5 && m[4] >= 'A' && m[4] <= 'Z' {
+		m = m[:4] + strings.ToLower(m[4:]) // e7e8Q, seen in the wild
+	}
+	if !isMoveText(m) {
+		return "", fmt.Errorf("bestmove %q is not a move", rest[0])
+	}
+	return m, nil
+}
+
+// infoLine is what the adapter takes from one "info" line.
+type infoLine struct {
+	depth, selDepth, multiPV int
+	hasDepth, hasSelDepth    bool
+	score                    search.Score
+	bound                    search.Bound
+	hasScore                 bool
+	nodes                    int64
+	hasNodes                 bool
+	pv                       []string
+	hasPV                    bool
+}
+
+// infoArgs is the number of values that follow each numeric keyword of an
+// info line; other keywords are handled in parseInfo.
+var infoArgs = map[string]int{
+	"depth": 1, "seldepth": 1, "time": 1, "nodes": 1, "multipv": 1,
+	"currmovenumber": 1, "hashfull": 1, "nps": 1, "tbhits": 1, "sbhits": 1,
+	"cpuload": 1, "wdl": 3,
+}
+
+// parseInfo parses the fields after "info". Unknown tokens and unparsable
+// values are skipped; "string" swallows the rest of the line.
+func parseInfo(f []string) infoLine {
+	var l infoLine
+	atoi := func(i int) (int64, bool) {
+		if i >= len(f) {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		return n, err == nil
+	}
+	moves := func(i int) (int, []string) {
+		var mv []string
+		for i < len(f) && isMoveText(f[i]) {
+			mv = append(mv, f[i])
+			i++
+		}
+		return i, mv
+	}
+	for i := 0; i < len(f); {
+		key := f[i]
+		i++
+		switch key {
+		case "string":
+			return l
+		case "depth", "seldepth", "nodes", "multipv":
+			n, ok := atoi(i)
+			if !ok {
+				continue
+			}
+			i++
+			switch key {
+			case "depth":
+				l.depth, l.hasDepth = int(n), true
+			case "seldepth":
+				l.selDepth, l.hasSelDepth = int(n), true
+			case "nodes":
+				l.nodes, l.hasNodes = n, true
+			case "multipv":
+				l.multiPV = int(n)
+			}
+		case "score":
+		scoreTokens:
+			for i < len(f) {
+				switch f[i] {
+				case "cp", "mate":
+					n, ok := atoi(i + 1)
+					if !ok {
+						i++
+						continue
+					}
+					if f[i] == "cp" {
+						l.score = search.Score(n)
+					} else {
+						l.score = search.MateIn(int(n))
+					}
+					l.hasScore = true
+					if l.bound == search.BoundNone {
+						l.bound = search.BoundExact
+					}
+					i += 2
+					continue
+				case "lowerbound":
+					l.bound = search.BoundLower
+					i++
+					continue
+				case "upperbound":
+					l.bound = search.BoundUpper
+					i++
+					continue
+				}
+				break scoreTokens
+			}
+		case "pv":
+			i, l.pv = moves(i)
+			l.hasPV = true
+		case "currmove", "refutation":
+			i, _ = moves(i)
+		case "currline":
+			if _, ok := atoi(i); ok {
+				i++ // cpu number
+			}
+			i, _ = moves(i)
+		default:
+			if n, ok := infoArgs[key]; ok {
+				i += n
+			}
+		}
+	}
+	return l
+}
+
+// searchInfo accumulates the info lines of one search.
+type searchInfo struct {
+	info  search.Info
+	nodes int64
+}
+
+// add merges an info line: the node count of the last report of any kind,
+// and depth, score and pv of the last line of the main line (multipv 1)
+// that carries a score or a pv. It reports whether the line had a score
+// for the main line (an iteration's result, to pass on to OnIteration).
+func (s *searchInfo) add(l infoLine) bool {
+	if l.hasNodes {
+		s.nodes = l.nodes
+	}
+	if l.multiPV > 1 || (!l.hasScore && !l.hasPV) {
+		return false
+	}
+	i := &s.info
+	if l.hasDepth {
+		if l.depth != i.Depth {
+			i.PV = nil
+		}
+		i.Depth = l.depth
+	}
+	if l.hasSelDepth {
+		i.SelDepth = l.selDepth
+	}
+	if l.hasScore {
+		i.Score, i.Bound = l.score, l.bound
+	}
+	if l.hasPV {
+		i.PV = l.pv
+	}
+	return l.hasScore
+}
+
+// isStartFEN reports whether fen is the standard initial position.
+func isStartFEN(fen string) bool {
+	f := strings.Fields(fen)
+	if fen == "" || fen == "startpos" {
+		return true
+	}
+	s := strings.Fields(board.StartFEN)
+	if len(f) < 4 || len(f) > 6 || !slices.Equal(f[:4], s[:4]) {
+		return false
+	}
+	return (len(f) < 5 || f[4] == "0") && (len(f) < 6 || f[5] == "1")
+}
+
+// positionCommand is the UCI position command for a game position.
+func positionCommand(startFEN string, moves []string) string {
+	var b strings.Builder
+	if isStartFEN(startFEN) {
+		b.WriteString("position startpos")
+	} else {
+		b.WriteString("position fen ")
+		b.WriteString(strings.Join(strings.Fields(startFEN), " "))
+	}
+	if len(moves) > 0 {
+		b.WriteString(" moves ")
+		b.WriteString(strings.Join(moves, " "))
+	}
+	return b.String()
+}
+
+func millis(d time.Duration) int64 { return max(d.Milliseconds(), 0) }
+
+// goCommand is the UCI go command for the limits; "go infinite" if none.
+func goCommand(lim engines.Limits) string {
+	parts := []string{"go"}
+	if c := lim.Clock; c != nil {
+		parts = append(parts, "wtime", fmt.Sprint(millis(c.WhiteTime)), "btime", fmt.Sprint(millis(c.BlackTime)))
+		if c.WhiteInc > 0 {
+			parts = append(parts, "winc", fmt.Sprint(millis(c.WhiteInc)))
+		}
+		if c.BlackInc > 0 {
+			parts = append(parts, "binc", fmt.Sprint(millis(c.BlackInc)))
+		}
+		if c.MovesToGo > 0 {
+			parts = append(parts, "movestogo", fmt.Sprint(c.MovesToGo))
+		}
+	}
+	if lim.MoveTime > 0 {
+		parts = append(parts, "movetime", fmt.Sprint(max(millis(lim.MoveTime), 1)))
+	}
+	if lim.Depth > 0 {
+		parts = append(parts, "depth", fmt.Sprint(lim.Depth))
+	}
+	if lim.Nodes > 0 {
+		parts = append(parts, "nodes", fmt.Sprint(lim.Nodes))
+	}
+	if len(parts) == 1 {
+		parts = append(parts, "infinite")
+	}
+	return strings.Join(parts, " ")
+}
+
+// blackToMove reports whether black is to move after moves from startFEN.
+func blackToMove(startFEN string, moves []string) bool {
+	f := strings.Fields(startFEN)
+	black := len(f) >= 2 && f[1] == "b"
+	return black != (len(moves)%2 == 1)
+}
+
+// watchdog is when the adapter sends stop by itself: at the move time or at
+// the end of the mover's clock, whichever comes first; 0 if the limits have
+// no time.
+func watchdog(startFEN string, moves []string, lim engines.Limits) time.Duration {
+	d := lim.MoveTime
+	if c := lim.Clock; c != nil {
+		own := c.WhiteTime
+		if blackToMove(startFEN, moves) {
+			own = c.BlackTime
+		}
+		own = max(own, time.Millisecond)
+		if d <= 0 || own < d {
+			d = own
+		}
+	}
+	return d
+}
+
+// optionName extracts the name from the fields after "option":
+// "name Skill Level type spin ..." gives "Skill Level".
+func optionName(f []string) string {
+	if len(f) == 0 || f[0] != "name" {
+		return ""
+	}
+	var name []string
+	for _, t := range f[1:] {
+		if t == "type" {
+			break
+		}
+		name = append(name, t)
+	}
+	return strings.Join(name, " ")
+}

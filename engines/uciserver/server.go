@@ -1,0 +1,484 @@
+// Package uciserver makes one variant of the in-process search a UCI engine,
+// so selfplay's variants can play in cutechess-cli, fastchess or a GUI. The
+// Server reads commands line by line and writes answers; searches run in a
+// goroutine so that stop, isready and quit are answered while searching.
+//
+// Every search switch of search.Switches is a UCI option under its own name
+// (setoption name fhr-margin value 50), next to Hash and Variant (which resets
+// the switches to the preset's). Bad input never stops the engine: it is
+// answered with "info string error: ..." and ignored.
+package uciserver
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"selfplay/engines/board"
+	"selfplay/engines/search"
+)
+
+// Author is the id author line's text.
+const Author = "selfplay developers"
+
+// Server is a UCI engine over the in-process search. Use one per connection.
+type Server struct {
+	spec string         // the variant spec given to New, or set by the Variant option
+	opts search.Options // the switches as set (validated when a search starts)
+	hash int            // MiB
+
+	s     *search.Searcher // built from sOpts/sHash; nil until needed
+	sOpts search.Options
+	sHash int
+
+	b   *board.Board // the position of the last good position command
+	out *output
+	run *running // the search in progress, or nil
+}
+
+// running is a search in its goroutine.
+type running struct {
+	cancel   context.CancelFunc
+	done     chan struct{}
+	finite   bool // it ends by itself (a limit was given and not infinite)
+	searcher *search.Searcher
+	failed   bool // the search panicked: its searcher's state is suspect
+}
+
+// New returns a server for a variant spec ("fhr", "nmr-r3-4:dr=2") and a
+// transposition table size in MiB.
+func New(spec string, hashMiB int) (*Server, error) {
+	opts, err := search.ParseVariant(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("variant %q: %w", spec, err)
+	}
+	if hashMiB < MinHash || hashMiB > MaxHash {
+		return nil, fmt.Errorf("hash %d MiB is outside %d..%d", hashMiB, MinHash, MaxHash)
+	}
+	return &Server{spec: spec, opts: opts, hash: hashMiB, b: board.New()}, nil
+}
+
+// output serialises the lines of the command loop and the search goroutine.
+type output struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (o *output) printf(format string, args ...any) {
+	line := fmt.Sprintf(format, args...) + "\n"
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, _ = io.WriteString(o.w, line) // a vanished GUI shows as EOF on stdin
+}
+
+func (o *output) errorf(format string, args ...any) {
+	o.printf("info string error: "+format, args...)
+}
+
+// Run answers the commands read from in until quit, the end of in, or the
+// cancellation of ctx. A running search is stopped by quit and ctx; at the
+// end of input a search with a limit finishes first, so that
+// `echo "go depth 6" | selfplay uci` prints its move.
+func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.out = &output{w: out}
+	lines := make(chan string)
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReader(in)
+		for {
+			line, err := r.ReadString('\n')
+			if line != "" {
+				select {
+				case lines <- line:
+				case <-quit:
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			s.stop()
+			return ctx.Err()
+		case line, ok := <-lines:
+			if !ok {
+				if s.run != nil && s.run.finite {
+					<-s.run.done
+				}
+				s.stop()
+				return nil
+			}
+			if !s.handle(ctx, line) {
+				s.stop()
+				return nil
+			}
+		}
+	}
+}
+
+var commands = map[string]bool{
+	"uci": true, "debug": true, "isready": true, "setoption": true, "register": true,
+	"ucinewgame": true, "position": true, "go": true, "stop": true, "ponderhit": true, "quit": true,
+}
+
+// handle runs one command line; false on quit.
+func (s *Server) handle(ctx context.Context, line string) bool {
+	f := strings.Fields(line)
+	// UCI: skip unknown tokens before the command ("joho debug on").
+	for len(f) > 0 && !commands[f[0]] {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return true
+	}
+	cmd, args := f[0], f[1:]
+	switch cmd {
+	case "quit":
+		return false
+	case "isready":
+		if s.run == nil {
+			if err := s.searcher(); err != nil {
+				s.out.errorf("%v", err)
+			}
+		}
+		s.out.printf("readyok")
+		return true
+	case "stop":
+		s.stop()
+		return true
+	case "debug", "register", "ponderhit":
+		return true
+	}
+	// The other commands change the state: a search still running is stopped.
+	s.stop()
+	switch cmd {
+	case "uci":
+		s.out.printf("id name selfplay %s", s.spec)
+		s.out.printf("id author %s", Author)
+		for _, l := range optionLines(s.spec, s.opts, s.hash) {
+			s.out.printf("%s", l)
+		}
+		s.out.printf("uciok")
+	case "setoption":
+		if err := s.setOption(args); err != nil {
+			s.out.errorf("%v", err)
+		}
+	case "ucinewgame":
+		if err := s.searcher(); err != nil {
+			s.out.errorf("%v", err)
+		} else {
+			s.s.NewGame()
+		}
+		s.b = board.New()
+	case "position":
+		b, err := parsePosition(args)
+		if err != nil {
+			s.out.errorf("%v (position unchanged)", err)
+			return true
+		}
+		s.b = b
+	case "go":
+		s.goSearch(ctx, args)
+	}
+	return true
+}
+
+// setOption handles "name <id...> [value <x...>]".
+func (s *Server) setOption(args []string) error {
+	if len(args) < 2 || args[0] != "name" {
+		return fmt.Errorf("setoption: want setoption name <id> [value <x>]")
+	}
+	var name, value []string
+	rest := args[1:]
+	for i, t := range rest {
+		if t == "value" {
+			name, value = rest[:i], rest[i+1:]
+			break
+		}
+	}
+	if name == nil {
+		name = rest
+	}
+	id, v := strings.Join(name, " "), strings.Join(value, " ")
+	switch {
+	case strings.EqualFold(id, "Hash"):
+		n, err := strconv.Atoi(v)
+		if err != nil || n < MinHash || n > MaxHash {
+			return fmt.Errorf("setoption Hash: %q is not an integer in %d..%d", v, MinHash, MaxHash)
+		}
+		s.hash = n
+		return nil
+	case strings.EqualFold(id, "Threads"):
+		if v != "1" {
+			return fmt.Errorf("setoption Threads: %q: the search is single-threaded (1)", v)
+		}
+		return nil
+	case strings.EqualFold(id, "Variant"):
+		o, err := search.ParseVariant(strings.ToLower(v))
+		if err != nil {
+			return fmt.Errorf("setoption Variant: %w", err)
+		}
+		s.spec, s.opts = strings.ToLower(v), o
+		return nil
+	}
+	for _, sw := range search.Switches() {
+		if !strings.EqualFold(id, sw.Name) {
+			continue
+		}
+		if v == "<empty>" && switchKinds[sw.Name].kind == kindString && switchValue(s.opts, sw.Name) == "" {
+			return nil // a GUI sending back the empty default
+		}
+		val := v
+		if k := switchKinds[sw.Name].kind; k == kindCheck || k == kindCombo {
+			val = strings.ToLower(v)
+		}
+		o := s.opts
+		if err := o.Set(sw.Name, val); err != nil {
+			return fmt.Errorf("setoption %s: %w", sw.Name, err)
+		}
+		s.opts = o
+		return nil
+	}
+	names := []string{"Hash", "Threads", "Variant"}
+	names = append(names, search.SwitchNames()...)
+	return fmt.Errorf("setoption: no option %q (options: %s)", id, strings.Join(names, ", "))
+}
+
+// searcher makes s.s match the options, building a new one (and a new
+// transposition table) when they changed.
+func (s *Server) searcher() error {
+	if s.s != nil && s.sOpts == s.opts && s.sHash == s.hash {
+		return nil
+	}
+	if err := s.opts.Validate(); err != nil {
+		return fmt.Errorf("options: %w", err)
+	}
+	sr, err := search.New(s.opts, s.hash)
+	if err != nil {
+		return fmt.Errorf("options: %w", err)
+	}
+	s.s, s.sOpts, s.sHash = sr, s.opts, s.hash
+	return nil
+}
+
+// parsePosition parses "startpos|fen <fen> [moves ...]".
+func parsePosition(args []string) (*board.Board, error) {
+	if len(args) == 0 {
+		return nil, errors.New("position: want startpos or fen")
+	}
+	var fen string
+	i := 1
+	switch args[0] {
+	case "startpos":
+		fen = board.StartFEN
+	case "fen":
+		for i < len(args) && args[i] != "moves" {
+			i++
+		}
+		fen = strings.Join(args[1:i], " ")
+	default:
+		return nil, fmt.Errorf("position: %q is not startpos or fen", args[0])
+	}
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		return nil, fmt.Errorf("position: %w", err)
+	}
+	if i < len(args) {
+		if args[i] != "moves" {
+			return nil, fmt.Errorf("position: unexpected %q", args[i])
+		}
+		if err := b.ApplyUCI(args[i+1:]); err != nil {
+			return nil, fmt.Errorf("position: %w", err)
+		}
+	}
+	return b, nil
+}
+
+// goArgs are the parsed arguments of go.
+type goArgs struct {
+	lim      search.Limits
+	infinite bool
+}
+
+// parseGo parses the go arguments. Unknown tokens are skipped; bad numbers
+// are reported and the token skipped.
+func parseGo(args []string) (goArgs, []error) {
+	var g goArgs
+	var errs []error
+	var clock search.Clock
+	haveClock := false
+	num := func(i int) (int64, bool) {
+		if i+1 >= len(args) {
+			errs = append(errs, fmt.Errorf("go: %s without a value", args[i]))
+			return 0, false
+		}
+		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("go: %s %q is not a number", args[i], args[i+1]))
+			return 0, false
+		}
+		return n, true
+	}
+	ms := func(n int64) time.Duration { return time.Duration(max(n, 0)) * time.Millisecond }
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		switch key {
+		case "infinite":
+			g.infinite = true
+			continue
+		case "ponder":
+			continue // Ponder is not offered; search normally
+		case "searchmoves":
+			for i+1 < len(args) && len(args[i+1]) >= 4 && args[i+1][0] >= 'a' && args[i+1][0] <= 'h' {
+				i++
+			}
+			errs = append(errs, errors.New("go: searchmoves is not supported; searching all moves"))
+			continue
+		case "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate":
+		default:
+			continue
+		}
+		n, ok := num(i)
+		if !ok {
+			continue
+		}
+		i++
+		switch key {
+		case "depth":
+			g.lim.Depth = int(max(n, 1))
+		case "nodes":
+			g.lim.Nodes = max(n, 1)
+		case "movetime":
+			g.lim.MoveTime = max(ms(n), time.Millisecond)
+		case "wtime":
+			clock.WhiteTime, haveClock = ms(n), true
+		case "btime":
+			clock.BlackTime, haveClock = ms(n), true
+		case "winc":
+			clock.WhiteInc = ms(n)
+		case "binc":
+			clock.BlackInc = ms(n)
+		case "movestogo":
+			clock.MovesToGo = int(max(n, 0))
+		case "mate":
+			g.lim.Depth = int(max(2*n-1, 1)) // a mate in n is found at depth 2n-1
+		}
+	}
+	if haveClock {
+		g.lim.Clock = &clock
+	}
+	return g, errs
+}
+
+// goSearch starts a search in a goroutine.
+func (s *Server) goSearch(ctx context.Context, args []string) {
+	g, errs := parseGo(args)
+	for _, err := range errs {
+		s.out.errorf("%v", err)
+	}
+	if err := s.searcher(); err != nil {
+		s.out.errorf("%v; not searching", err)
+		s.out.printf("bestmove 0000")
+		return
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	lim := g.lim
+	r := &running{
+		cancel:   cancel,
+		done:     make(chan struct{}),
+		finite:   !g.infinite && (lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 || lim.Clock != nil),
+		searcher: s.s,
+	}
+	s.run = r
+	b := s.b.Clone()
+	go func() {
+		defer close(r.done)
+		defer cancel()
+		move := s.think(sctx, r, b, lim)
+		if g.infinite {
+			<-sctx.Done() // UCI: in infinite mode bestmove waits for stop
+		}
+		s.out.printf("bestmove %s", move)
+	}()
+}
+
+// think runs the search, printing an info line per iteration and a final
+// one when the search went on after its last iteration.
+func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim search.Limits) (move string) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.out.errorf("search failed: %v", p)
+			move = "0000"
+			r.failed = true
+		}
+	}()
+	var last *search.Info
+	lim.OnIteration = func(i search.Info) {
+		s.printInfo(i)
+		last = &i
+	}
+	res, err := r.searcher.Search(ctx, b, lim)
+	if errors.Is(err, search.ErrNoLegalMove) {
+		score := "cp 0"
+		if b.InCheck() {
+			score = "mate 0"
+		}
+		s.out.printf("info depth 0 score %s", score)
+		return "0000"
+	}
+	if err != nil {
+		s.out.errorf("search: %v", err)
+		return "0000"
+	}
+	i := res.Info
+	if last == nil || last.Nodes != i.Nodes || last.SelDepth != i.SelDepth || last.Depth != i.Depth {
+		s.printInfo(i)
+	}
+	return res.Move.UCI()
+}
+
+func (s *Server) printInfo(i search.Info) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d",
+		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, nps(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds())
+	if len(i.PV) > 0 {
+		b.WriteString(" pv ")
+		b.WriteString(strings.Join(i.PV, " "))
+	}
+	s.out.printf("%s", b.String())
+}
+
+func nps(nodes int64, d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64(float64(nodes) / d.Seconds())
+}
+
+// stop ends the search in progress, if any, once its bestmove is out.
+func (s *Server) stop() {
+	if s.run == nil {
+		return
+	}
+	s.run.cancel()
+	<-s.run.done
+	if s.run.failed {
+		s.s = nil // rebuilt by the next search
+	}
+	s.run = nil
+}
