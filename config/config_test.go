@@ -102,7 +102,7 @@ func TestMinimalDefaults(t *testing.T) {
 		Concurrency: runtime.NumCPU(),
 		Seed:        1,
 		Openings:    Openings{Set: "fhr25", Order: "sequential"},
-		Limits:      Limits{Nodes: 1000, TimeMargin: 100 * time.Millisecond},
+		Limits:      Limits{Nodes: 1000, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute},
 		Adjudication: Adjudication{
 			Move: 100, Policy: "referee", Referee: "plain", RefereeNodes: 200000, Margin: 200,
 		},
@@ -241,7 +241,7 @@ file = "book.EPD"
 	t0 := f.Tournaments[0]
 	if t0.Rounds != 2 || t0.Concurrency != 2 || t0.Seed != 7 ||
 		t0.Openings != (Openings{Set: "two-ply", Order: "random"}) ||
-		t0.Limits != (Limits{Nodes: 20000, NodesJitter: 0.1, TimeMargin: 100 * time.Millisecond}) {
+		t0.Limits != (Limits{Nodes: 20000, NodesJitter: 0.1, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute}) {
 		t.Errorf("tournament 0: %+v", t0)
 	}
 	wantAdj := Adjudication{Move: 80, Policy: "agree", Referee: "plain:ext-check=false", RefereeNodes: 5000, Margin: 150,
@@ -583,5 +583,16 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	if f.Tournaments[0].Openings.Set != "fhr25" || f.Tournaments[1].Openings.Set != "two-ply" {
 		t.Errorf("opening sets %+v %+v", f.Tournaments[0].Openings, f.Tournaments[1].Openings)
+	}
+}
+
+func TestMoveTimeout(t *testing.T) {
+	base := "[engines.a]\npreset = \"plain\"\n[engines.b]\npreset = \"fhr\"\n[[tournament]]\nname = \"t\"\nengines = [\"a\", \"b\"]\n[tournament.limits]\nnodes = 10\n"
+	f, err := Parse([]byte(base+"move_timeout = \"5s\"\n"), "t.toml")
+	if err != nil || f.Tournaments[0].Limits.MoveTimeout != 5*time.Second {
+		t.Fatalf("move_timeout = 5s: %v", err)
+	}
+	if _, err := Parse([]byte(base+"move_timeout = \"-1s\"\n"), "t.toml"); err == nil || !strings.Contains(err.Error(), "tournament[0].limits.move_timeout") {
+		t.Fatalf("negative move_timeout: %v", err)
 	}
 }

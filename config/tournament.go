@@ -20,6 +20,7 @@ const (
 	DefaultSeed         = 1
 	DefaultPGNPlies     = 8
 	DefaultTimeMargin   = 100 * time.Millisecond
+	DefaultMoveTimeout  = 2 * time.Minute
 	MaxDepth            = 100
 	MaxNodesJitter      = 0.5
 	DefaultAdjudication = 100 // move
@@ -41,7 +42,7 @@ var (
 var (
 	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt"}
 	openingsKeys     = []string{"set", "file", "plies", "order"}
-	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin"}
+	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
 )
@@ -268,7 +269,7 @@ func (p *parser) loadOpenings(o Openings) (int, string, error) {
 // limits parses [tournament.limits].
 func (p *parser) limits(t *table) Limits {
 	t.unknown(limitsKeys, nil)
-	l := Limits{TimeMargin: DefaultTimeMargin}
+	l := Limits{TimeMargin: DefaultTimeMargin, MoveTimeout: DefaultMoveTimeout}
 	var given []string
 	for _, k := range limitKeys {
 		if t.has(k) {
@@ -316,6 +317,13 @@ func (p *parser) limits(t *table) Limits {
 	}
 	if d, ok := t.duration("time_margin"); ok {
 		l.TimeMargin = d
+	}
+	if d, ok := t.duration("move_timeout"); ok {
+		if d <= 0 {
+			t.errf("move_timeout", "must be > 0")
+		} else {
+			l.MoveTimeout = d
+		}
 	}
 	return l
 }

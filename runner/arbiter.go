@@ -115,13 +115,15 @@ func (a *arbiter) canMate(c board.Color) bool {
 // Terminations, as stored in the database and written to the PGN
 // Termination tag.
 const (
-	TermCheckmate    = "checkmate"
-	TermStalemate    = "stalemate"
-	TermRepetition   = "threefold repetition"
-	TermFiftyMoves   = "fifty-move rule"
-	TermInsufficient = "insufficient material"
-	TermAdjudication = "adjudication"
-	TermIllegalMove  = "illegal move"
-	TermTimeForfeit  = "time forfeit"
-	TermEngineError  = "engine error"
+	TermCheckmate     = "checkmate"
+	TermStalemate     = "stalemate"
+	TermRepetition    = "threefold repetition"
+	TermFiftyMoves    = "fifty-move rule"
+	TermInsufficient  = "insufficient material"
+	TermAdjudication  = "adjudication"
+	TermIllegalMove   = "illegal move"
+	TermTimeForfeit   = "time forfeit"
+	TermEngineTimeout = "engine timeout" // no move under a node or depth limit: a hung engine
+	TermEngineCrash   = "engine crash"
+	TermEngineError   = "engine error" // protocol garbage, internal errors
 )

@@ -12,6 +12,7 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
+	"selfplay/engines/uci"
 	"selfplay/openings"
 	"selfplay/runner/store"
 )
@@ -22,10 +23,6 @@ type gameJob struct {
 	opening            openings.Opening
 	white, black       string // engine names
 }
-
-// noLimitMoveTimeout bounds a move under node or depth limits, where the
-// limit itself says nothing about time: only a hung engine reaches it.
-const noLimitMoveTimeout = 2 * time.Minute
 
 // errAbandoned marks a game stopped by cancellation: it is not stored.
 var errAbandoned = errors.New("game abandoned")
@@ -93,9 +90,15 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		loser := sideName(side)
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && t.Limits.TC != nil {
+			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
+			switch {
+			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
 				end(timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
-			} else {
+			case timedOut:
+				end(lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
+			case errors.Is(err, uci.ErrCrashed):
+				end(lossFor(side), TermEngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
+			default:
 				end(lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
 			}
 			break
@@ -169,9 +172,9 @@ func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *ga
 	l := t.Limits
 	switch {
 	case l.Nodes > 0:
-		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, noLimitMoveTimeout
+		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, l.MoveTimeout
 	case l.Depth > 0:
-		return engines.Limits{Depth: l.Depth}, noLimitMoveTimeout
+		return engines.Limits{Depth: l.Depth}, l.MoveTimeout
 	case l.MoveTime > 0:
 		return engines.Limits{MoveTime: l.MoveTime}, l.MoveTime + l.TimeMargin
 	default:

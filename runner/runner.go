@@ -32,7 +32,11 @@ type Options struct {
 	Concurrency int       // overrides every tournament's concurrency when > 0
 	Progress    io.Writer // progress lines and result tables (nil: discarded)
 	Terminal    bool      // Progress is a terminal: one live line per tournament
-	// NewEngine creates the engine of a config entry; nil uses NewEngine.
+	// LogDir receives the stderr of external engines, one NAME.log each
+	// ("" discards it).
+	LogDir string
+	// NewEngine creates the engine of a config entry; nil uses NewEngine
+	// with LogDir.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
 	OnGameStored func(*store.Game)
@@ -60,7 +64,9 @@ func Run(ctx context.Context, cfg *config.File, st *store.Store, opts Options) e
 		opts.Progress = io.Discard
 	}
 	if opts.NewEngine == nil {
-		opts.NewEngine = NewEngine
+		opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+			return NewEngine(ctx, e, opts.LogDir)
+		}
 	}
 	if err := CheckNames(cfg, opts); err != nil {
 		return err
@@ -90,15 +96,6 @@ func CheckNames(cfg *config.File, opts Options) error {
 		}
 	}
 	return nil
-}
-
-// NewEngine creates an in-process engine for a config entry. External UCI
-// engines are created by the caller's Options.NewEngine.
-func NewEngine(_ context.Context, e config.Engine) (engines.Engine, error) {
-	if e.External() {
-		return nil, fmt.Errorf("engine %s: external engines need a UCI adapter", e.Name)
-	}
-	return engines.NewLocal(e.Name, e.Options, e.Hash)
 }
 
 // schedule lists the tournament's games in a deterministic order: rounds,
@@ -217,6 +214,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		describeLimits(t.Limits), concurrency)
 	if len(stored) > 0 && len(pending) > 0 {
 		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
+	}
+	if len(pending) > 0 && !sprt.decided() {
+		if err := preflight(ctx, cfg, t, opts); err != nil {
+			return err
+		}
 	}
 	prog := newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)
 	if !sprt.decided() {

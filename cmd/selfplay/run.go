@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"selfplay/config"
@@ -45,7 +46,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		Concurrency: *concurrency,
 		Progress:    e.stdout,
 		Terminal:    isTerminal(e.stdout),
-		NewEngine:   newEngine(e),
+		LogDir:      filepath.Join(filepath.Dir(cfg.Database), "engine-logs"),
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
@@ -62,6 +63,9 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, runner.ErrEngineSetup):
+		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
 	case errors.Is(err, runner.ErrInterrupted):
 		fmt.Fprintf(e.stderr, "selfplay run: interrupted; finished games are stored in %s\n", cfg.Database)
 		return exitInterrupted
