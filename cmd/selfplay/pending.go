@@ -14,7 +14,4 @@ func notYet(name string) func(context.Context, env, []string) int {
 	}
 }
 
-var (
-	cmdReport = notYet("report")
-	cmdSuite  = notYet("suite")
-)
+var cmdSuite = notYet("suite")

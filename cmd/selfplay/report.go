@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"selfplay/report"
+	"selfplay/runner"
+	"selfplay/runner/store"
+	"selfplay/stats"
+)
+
+// reportWriters are the output formats of `selfplay report`.
+func reportWriters() map[string]func(io.Writer, report.Report) error {
+	return map[string]func(io.Writer, report.Report) error{
+		"text": report.WriteText,
+		"json": report.WriteJSON,
+		"html": report.WriteHTML,
+	}
+}
+
+// cmdReport prints the statistics of stored tournaments. Exit codes: 2 for
+// bad flags, a missing database, an unknown tournament or anchor; 1 when
+// reading or writing fails.
+func cmdReport(ctx context.Context, e env, args []string) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	dbPath := fs.String("db", "selfplay.db", "database file")
+	tournament := fs.String("tournament", "", "only this tournament (default: all)")
+	format := fs.String("format", "text", "output format: text, json or html")
+	out := fs.String("o", "", "output file (default: standard output)")
+	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
+	anchor := fs.String("anchor", "", "engine rated 0 in the rating tables (default: the average is 0)")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	write, ok := reportWriters()[*format]
+	if !ok {
+		fmt.Fprintf(e.stderr, "selfplay report: unknown -format %q (want text, json or html)\n", *format)
+		return exitUsage
+	}
+	if !(*level > 0 && *level < 1) {
+		fmt.Fprintf(e.stderr, "selfplay report: -level %v is not in (0, 1)\n", *level)
+		return exitUsage
+	}
+	st, err := openExisting(ctx, *dbPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
+		return exitUsage
+	}
+	defer st.Close()
+	r, err := runner.BuildReport(ctx, st, runner.ReportOptions{Tournament: *tournament, Level: *level, Anchor: *anchor})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
+		if errors.Is(err, store.ErrNotFound) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	if err := writeReport(e.stdout, *out, r, write); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// writeReport renders the report to the file path, or to stdout when path
+// is empty. A file is written completely or the error says why.
+func writeReport(stdout io.Writer, path string, r report.Report, write func(io.Writer, report.Report) error) error {
+	if path == "" {
+		return write(stdout, r)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = write(bw, r)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+// Package report holds the statistics report of stored tournaments (what
+// `selfplay report` prints) and renders it as text, JSON or HTML. The data
+// is gathered by runner.BuildReport; this package does no I/O beyond
+// writing to the io.Writer it is given.
+//
+// # Formats
+//
+// WriteText prints aligned tables with stable wording, one section per
+// tournament ("== Tournament NAME ==") and per stored suite run
+// ("== Suite run ID: FILE =="), each made of "key  value" facts and tables
+// under "-- Heading --" lines. A tournament section holds: its status,
+// format, engines, time range and SPRT state; the Bradley-Terry rating
+// table; per pairing the counts, both models' estimates, the verdict and the
+// SPRT; per pairing the results by opening (the FHR paper's Table 2); the
+// terminations; and the search figures per engine.
+//
+// WriteHTML shows the same sections and words as one self-contained page
+// (inline CSS and SVG, no scripts, no external references), plus two charts
+// per pairing: the running Elo estimate with its interval band against
+// games, and, with an SPRT, the log-likelihood ratio path with its bounds.
+//
+// WriteJSON writes every figure of the text report as numbers.
+//
+// # JSON structure
+//
+// Numbers are JSON numbers rounded to 10 significant digits. A figure that
+// can be unbounded (Elo and its interval ends, normalized Elo, ratings) is
+// the string "+inf" or "-inf" when it is; every other number is always a
+// number. Lists are arrays, never null; "played" and "sprt" are null when
+// absent. Times are RFC 3339 in UTC. Field names are stable within a
+// "version"; new fields may be added.
+//
+//	{
+//	  "format": "selfplay-report", "version": 1,
+//	  "level": 0.95,                 confidence level of every interval
+//	  "anchor": "",                  the -anchor asked for ("" = average)
+//	  "tournaments": [{
+//	    "name", "format" (match | gauntlet | round-robin), "status" (running | complete),
+//	    "games_stored", "games_scheduled", "engines": [names],
+//	    "played": {"start", "end"} | null,
+//	    "rating_anchor": "" | engine rated 0 in this table,
+//	    "ratings": [{"rank", "engine", "rating", "error" (half the interval), "low", "high",
+//	                 "status" (rated | +inf | -inf | unconnected), "games", "points", "score" (0..1)}],
+//	    "pairings": [{
+//	      "first", "second",          counts are from the first engine's view
+//	      "games", "wins", "losses", "draws", "points", "score", "draw_ratio",
+//	      "pairs", "ptnml": [LL, LD, DD, WD, WW], "unpaired_games",
+//	      "estimates": [{"model" (trinomial | pentanomial), "games", "pairs", "points",
+//	                     "score", "score_low", "score_high", "draw_ratio",
+//	                     "elo", "elo_low", "elo_high", "elo_error", "los" (0..1),
+//	                     "nelo", "nelo_low", "nelo_high", "exact"}],
+//	      "verdict_model", "verdict",  the estimate used and stats.Verdict's line
+//	      "sprt": null | {"elo0", "elo1", "alpha", "beta", "model" (logistic | normalized),
+//	                      "llr", "lower", "upper", "state" (continue | H0 | H1), "verdict",
+//	                      "path": [{"pairs", "games", "llr"}]},
+//	      "openings": {"rows": [{"id", "name", "first_white": [results], "first_black": [results],
+//	                             "games", "first_points"}],
+//	                   "first_white_points", "first_white_games",
+//	                   "first_black_points", "first_black_games"},
+//	      "progress": [{"games", "elo", "elo_low", "elo_high"}]
+//	    }],
+//	    "terminations": {"engines": [names],
+//	                     "rows": [{"termination", "games", "white_wins", "black_wins", "draws",
+//	                               "against": {engine: count}}]},
+//	    "search": [{"engine", "moves", "depth", "seldepth", "nodes", "time_ms", "nps"}]
+//	  }],
+//	  "suite_runs": [{"id", "suite", "limit_kind" (nodes | depth | movetime), "settings", "created",
+//	                  "rows": [{"variant", "limit", "positions", "solved", "nodes",
+//	                            "main_nodes", "q_nodes", "time_ms"}]}]
+//	}
+//
+// Meanings: the pentanomial estimate covers the complete pairs only, and
+// the verdict, progress and SPRT use it whenever there is one (fishtest's
+// rule); "unpaired_games" are games whose partner is not stored. Opening
+// results are PGN results (White first) in schedule order, one per round;
+// "first_points" is the first engine's points over the opening's games.
+// "progress" is the running estimate after each complete pair (or each game
+// when no pair is complete) in schedule order; "path" is the SPRT's LLR
+// after each complete pair. "against" counts, per engine, the games that
+// ended that way against it: lost, or, for illegal move, time forfeit and
+// engine error, forfeited by its own fault (even when drawn). "search"
+// averages are per engine move, book moves excluded; "nodes" and "time_ms"
+// are means per move, "nps" total nodes over total time.
+package report

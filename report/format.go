@@ -1,0 +1,56 @@
+package report
+
+import (
+	"strconv"
+	"time"
+
+	"selfplay/stats"
+)
+
+// elo prints an Elo figure with one decimal and a sign ("+32.1", "-inf").
+func elo(x Float) string { return stats.FormatSigned(float64(x), 1) }
+
+// interval prints a two-sided interval of Elo figures.
+func interval(low, high Float) string { return "[" + elo(low) + ", " + elo(high) + "]" }
+
+// errorText prints the half-width of an interval, or "----" when it is
+// unbounded or zero (an anchor), as Ordo prints it.
+func errorText(half Float) string {
+	if !finite(float64(half)) || half <= 0 {
+		return "----"
+	}
+	return stats.FormatFloat(float64(half), 1)
+}
+
+// points prints a score in half points without trailing zeros: "31.5", "34".
+func points(x Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64) }
+
+// percent prints a fraction as a percentage with one decimal.
+func percent(x Float) string { return stats.FormatFloat(100*float64(x), 1) + "%" }
+
+// probability prints a probability as a percentage but never rounds one
+// short of certainty to "100.0%" or "0.0%" (the stats package's rule for LOS).
+func probability(p Float) string {
+	pct := 100 * float64(p)
+	switch {
+	case pct < 100 && pct >= 99.95:
+		return ">99.9%"
+	case pct > 0 && pct < 0.05:
+		return "<0.1%"
+	}
+	return stats.FormatFloat(pct, 1) + "%"
+}
+
+// level prints a confidence level such as 0.95 as "95%".
+func level(l float64) string {
+	return strconv.FormatFloat(float64(int64(l*1e6+0.5))/1e4, 'f', -1, 64) + "%"
+}
+
+// fixed prints x with prec decimals.
+func fixed(x Float, prec int) string { return stats.FormatFloat(float64(x), prec) }
+
+// timestamp prints a time in UTC to the second.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+
+// itoa is strconv.Itoa, short for the many counts in tables.
+func itoa(n int) string { return strconv.Itoa(n) }

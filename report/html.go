@@ -1,0 +1,105 @@
+package report
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+// htmlPage is the template's view of a document; html/template escapes
+// every string in it (engine and tournament names included), and the
+// charts are SVG markup that svgChart escaped itself.
+type htmlPage struct {
+	Title    string
+	Level    string
+	Empty    bool
+	Sections []htmlSection
+}
+
+type htmlSection struct {
+	ID, Title string
+	Parts     []htmlPart
+}
+
+type htmlPart struct {
+	Heading string
+	Facts   []htmlFact
+	Table   *htmlTable
+	Charts  []template.HTML
+}
+
+type htmlFact struct{ Key, Value string }
+
+type htmlTable struct {
+	Head  []htmlCell
+	Rows  [][]htmlCell
+	Total []htmlCell
+}
+
+type htmlCell struct {
+	Text    string
+	Numeric bool
+}
+
+// WriteHTML writes the report as one self-contained HTML page: inline CSS,
+// inline SVG charts, no scripts and no external references. The markup is
+// XML-compatible (void elements closed, no named entities).
+func WriteHTML(w io.Writer, r Report) error {
+	tmpl, err := template.New("report").Parse(pageTemplate)
+	if err != nil {
+		return fmt.Errorf("HTML report template: %w", err)
+	}
+	bw := bufio.NewWriter(w)
+	if err := tmpl.Execute(bw, htmlView(r)); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
+
+func htmlView(r Report) htmlPage {
+	page := htmlPage{Title: "selfplay report", Level: level(r.Level), Empty: len(r.Tournaments) == 0}
+	for i, s := range layout(r).sections {
+		hs := htmlSection{ID: fmt.Sprintf("section-%d", i+1), Title: s.title}
+		for _, p := range s.parts {
+			hp := htmlPart{Heading: p.heading}
+			for _, f := range p.facts {
+				hp.Facts = append(hp.Facts, htmlFact{Key: f.key, Value: f.value})
+			}
+			if p.table != nil {
+				hp.Table = htmlTableOf(p.table)
+			}
+			for _, c := range p.charts {
+				hp.Charts = append(hp.Charts, template.HTML(svgChart(c))) // escaped by svgChart
+			}
+			hs.Parts = append(hs.Parts, hp)
+		}
+		page.Sections = append(page.Sections, hs)
+	}
+	return page
+}
+
+func htmlTableOf(t *table) *htmlTable {
+	cells := func(row []string) []htmlCell {
+		out := make([]htmlCell, len(row))
+		for i, s := range row {
+			out[i] = htmlCell{Text: s, Numeric: i < len(t.numeric) && t.numeric[i]}
+		}
+		return out
+	}
+	ht := &htmlTable{Head: cells(t.head)}
+	for _, row := range t.rows {
+		ht.Rows = append(ht.Rows, cells(row))
+	}
+	if t.total != nil {
+		ht.Total = cells(t.total)
+	}
+	return ht
+}

@@ -1,0 +1,103 @@
+package report_test
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"selfplay/report"
+	"selfplay/runner"
+)
+
+// parseXHTML checks that the page is well-formed XML (every element closed
+// and nested properly, no named HTML entities) and counts its elements.
+func parseXHTML(t *testing.T, page string) map[string]int {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(page))
+	counts := map[string]int{}
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return counts
+		}
+		if err != nil {
+			t.Fatalf("HTML report is not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			counts[se.Name.Local]++
+		}
+	}
+}
+
+// chartsOf counts the charts a report should draw: one Elo chart per
+// pairing and one LLR chart per SPRT.
+func chartsOf(r report.Report) int {
+	n := 0
+	for _, t := range r.Tournaments {
+		for _, p := range t.Pairings {
+			n++
+			if p.SPRT != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestHTMLIsSelfContainedAndWellFormed(t *testing.T) {
+	r := fixtureReport(t, runner.ReportOptions{})
+	page := string(render(t, r, writeHTML))
+	counts := parseXHTML(t, page)
+	if want := chartsOf(r); counts["svg"] != want || want != 5 {
+		t.Errorf("%d <svg> elements, want one per chart: %d (5)", counts["svg"], want)
+	}
+	if counts["html"] != 1 || counts["body"] != 1 || counts["style"] != 1 {
+		t.Errorf("page structure: %v", counts)
+	}
+	for _, bad := range []string{"http://", "https://", "<script", "<link", "<img", "@import", "url(", "src="} {
+		if strings.Contains(page, bad) {
+			t.Errorf("HTML report contains %q: it must not load anything", bad)
+		}
+	}
+	for _, want := range []string{"Tournament fhr-vs-plain", "Openings fhr vs plain", "Terminations", "Suite run 1: wac.epd",
+		"SPRT log-likelihood ratio of fhr vs plain"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("HTML report lacks %q", want)
+		}
+	}
+}
+
+// Names come from config files and the database: every one is escaped.
+func TestHTMLEscapesNames(t *testing.T) {
+	evil := `<script>alert("x")</script>&amp;`
+	r := report.Report{Level: 0.95, Tournaments: []report.Tournament{{
+		Name: evil, Format: "match", Status: "complete", Engines: []string{evil, "b"},
+		Ratings: []report.Rating{{Rank: 1, Engine: evil, Status: "unconnected"}},
+		Pairings: []report.Pairing{{First: evil, Second: "b", Verdict: evil + " vs b: no games played",
+			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil, FirstWhite: []string{"1-0"}}}}}},
+		Terminations: report.Terminations{Engines: []string{evil}, Rows: []report.TerminationRow{{Termination: evil}}},
+		Search:       []report.EngineSearch{{Engine: evil}},
+	}}}
+	page := string(render(t, r, writeHTML))
+	if strings.Contains(page, "<script") || strings.Contains(page, `alert("x")`) {
+		t.Fatal("a name reached the page unescaped")
+	}
+	parseXHTML(t, page)
+	if n := strings.Count(page, "&lt;script&gt;"); n < 8 {
+		t.Errorf("escaped name appears %d times, want it in every place it is shown", n)
+	}
+}
+
+// An empty database still gives a valid page, text and JSON.
+func TestEmptyReport(t *testing.T) {
+	r := report.Report{Level: 0.95}
+	parseXHTML(t, string(render(t, r, writeHTML)))
+	if got := string(render(t, r, writeText)); got != "no tournaments stored\n" {
+		t.Errorf("text of an empty report = %q", got)
+	}
+	if got := string(render(t, r, writeJSON)); !strings.Contains(got, `"tournaments": []`) || !strings.Contains(got, `"suite_runs": []`) {
+		t.Errorf("JSON of an empty report lacks empty lists:\n%s", got)
+	}
+}

@@ -1,0 +1,225 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// layout arranges a report as a document: one section per tournament, then
+// one per suite run.
+func layout(r Report) document {
+	var d document
+	for _, t := range r.Tournaments {
+		d.sections = append(d.sections, tournamentSection(t, r.Level))
+	}
+	for _, run := range r.SuiteRuns {
+		d.sections = append(d.sections, suiteSection(run))
+	}
+	return d
+}
+
+func tournamentSection(t Tournament, lvl float64) section {
+	s := section{title: "Tournament " + t.Name}
+	s.parts = append(s.parts, headerPart(t), ratingsPart(t, lvl))
+	for _, p := range t.Pairings {
+		s.parts = append(s.parts, pairingParts(p, lvl)...)
+	}
+	for _, p := range t.Pairings {
+		if len(p.Openings.Rows) > 0 {
+			s.parts = append(s.parts, openingsPart(p))
+		}
+	}
+	s.parts = append(s.parts, terminationsPart(t.Terminations), searchPart(t.Search))
+	return s
+}
+
+func headerPart(t Tournament) part {
+	status := fmt.Sprintf("%s, %d/%d games stored", t.Status, t.GamesStored, t.GamesScheduled)
+	sprt := t.SPRT()
+	if sprt != nil && sprt.State != "continue" && t.GamesStored < t.GamesScheduled {
+		status += ", stopped by the SPRT"
+	}
+	facts := []fact{
+		{"status", status},
+		{"format", t.Format},
+		{"engines", strings.Join(t.Engines, ", ")},
+	}
+	if t.Played != nil {
+		d := t.Played.End.Sub(t.Played.Start).Round(time.Second)
+		facts = append(facts, fact{"played", fmt.Sprintf("%s .. %s (%s)", timestamp(t.Played.Start), timestamp(t.Played.End), d)})
+	} else {
+		facts = append(facts, fact{"played", "no games yet"})
+	}
+	if sprt != nil {
+		facts = append(facts, fact{"SPRT", sprt.Verdict})
+	}
+	return part{facts: facts}
+}
+
+func ratingsPart(t Tournament, lvl float64) part {
+	anchor := "average rating = 0"
+	if t.RatingAnchor != "" {
+		anchor = t.RatingAnchor + " = 0"
+	}
+	tb := &table{
+		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score"},
+		numeric: []bool{true, false, true, true, true, true, true, true, true},
+	}
+	for _, r := range t.Ratings {
+		rating, low, high := elo(r.Rating), elo(r.Low), elo(r.High)
+		if r.Status == "unconnected" {
+			rating, low, high = "n/a", "n/a", "n/a"
+		}
+		score := "----"
+		if r.Games > 0 {
+			score = percent(r.Score)
+		}
+		tb.rows = append(tb.rows, []string{itoa(r.Rank), r.Engine, rating, errorText(r.Error), low, high,
+			points(r.Points), itoa(r.Games), score})
+	}
+	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals)", anchor, level(lvl)), table: tb}
+}
+
+// pairingParts are a pairing's counts, estimates, verdict, SPRT and charts.
+func pairingParts(p Pairing, lvl float64) []part {
+	head := part{
+		heading: fmt.Sprintf("Pairing %s vs %s (%s's view)", p.First, p.Second, p.First),
+		facts: []fact{
+			{"games", fmt.Sprintf("%d (%d pairs, %d unpaired)", p.Games, p.Pairs, p.UnpairedGames)},
+			{"W/L/D", fmt.Sprintf("%d/%d/%d", p.Wins, p.Losses, p.Draws)},
+			{"score", fmt.Sprintf("%s/%d = %s", points(p.Points), p.Games, percent(p.Score))},
+			{"draw ratio", drawRatios(p)},
+			{"ptnml", fmt.Sprintf("LL %d, LD %d, DD %d, WD %d, WW %d", p.Ptnml[0], p.Ptnml[1], p.Ptnml[2], p.Ptnml[3], p.Ptnml[4])},
+		},
+	}
+	est := &table{
+		head: []string{"model", "games", "pairs", "score", "Elo", "error", level(lvl) + " interval", "LOS", "nElo",
+			"nElo interval"},
+		numeric: []bool{false, true, true, true, true, true, false, true, true, false},
+	}
+	for _, e := range p.Estimates {
+		est.rows = append(est.rows, []string{e.Model, itoa(e.Games), itoa(e.Pairs), percent(e.Score), elo(e.Elo),
+			errorText(e.EloError), interval(e.EloLow, e.EloHigh), probability(e.LOS), elo(e.NElo),
+			interval(e.NEloLow, e.NEloHigh)})
+	}
+	verdict := part{facts: []fact{{"verdict", p.Verdict}}}
+	if s := p.SPRT; s != nil {
+		verdict.facts = append(verdict.facts,
+			fact{"SPRT", s.Verdict},
+			fact{"SPRT test", fmt.Sprintf("elo0 %s, elo1 %s, alpha %s, beta %s, %s", fixed(s.Elo0, 2), fixed(s.Elo1, 2),
+				fixed(s.Alpha, 3), fixed(s.Beta, 3), s.Model)},
+			fact{"SPRT LLR", fmt.Sprintf("%s in [%s, %s], state %s", fixed(s.LLR, 2), fixed(s.Lower, 2), fixed(s.Upper, 2), s.State)})
+	}
+	verdict.charts = []chart{eloChart(p, lvl)}
+	if p.SPRT != nil {
+		verdict.charts = append(verdict.charts, llrChart(p))
+	}
+	return []part{head, {table: est}, verdict}
+}
+
+// drawRatios gives the drawn share of games and, with pairs, the share of
+// pairs scoring 1 (two draws, or a win and a loss), which is what the
+// pentanomial draw ratio of fishtest and fastchess counts.
+func drawRatios(p Pairing) string {
+	s := percent(p.DrawRatio) + " of games"
+	if e, ok := p.Estimate("pentanomial"); ok {
+		s += ", " + percent(e.DrawRatio) + " of pairs scoring 1"
+	}
+	return s
+}
+
+// openingsPart is the FHR paper's Table 2 for one pairing.
+func openingsPart(p Pairing) part {
+	o := p.Openings
+	tb := &table{
+		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "pair score"},
+		numeric: []bool{false, false, false, false, true},
+	}
+	results := func(rs []string) string {
+		if len(rs) == 0 {
+			return "-"
+		}
+		return strings.Join(rs, " ")
+	}
+	for _, r := range o.Rows {
+		tb.rows = append(tb.rows, []string{r.ID, r.Name, results(r.FirstWhite), results(r.FirstBlack),
+			points(r.FirstPoints) + "-" + points(Float(r.Games)-r.FirstPoints)})
+	}
+	// Totals as the paper prints them: White's points first in each color
+	// column, the first engine's first in the pair score.
+	white := points(o.FirstWhitePoints) + "-" + points(Float(o.FirstWhiteGames)-o.FirstWhitePoints)
+	black := points(Float(o.FirstBlackGames)-o.FirstBlackPoints) + "-" + points(o.FirstBlackPoints)
+	all := o.FirstWhitePoints + o.FirstBlackPoints
+	games := Float(o.FirstWhiteGames + o.FirstBlackGames)
+	tb.total = []string{"total", "", white, black, points(all) + "-" + points(games-all)}
+	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black, pair score %s-%s)", p.First, p.Second,
+		p.First, p.Second), table: tb}
+}
+
+func terminationsPart(t Terminations) part {
+	tb := &table{head: []string{"termination", "games", "1-0", "0-1", "draws"}, numeric: []bool{false, true, true, true, true}}
+	for _, e := range t.Engines {
+		tb.head = append(tb.head, "against "+e)
+		tb.numeric = append(tb.numeric, true)
+	}
+	total := make([]int, len(tb.head)-1)
+	for _, r := range t.Rows {
+		counts := []int{r.Games, r.WhiteWins, r.BlackWins, r.Draws}
+		for _, e := range t.Engines {
+			counts = append(counts, r.Against[e])
+		}
+		row := []string{r.Termination}
+		for i, c := range counts {
+			row = append(row, itoa(c))
+			total[i] += c
+		}
+		tb.rows = append(tb.rows, row)
+	}
+	tb.total = []string{"total"}
+	for _, c := range total {
+		tb.total = append(tb.total, itoa(c))
+	}
+	return part{heading: "Terminations (against: games lost, or forfeited by the engine's own fault)", table: tb}
+}
+
+func searchPart(rows []EngineSearch) part {
+	tb := &table{
+		head:    []string{"engine", "moves", "depth", "seldepth", "nodes/move", "ms/move", "nps"},
+		numeric: []bool{false, true, true, true, true, true, true},
+	}
+	for _, r := range rows {
+		tb.rows = append(tb.rows, []string{r.Engine, itoa(r.Moves), fixed(r.Depth, 2), fixed(r.SelDepth, 2),
+			fixed(r.Nodes, 0), fixed(r.TimeMS, 2), fixed(r.NPS, 0)})
+	}
+	return part{heading: "Search per engine (averages per move, book moves excluded)", table: tb}
+}
+
+func suiteSection(run SuiteRun) section {
+	limit := run.LimitKind
+	switch limit {
+	case "nodes":
+		limit = "node budget"
+	case "movetime":
+		limit = "movetime ms"
+	}
+	tb := &table{
+		head:    []string{"variant", limit, "positions", "solved", "solved %", "total nodes", "main nodes", "q nodes", "time s"},
+		numeric: []bool{false, true, true, true, true, true, true, true, true},
+	}
+	for _, r := range run.Rows {
+		solved := "----"
+		if r.Positions > 0 {
+			solved = percent(Float(r.Solved) / Float(r.Positions))
+		}
+		tb.rows = append(tb.rows, []string{r.Variant, fmt.Sprint(r.Limit), itoa(r.Positions), itoa(r.Solved), solved,
+			fmt.Sprint(r.Nodes), fmt.Sprint(r.MainNodes), fmt.Sprint(r.QNodes), fixed(r.TimeMS/1000, 2)})
+	}
+	return section{
+		title: fmt.Sprintf("Suite run %d: %s", run.ID, run.Suite),
+		parts: []part{
+			{facts: []fact{{"limit", run.LimitKind}, {"settings", run.Settings}, {"created", timestamp(run.Created)}}},
+			{table: tb},
+		},
+	}
+}

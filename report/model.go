@@ -1,0 +1,261 @@
+package report
+
+import "time"
+
+// Version is the "version" field of the JSON report; it changes only when
+// a field changes meaning or disappears (new fields may be added).
+const Version = 1
+
+// Report is everything `selfplay report` shows: the selected tournaments
+// and the stored test-suite runs.
+type Report struct {
+	Level       float64      `json:"level"`  // confidence level of every interval, e.g. 0.95
+	Anchor      string       `json:"anchor"` // engine asked to be rated 0; "" for the average
+	Tournaments []Tournament `json:"tournaments"`
+	SuiteRuns   []SuiteRun   `json:"suite_runs"`
+}
+
+// Tournament is one stored tournament.
+type Tournament struct {
+	Name           string     `json:"name"`
+	Format         string     `json:"format"` // match, gauntlet or round-robin
+	Status         string     `json:"status"` // running or complete
+	GamesStored    int        `json:"games_stored"`
+	GamesScheduled int        `json:"games_scheduled"`
+	Engines        []string   `json:"engines"`
+	Played         *TimeRange `json:"played"` // null before the first game
+
+	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
+	RatingAnchor string         `json:"rating_anchor"`
+	Ratings      []Rating       `json:"ratings"`
+	Pairings     []Pairing      `json:"pairings"`
+	Terminations Terminations   `json:"terminations"`
+	Search       []EngineSearch `json:"search"`
+}
+
+// SPRT returns the tournament's SPRT (a match's only pairing), or nil.
+func (t Tournament) SPRT() *SPRT {
+	for _, p := range t.Pairings {
+		if p.SPRT != nil {
+			return p.SPRT
+		}
+	}
+	return nil
+}
+
+// TimeRange is when the stored games were played: the earliest start and
+// the latest finish.
+type TimeRange struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Rating is one row of a tournament's Bradley-Terry rating table, best
+// first.
+type Rating struct {
+	Rank   int    `json:"rank"`
+	Engine string `json:"engine"`
+	// Rating is relative to the anchor; Low and High bound it at the
+	// report's level and Error is half their distance (Ordo's "error").
+	Rating Float `json:"rating"`
+	Error  Float `json:"error"`
+	Low    Float `json:"low"`
+	High   Float `json:"high"`
+	// Status is "rated", "+inf" or "-inf" (never scored against, or never
+	// scored, so no finite rating exists) or "unconnected".
+	Status string `json:"status"`
+	Games  int    `json:"games"`
+	Points Float  `json:"points"`
+	Score  Float  `json:"score"` // points per game, 0..1
+}
+
+// Pairing is the games between two engines, counted from the first
+// engine's point of view (the one with White in the first game of each
+// pair).
+type Pairing struct {
+	First  string `json:"first"`
+	Second string `json:"second"`
+
+	Games     int   `json:"games"`
+	Wins      int   `json:"wins"`
+	Losses    int   `json:"losses"`
+	Draws     int   `json:"draws"`
+	Points    Float `json:"points"`
+	Score     Float `json:"score"`      // points per game, 0..1
+	DrawRatio Float `json:"draw_ratio"` // drawn games per game
+
+	// Pairs counts complete game pairs; Ptnml their pair scores 0, 0.5, 1,
+	// 1.5, 2 (LL, LD, DD, WD, WW; DD includes a win and a loss). Unpaired
+	// games (whose partner is not stored) are left out of the pentanomial.
+	Pairs         int    `json:"pairs"`
+	Ptnml         [5]int `json:"ptnml"`
+	UnpairedGames int    `json:"unpaired_games"`
+
+	// Estimates holds the trinomial estimate (every game) and, when there
+	// is a complete pair, the pentanomial one (complete pairs).
+	Estimates []Estimate `json:"estimates"`
+	// VerdictModel names the estimate the verdict and the chart use:
+	// pentanomial when there is a complete pair, else trinomial.
+	VerdictModel string `json:"verdict_model"`
+	Verdict      string `json:"verdict"`
+
+	SPRT     *SPRT      `json:"sprt"` // null without an SPRT
+	Openings Openings   `json:"openings"`
+	Progress []Progress `json:"progress"`
+}
+
+// Estimate returns the estimate of the named model, or false.
+func (p Pairing) Estimate(model string) (Estimate, bool) {
+	for _, e := range p.Estimates {
+		if e.Model == model {
+			return e, true
+		}
+	}
+	return Estimate{}, false
+}
+
+// Estimate is stats.Estimate for the report: Elo with its interval, LOS and
+// normalized Elo under one variance model.
+type Estimate struct {
+	Model     string `json:"model"` // trinomial or pentanomial
+	Games     int    `json:"games"`
+	Pairs     int    `json:"pairs"` // 0 for trinomial
+	Points    Float  `json:"points"`
+	Score     Float  `json:"score"`
+	ScoreLow  Float  `json:"score_low"`
+	ScoreHigh Float  `json:"score_high"`
+	// DrawRatio is drawn games per game (trinomial) or pairs scoring 1 per
+	// pair (pentanomial).
+	DrawRatio Float `json:"draw_ratio"`
+	Elo       Float `json:"elo"`
+	EloLow    Float `json:"elo_low"`
+	EloHigh   Float `json:"elo_high"`
+	EloError  Float `json:"elo_error"` // half the interval's width, the "±" figure
+	LOS       Float `json:"los"`       // 0..1
+	NElo      Float `json:"nelo"`
+	NEloLow   Float `json:"nelo_low"`
+	NEloHigh  Float `json:"nelo_high"`
+	// Exact: every sample had the same result; the interval is an exact
+	// worst-case bound and the nElo interval is unbounded.
+	Exact bool `json:"exact"`
+}
+
+// SPRT is the state of a match's sequential probability ratio test over
+// its complete pairs (pentanomial), as the runner evaluates it.
+type SPRT struct {
+	Elo0  Float  `json:"elo0"`
+	Elo1  Float  `json:"elo1"`
+	Alpha Float  `json:"alpha"`
+	Beta  Float  `json:"beta"`
+	Model string `json:"model"` // logistic or normalized
+	LLR   Float  `json:"llr"`
+	Lower Float  `json:"lower"`
+	Upper Float  `json:"upper"`
+	State string `json:"state"` // continue, H0 or H1
+	// Verdict is stats.SPRTVerdict's line.
+	Verdict string `json:"verdict"`
+	// Path is the LLR after each complete pair in schedule order.
+	Path []LLRPoint `json:"path"`
+}
+
+// LLRPoint is the SPRT's log-likelihood ratio after some pairs.
+type LLRPoint struct {
+	Pairs int   `json:"pairs"`
+	Games int   `json:"games"`
+	LLR   Float `json:"llr"`
+}
+
+// Progress is the running Elo estimate (model VerdictModel) after some
+// games in schedule order: after each complete pair (pentanomial) or each
+// game (trinomial).
+type Progress struct {
+	Games   int   `json:"games"`
+	Elo     Float `json:"elo"`
+	EloLow  Float `json:"elo_low"`
+	EloHigh Float `json:"elo_high"`
+}
+
+// Openings is a pairing's results per opening, as in Table 2 of the FHR
+// paper: each game's result in PGN notation (White-Black) with the first
+// engine as White and as Black.
+type Openings struct {
+	Rows []OpeningRow `json:"rows"`
+	// Totals over all openings of the first engine's points and games as
+	// White and as Black.
+	FirstWhitePoints Float `json:"first_white_points"`
+	FirstWhiteGames  int   `json:"first_white_games"`
+	FirstBlackPoints Float `json:"first_black_points"`
+	FirstBlackGames  int   `json:"first_black_games"`
+}
+
+// OpeningRow is one opening of a pairing, in order of first play.
+type OpeningRow struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// FirstWhite and FirstBlack are the results (1-0, 0-1, 1/2-1/2; White
+	// first, as PGN writes them) of the games in which the first engine had
+	// White, and Black, in schedule order: one each per round.
+	FirstWhite []string `json:"first_white"`
+	FirstBlack []string `json:"first_black"`
+	// Games and FirstPoints are the opening's games and the first engine's
+	// points in them (the pair score when there is one game each way).
+	Games       int   `json:"games"`
+	FirstPoints Float `json:"first_points"`
+}
+
+// Terminations counts how the games ended.
+type Terminations struct {
+	// Engines orders the per-engine columns (the tournament's engines).
+	Engines []string         `json:"engines"`
+	Rows    []TerminationRow `json:"rows"`
+}
+
+// TerminationRow is one way a game can end. Every standard termination
+// has a row, played or not, so scripts find the same lines every time.
+type TerminationRow struct {
+	Termination string `json:"termination"`
+	Games       int    `json:"games"`
+	WhiteWins   int    `json:"white_wins"`
+	BlackWins   int    `json:"black_wins"`
+	Draws       int    `json:"draws"`
+	// Against counts, per engine, the games that ended this way against
+	// it: lost, or, for illegal move, time forfeit and engine error,
+	// forfeited by its own fault (a time forfeit against a lone king is a
+	// draw but still the engine's fault).
+	Against map[string]int `json:"against"`
+}
+
+// EngineSearch is an engine's average search figures over its own moves
+// (book moves excluded): the FHR paper's Observation 1 (FHR completes
+// deeper iterations) in numbers.
+type EngineSearch struct {
+	Engine   string `json:"engine"`
+	Moves    int    `json:"moves"`
+	Depth    Float  `json:"depth"`    // mean completed iteration depth
+	SelDepth Float  `json:"seldepth"` // mean selective depth
+	Nodes    Float  `json:"nodes"`    // mean nodes per move
+	TimeMS   Float  `json:"time_ms"`  // mean milliseconds per move
+	NPS      Float  `json:"nps"`      // total nodes / total time (0 without time)
+}
+
+// SuiteRun is a stored test-suite run (selfplay suite -db).
+type SuiteRun struct {
+	ID        int64      `json:"id"`
+	Suite     string     `json:"suite"`
+	LimitKind string     `json:"limit_kind"` // nodes, depth or movetime (ms)
+	Settings  string     `json:"settings"`
+	Created   time.Time  `json:"created"`
+	Rows      []SuiteRow `json:"rows"`
+}
+
+// SuiteRow is one variant at one budget.
+type SuiteRow struct {
+	Variant   string `json:"variant"`
+	Limit     int64  `json:"limit"`
+	Positions int    `json:"positions"`
+	Solved    int    `json:"solved"`
+	Nodes     int64  `json:"nodes"`
+	MainNodes int64  `json:"main_nodes"`
+	QNodes    int64  `json:"q_nodes"`
+	TimeMS    Float  `json:"time_ms"`
+}

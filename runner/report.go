@@ -1,0 +1,263 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"selfplay/report"
+	"selfplay/runner/store"
+	"selfplay/stats"
+)
+
+// ReportOptions select the tournaments of a report and its statistics.
+type ReportOptions struct {
+	Tournament string  // only this tournament; "" for all of them
+	Level      float64 // confidence level of the intervals; 0 for stats.DefaultLevel
+	// Anchor is rated 0 in the rating table of every tournament it plays
+	// in (the others are rated with the average at 0); "" for the average.
+	Anchor string
+}
+
+// BuildReport gathers the report of the selected stored tournaments (in
+// creation order) and of every stored suite run. A tournament or anchor
+// that is not in the database is an error wrapping store.ErrNotFound whose
+// message lists what is there.
+func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (report.Report, error) {
+	level := opt.Level
+	if level == 0 {
+		level = stats.DefaultLevel
+	}
+	if !(level > 0 && level < 1) {
+		return report.Report{}, fmt.Errorf("confidence level %v is not in (0, 1)", level)
+	}
+	all, err := st.Tournaments(ctx)
+	if err != nil {
+		return report.Report{}, err
+	}
+	selected := all
+	if opt.Tournament != "" {
+		i := slices.IndexFunc(all, func(t store.Tournament) bool { return t.Name == opt.Tournament })
+		if i < 0 {
+			return report.Report{}, fmt.Errorf("tournament %q: %w (stored tournaments: %s)", opt.Tournament,
+				store.ErrNotFound, tournamentNames(all))
+		}
+		selected = all[i : i+1]
+	}
+	r := report.Report{Level: level, Anchor: opt.Anchor, Tournaments: []report.Tournament{}}
+	anchored := false
+	for _, t := range selected {
+		games, err := st.Games(ctx, store.GameFilter{TournamentID: t.ID, WithMoves: true})
+		if err != nil {
+			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
+		anchor := ""
+		if slices.ContainsFunc(t.Engines, func(e store.Engine) bool { return e.Name == opt.Anchor }) {
+			anchor, anchored = opt.Anchor, true
+		}
+		rt, err := tournamentReport(t, games, level, anchor)
+		if err != nil {
+			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
+		r.Tournaments = append(r.Tournaments, rt)
+	}
+	if opt.Anchor != "" && !anchored {
+		return report.Report{}, fmt.Errorf("anchor %q: %w in the reported tournaments (engines: %s)", opt.Anchor,
+			store.ErrNotFound, engineNames(selected))
+	}
+	if r.SuiteRuns, err = suiteRunsReport(ctx, st); err != nil {
+		return report.Report{}, err
+	}
+	return r, nil
+}
+
+// tournamentNames lists tournaments for an error message.
+func tournamentNames(ts []store.Tournament) string {
+	if len(ts) == 0 {
+		return "none"
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// engineNames lists the distinct engines of tournaments for an error message.
+func engineNames(ts []store.Tournament) string {
+	var names []string
+	for _, t := range ts {
+		for _, e := range t.Engines {
+			if !slices.Contains(names, e.Name) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// snapshotInfo is what the report needs of a tournament's config snapshot
+// (config.Tournament.Snapshot).
+type snapshotInfo struct {
+	Format  string   `json:"format"`
+	Players []string `json:"players"`
+	SPRT    *struct {
+		Elo0  float64 `json:"elo0"`
+		Elo1  float64 `json:"elo1"`
+		Alpha float64 `json:"alpha"`
+		Beta  float64 `json:"beta"`
+		Model string  `json:"model"`
+	} `json:"sprt"`
+}
+
+// sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
+// nil.
+func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
+	if s.SPRT == nil || s.Format != "match" {
+		return nil, nil
+	}
+	model, err := stats.ParseEloModel(s.SPRT.Model)
+	if err != nil {
+		return nil, fmt.Errorf("stored SPRT: %w", err)
+	}
+	t := &stats.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: model}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("stored SPRT: %w", err)
+	}
+	return t, nil
+}
+
+// tournamentReport computes a tournament's report from its stored games
+// (in schedule order, with moves).
+func tournamentReport(t store.Tournament, games []store.Game, level float64, anchor string) (report.Tournament, error) {
+	var snap snapshotInfo
+	if err := json.Unmarshal([]byte(t.Config), &snap); err != nil {
+		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
+	}
+	test, err := snap.sprtTest()
+	if err != nil {
+		return report.Tournament{}, err
+	}
+	names := make([]string, len(t.Engines))
+	for i, e := range t.Engines {
+		names[i] = e.Name
+	}
+	tally := NewTally(names)
+	for i := range games {
+		if err := tally.Add(&games[i]); err != nil {
+			return report.Tournament{}, err
+		}
+	}
+	rt := report.Tournament{
+		Name: t.Name, Format: snap.Format, Status: t.Status,
+		GamesStored: len(games), GamesScheduled: t.TotalGames,
+		Engines: names, Played: playedRange(games), RatingAnchor: anchor,
+	}
+	if rt.Ratings, err = ratingsReport(names, tally, level, anchor); err != nil {
+		return report.Tournament{}, err
+	}
+	for _, key := range pairingOrder(snap, tally) {
+		p, err := pairingReport(key, games, level, test)
+		if err != nil {
+			return report.Tournament{}, fmt.Errorf("pairing %s vs %s: %w", key[0], key[1], err)
+		}
+		rt.Pairings = append(rt.Pairings, p)
+	}
+	rt.Terminations = terminationsReport(names, games)
+	rt.Search = searchReport(names, games)
+	return rt, nil
+}
+
+// playedRange is the earliest start and latest finish of the games.
+func playedRange(games []store.Game) *report.TimeRange {
+	var r *report.TimeRange
+	for _, g := range games {
+		if r == nil {
+			r = &report.TimeRange{Start: g.Started.UTC(), End: g.Finished.UTC()}
+			continue
+		}
+		if g.Started.Before(r.Start) {
+			r.Start = g.Started.UTC()
+		}
+		if g.Finished.After(r.End) {
+			r.End = g.Finished.UTC()
+		}
+	}
+	return r
+}
+
+// pairingOrder lists the pairings as the schedule plays them (from the
+// snapshot's format and players, so that a pairing without games yet still
+// shows), then any others found among the games.
+func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
+	var keys [][2]string
+	e := snap.Players
+	switch {
+	case snap.Format == "match" && len(e) == 2:
+		keys = append(keys, [2]string{e[0], e[1]})
+	case snap.Format == "gauntlet" && len(e) > 1:
+		for _, o := range e[1:] {
+			keys = append(keys, [2]string{e[0], o})
+		}
+	default:
+		for i := range e {
+			for j := i + 1; j < len(e); j++ {
+				keys = append(keys, [2]string{e[i], e[j]})
+			}
+		}
+	}
+	for _, p := range tally.Pairings() {
+		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// ratingsReport is the Bradley-Terry table of the tally.
+func ratingsReport(names []string, tally *Tally, level float64, anchor string) ([]report.Rating, error) {
+	var results []stats.PairResult
+	for _, p := range tally.Pairings() {
+		results = append(results, stats.PairResult{First: p.First, Second: p.Second,
+			Wins: p.Games.Wins, Losses: p.Games.Losses, Draws: p.Games.Draws})
+	}
+	table, err := stats.Ratings(names, results, stats.RatingOptions{Anchor: anchor, Level: level})
+	if err != nil {
+		return nil, fmt.Errorf("ratings: %w", err)
+	}
+	rows := make([]report.Rating, len(table.Rows))
+	for i, r := range table.Rows {
+		rows[i] = report.Rating{
+			Rank: i + 1, Engine: r.Player, Status: r.Status.String(),
+			Rating: report.Float(r.Rating), Low: report.Float(r.Low), High: report.Float(r.High),
+			Error: report.Float((r.High - r.Low) / 2),
+			Games: r.Games, Points: report.Float(r.Points), Score: report.Float(r.Score),
+		}
+	}
+	return rows, nil
+}
+
+// suiteRunsReport lists the stored suite runs.
+func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, error) {
+	runs, err := st.SuiteRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []report.SuiteRun{}
+	for _, run := range runs {
+		r := report.SuiteRun{ID: run.ID, Suite: run.Suite, LimitKind: run.LimitKind, Settings: run.Settings,
+			Created: run.Created.UTC(), Rows: []report.SuiteRow{}}
+		for _, row := range run.Rows {
+			r.Rows = append(r.Rows, report.SuiteRow{Variant: row.Variant, Limit: row.Limit, Positions: row.Positions,
+				Solved: row.Solved, Nodes: row.Nodes, MainNodes: row.MainNodes, QNodes: row.QNodes,
+				TimeMS: report.Float(row.Time.Seconds() * 1000)})
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
