@@ -195,22 +195,7 @@ func playedRange(games []store.Game) *report.TimeRange {
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
 func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
-	var keys [][2]string
-	e := snap.Players
-	switch {
-	case snap.Format == "match" && len(e) == 2:
-		keys = append(keys, [2]string{e[0], e[1]})
-	case snap.Format == "gauntlet" && len(e) > 1:
-		for _, o := range e[1:] {
-			keys = append(keys, [2]string{e[0], o})
-		}
-	default:
-		for i := range e {
-			for j := i + 1; j < len(e); j++ {
-				keys = append(keys, [2]string{e[i], e[j]})
-			}
-		}
-	}
+	keys := Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)
@@ -221,12 +206,7 @@ func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
 
 // ratingsReport is the Bradley-Terry table of the tally.
 func ratingsReport(names []string, tally *Tally, level float64, anchor string) ([]report.Rating, error) {
-	var results []stats.PairResult
-	for _, p := range tally.Pairings() {
-		results = append(results, stats.PairResult{First: p.First, Second: p.Second,
-			Wins: p.Games.Wins, Losses: p.Games.Losses, Draws: p.Games.Draws})
-	}
-	table, err := stats.Ratings(names, results, stats.RatingOptions{Anchor: anchor, Level: level})
+	table, err := tally.ratings(names, level, anchor)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
 	}

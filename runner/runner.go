@@ -98,28 +98,34 @@ func CheckNames(cfg *config.File, opts Options) error {
 	return nil
 }
 
+// Pairings lists the pairings a format plays, in schedule order, each as
+// (first engine, second engine): match, the first engine against each other
+// (gauntlet), or every two engines (round robin).
+func Pairings(format string, engines []string) [][2]string {
+	var out [][2]string
+	switch {
+	case format == config.FormatMatch && len(engines) == 2:
+		out = append(out, [2]string{engines[0], engines[1]})
+	case format == config.FormatGauntlet && len(engines) > 1:
+		for _, o := range engines[1:] {
+			out = append(out, [2]string{engines[0], o})
+		}
+	default:
+		for i := range engines {
+			for j := i + 1; j < len(engines); j++ {
+				out = append(out, [2]string{engines[i], engines[j]})
+			}
+		}
+	}
+	return out
+}
+
 // schedule lists the tournament's games in a deterministic order: rounds,
 // then openings (in the configured order; a random order is reshuffled each
 // round from the seed), then pairings; each opening and pairing is a pair of
 // games with colors swapped.
 func schedule(t *config.Tournament, list []openings.Opening) ([]gameJob, error) {
-	type pairing struct{ first, second string }
-	var pairings []pairing
-	e := t.Engines
-	switch t.Format {
-	case config.FormatMatch:
-		pairings = []pairing{{e[0], e[1]}}
-	case config.FormatGauntlet:
-		for _, o := range e[1:] {
-			pairings = append(pairings, pairing{e[0], o})
-		}
-	default:
-		for i := range e {
-			for j := i + 1; j < len(e); j++ {
-				pairings = append(pairings, pairing{e[i], e[j]})
-			}
-		}
-	}
+	pairings := Pairings(t.Format, t.Engines)
 	var jobs []gameJob
 	pair := 0
 	for r := 0; r < t.Rounds; r++ {
@@ -130,8 +136,8 @@ func schedule(t *config.Tournament, list []openings.Opening) ([]gameJob, error) 
 		for _, o := range ordered {
 			for _, p := range pairings {
 				jobs = append(jobs,
-					gameJob{pair: pair, index: 0, round: r, opening: o, white: p.first, black: p.second},
-					gameJob{pair: pair, index: 1, round: r, opening: o, white: p.second, black: p.first})
+					gameJob{pair: pair, index: 0, round: r, opening: o, white: p[0], black: p[1]},
+					gameJob{pair: pair, index: 1, round: r, opening: o, white: p[1], black: p[0]})
 				pair++
 			}
 		}

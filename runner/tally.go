@@ -82,23 +82,30 @@ func (t *Tally) Add(g *store.Game) error {
 // Pairings returns the pairings in the order their first game was counted.
 func (t *Tally) Pairings() []*PairingTally { return t.pairings }
 
-// Estimate is the pairing's Elo estimate: pentanomial when every game has
-// its pair partner (paired openings), else trinomial.
+// Estimate is the pairing's Elo estimate as fishtest computes it for paired
+// openings: the pentanomial model over the complete pairs whenever there is
+// one (a game whose partner is missing, e.g. in flight when a run stopped,
+// is left out), else the trinomial model over the games.
 func (p *PairingTally) Estimate(level float64) (stats.Estimate, error) {
-	if p.Pairs.Games() == p.Games.Games() && p.Pairs.Pairs() > 0 {
+	if p.Pairs.Pairs() > 0 {
 		return stats.AnalyzePentanomial(p.Pairs, level)
 	}
 	return stats.AnalyzeTrinomial(p.Games, level)
 }
 
-// Ratings computes the Bradley-Terry rating table (average anchored at 0).
+// Ratings computes the Bradley-Terry rating table with the average at 0.
 func (t *Tally) Ratings(level float64) (stats.RatingTable, error) {
+	return t.ratings(t.engines, level, "")
+}
+
+// ratings fits the given players, anchored at anchor ("" = average at 0).
+func (t *Tally) ratings(players []string, level float64, anchor string) (stats.RatingTable, error) {
 	var results []stats.PairResult
 	for _, p := range t.pairings {
 		results = append(results, stats.PairResult{First: p.First, Second: p.Second,
 			Wins: p.Games.Wins, Losses: p.Games.Losses, Draws: p.Games.Draws})
 	}
-	return stats.Ratings(t.engines, results, stats.RatingOptions{Level: level})
+	return stats.Ratings(players, results, stats.RatingOptions{Anchor: anchor, Level: level})
 }
 
 // Summary renders the result table printed at the end of a tournament:
