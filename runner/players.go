@@ -80,6 +80,12 @@ func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts
 			continue
 		}
 		eng, err := opts.NewEngine(ctx, e)
+		if ctx.Err() != nil {
+			if err == nil {
+				eng.Close()
+			}
+			return ErrInterrupted
+		}
 		if err != nil {
 			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}

@@ -322,13 +322,10 @@ func play(ctx context.Context, cfg *config.File, t *config.Tournament, tid int64
 		select {
 		case r, ok := <-results:
 			if !ok {
-				if firstErr != nil {
-					return firstErr
-				}
 				if ctx.Err() != nil {
-					return ErrInterrupted
+					return ErrInterrupted // errors after Ctrl-C are its consequences
 				}
-				return nil
+				return firstErr
 			}
 			if r.err != nil {
 				if !errors.Is(r.err, errAbandoned) && firstErr == nil {
@@ -403,6 +400,9 @@ func worker(ctx context.Context, cfg *config.File, t *config.Tournament, jobs <-
 		white, werr := get(j.white)
 		black, berr := get(j.black)
 		if werr != nil || berr != nil {
+			if ctx.Err() != nil {
+				return // interrupted while starting an engine
+			}
 			results <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
 			return
 		}

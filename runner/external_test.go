@@ -1,0 +1,210 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"selfplay/runner/store"
+)
+
+var (
+	buildOnce  sync.Once
+	buildDir   string
+	buildError error
+)
+
+// built compiles the fake UCI engine and selfplay once per test binary.
+func built(t *testing.T) (fake, selfplay string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds binaries")
+	}
+	buildOnce.Do(func() {
+		buildDir, buildError = os.MkdirTemp("", "runner-external")
+		if buildError != nil {
+			return
+		}
+		for out, pkg := range map[string]string{"fakeengine": "../engines/uci/testdata/fakeengine", "selfplay": "../cmd/selfplay"} {
+			if b, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, out), pkg).CombinedOutput(); err != nil {
+				buildError = fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+				return
+			}
+		}
+	})
+	if buildError != nil {
+		t.Fatal(buildError)
+	}
+	return filepath.Join(buildDir, "fakeengine"), filepath.Join(buildDir, "selfplay")
+}
+
+// externalConfig: one opening (a game pair) between an external engine and
+// the in-process plain.
+func externalConfig(t *testing.T, external string) string {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	os.WriteFile(book, []byte("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n"), 0o644)
+	return fmt.Sprintf(`database = "games.db"
+[engines.plain]
+preset = "plain"
+hash = 1
+[engines.ext]
+%s
+[[tournament]]
+name = "ext"
+engines = ["ext", "plain"]
+concurrency = 2
+[tournament.openings]
+file = %q
+[tournament.limits]
+nodes = 300
+move_timeout = "1s"
+[tournament.adjudication]
+move = 20
+referee_nodes = 1000
+`, external, book)
+}
+
+// processesRunning counts live processes whose command line contains path.
+func processesRunning(path string) int {
+	entries, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), path) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFaultyExternalEnginesLose(t *testing.T) {
+	fake, _ := built(t)
+	tests := []struct {
+		mode        string
+		termination string
+	}{
+		{"legal", ""},
+		{"crash", TermEngineCrash},
+		{"crash-after=3", TermEngineCrash},
+		{"hang", TermEngineTimeout},
+		{"garbage", TermEngineError},
+		{"illegal", TermIllegalMove},
+		{"null", TermIllegalMove},
+		{"slow-start", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", %q, \"-delay\", \"300ms\"]\ninit_timeout = \"5s\"", fake, tt.mode)
+			cfg := loadConfig(t, externalConfig(t, ext))
+			st := openStore(t, cfg)
+			logDir := t.TempDir()
+			if err := Run(context.Background(), cfg, st, Options{LogDir: logDir}); err != nil {
+				t.Fatal(err)
+			}
+			games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
+			if err != nil || len(games) != 2 {
+				t.Fatalf("%d games stored (%v), want the pair", len(games), err)
+			}
+			for _, g := range games {
+				if tt.termination == "" {
+					if g.Termination == TermEngineCrash || g.Termination == TermEngineError || g.Termination == TermIllegalMove || g.Termination == TermEngineTimeout {
+						t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
+					}
+					continue
+				}
+				fakeWhite := g.White == "ext"
+				if g.Termination != tt.termination || (fakeWhite && g.Result != "0-1") || (!fakeWhite && g.Result != "1-0") {
+					t.Errorf("game %d (ext %s): %s %s (%s), want %s and a loss for ext", g.Index,
+						map[bool]string{true: "White", false: "Black"}[fakeWhite], g.Result, g.Termination, g.Reason, tt.termination)
+				}
+				if !strings.Contains(g.Reason, "(ext)") {
+					t.Errorf("reason %q does not name the engine", g.Reason)
+				}
+			}
+			if n := processesRunning(fake); n != 0 {
+				t.Errorf("%d engine processes left running", n)
+			}
+		})
+	}
+}
+
+func TestExternalEngineSetupErrors(t *testing.T) {
+	fake, _ := built(t)
+	tests := []struct {
+		name, ext, want string
+	}{
+		{"unknown option", fmt.Sprintf("command = %q\noptions = { Bogus = 3 }", fake), "Bogus"},
+		{"too slow to start", fmt.Sprintf("command = %q\nargs = [\"-mode\", \"slow-start\", \"-delay\", \"3s\"]\ninit_timeout = \"300ms\"", fake), "ext"},
+		{"missing command", "command = \"/nonexistent/engine\"", "/nonexistent/engine"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := loadConfig(t, externalConfig(t, tt.ext))
+			st := openStore(t, cfg)
+			err := Run(context.Background(), cfg, st, Options{})
+			if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Run = %v, want an engine setup error mentioning %q", err, tt.want)
+			}
+			if keys, _ := st.GameKeys(context.Background(), 1); len(keys) != 0 {
+				t.Fatalf("%d games stored", len(keys))
+			}
+		})
+	}
+}
+
+// The same games whether fhr plays in-process or as `selfplay uci` over the
+// protocol: UCI adds no change to the games under node limits.
+func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
+	_, selfplay := built(t)
+	body := fmt.Sprintf(quickConfig, 2)
+	inProcess := loadConfig(t, body)
+	a := openStore(t, inProcess)
+	if err := Run(context.Background(), inProcess, a, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	external := loadConfig(t, strings.Replace(body, "[engines.fhr]\npreset = \"fhr\"\nhash = 1",
+		fmt.Sprintf("[engines.fhr]\ncommand = %q\nargs = [\"uci\", \"-variant\", \"fhr\", \"-hash\", \"1\"]", selfplay), 1))
+	b := openStore(t, external)
+	if err := Run(context.Background(), external, b, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b)); pa != pb {
+		t.Fatal("the games differ when fhr plays through UCI")
+	}
+	if n := processesRunning(selfplay); n != 0 {
+		t.Errorf("%d selfplay uci processes left running", n)
+	}
+}
+
+// Cancelling a run (Ctrl-C) leaves no engine process behind.
+func TestNoEngineSurvivesCancel(t *testing.T) {
+	fake, _ := built(t)
+	ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", \"hang\"]", fake)
+	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), `move_timeout = "1s"`, `move_timeout = "1m"`, 1))
+	st := openStore(t, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- Run(ctx, cfg, st, Options{}) }()
+	// Both workers' engines are up (the preflight's is gone by then).
+	for processesRunning(fake) < 2 {
+		select {
+		case err := <-done:
+			t.Fatalf("Run ended early: %v", err)
+		default:
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Run = %v, want ErrInterrupted", err)
+	}
+	if n := processesRunning(fake); n != 0 {
+		t.Fatalf("%d engine processes survive the interrupted run", n)
+	}
+}
