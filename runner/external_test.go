@@ -208,3 +208,35 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 		t.Fatalf("%d engine processes survive the interrupted run", n)
 	}
 }
+
+// A few games against Debian's Stockfish at a low node budget (skipped
+// when it is not installed: apt install stockfish).
+func TestStockfishGauntlet(t *testing.T) {
+	const sf = "/usr/games/stockfish"
+	if _, err := os.Stat(sf); err != nil {
+		t.Skip("stockfish not installed")
+	}
+	if testing.Short() {
+		t.Skip("plays against an external engine")
+	}
+	ext := fmt.Sprintf("command = %q\noptions = { \"Skill Level\" = 0, Threads = 1, Hash = 16 }", sf)
+	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "nodes = 300", "nodes = 2000", 1))
+	st := openStore(t, cfg)
+	if err := Run(context.Background(), cfg, st, Options{LogDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	games, _ := st.Games(context.Background(), store.GameFilter{WithMoves: true})
+	if len(games) != 2 {
+		t.Fatalf("%d games", len(games))
+	}
+	for _, g := range games {
+		switch g.Termination {
+		case TermEngineCrash, TermEngineError, TermEngineTimeout, TermIllegalMove, TermTimeForfeit:
+			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
+		}
+		checkGame(t, &g, 20)
+	}
+	if n := processesRunning(sf); n != 0 {
+		t.Errorf("%d stockfish processes left running", n)
+	}
+}

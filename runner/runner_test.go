@@ -134,14 +134,14 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("%d openings played, want 25", len(seen))
 	}
 	for _, g := range games {
-		checkGame(t, &g)
+		checkGame(t, &g, 30)
 	}
 }
 
 // checkGame replays a stored game's PGN with notnil/chess and checks that it
 // reaches the stored final position and that the result fits the
 // termination.
-func checkGame(t *testing.T, g *store.Game) {
+func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
 	t.Helper()
 	id := fmt.Sprintf("game %d.%d (%s)", g.Pair, g.Index, g.Termination)
 	read, err := chess.PGN(strings.NewReader(g.PGN))
@@ -186,10 +186,10 @@ func checkGame(t *testing.T, g *store.Game) {
 			t.Fatalf("%s: notnil sees no insufficient material", id)
 		}
 	case TermAdjudication:
-		if len(g.Moves) != 60 { // move 30, counted from the initial position
-			t.Fatalf("%s: adjudicated after %d plies, want 60", id, len(g.Moves))
+		if len(g.Moves) != 2*adjudicationMove { // counted from the initial position
+			t.Fatalf("%s: adjudicated after %d plies, want %d", id, len(g.Moves), 2*adjudicationMove)
 		}
-		if !strings.HasPrefix(g.Reason, "Adjudicated at move 30") {
+		if !strings.HasPrefix(g.Reason, fmt.Sprintf("Adjudicated at move %d", adjudicationMove)) {
 			t.Fatalf("%s: reason %q", id, g.Reason)
 		}
 	default:
