@@ -77,8 +77,9 @@
 // "progress" is the running estimate after each complete pair (or each game
 // when no pair is complete) in schedule order; "path" is the SPRT's LLR
 // after each complete pair. "against" counts, per engine, the games that
-// ended that way against it: lost, or, for illegal move, time forfeit and
-// engine error, forfeited by its own fault (even when drawn). "search"
+// ended that way against it: lost, or, for illegal move, time forfeit,
+// engine timeout, engine crash and engine error, forfeited by its own fault
+// (even when drawn). "search"
 // averages are per engine move, book moves excluded; "nodes" and "time_ms"
 // are means per move, "nps" total nodes over total time.
 package report

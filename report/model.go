@@ -219,8 +219,8 @@ type TerminationRow struct {
 	BlackWins   int    `json:"black_wins"`
 	Draws       int    `json:"draws"`
 	// Against counts, per engine, the games that ended this way against
-	// it: lost, or, for illegal move, time forfeit and engine error,
-	// forfeited by its own fault (a time forfeit against a lone king is a
+	// it: lost, or, for the faults (illegal move, time forfeit, engine
+	// timeout, crash or error), forfeited by its own fault (a time forfeit against a lone king is a
 	// draw but still the engine's fault).
 	Against map[string]int `json:"against"`
 }

@@ -12,13 +12,17 @@ import (
 // the report lists them (every one, played or not, so the lines are stable).
 func standardTerminations() []string {
 	return []string{TermCheckmate, TermStalemate, TermRepetition, TermFiftyMoves, TermInsufficient,
-		TermAdjudication, TermIllegalMove, TermTimeForfeit, TermEngineError}
+		TermAdjudication, TermIllegalMove, TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError}
 }
 
 // isFault reports whether a termination is an engine's own fault, charged
 // to it even when the result is a draw (a time forfeit against a lone king).
 func isFault(term string) bool {
-	return term == TermIllegalMove || term == TermTimeForfeit || term == TermEngineError
+	switch term {
+	case TermIllegalMove, TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError:
+		return true
+	}
+	return false
 }
 
 // terminationsReport counts the games per termination, and per engine the
