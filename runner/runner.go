@@ -21,8 +21,8 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/search"
 	"selfplay/openings"
+	"selfplay/report"
 	"selfplay/runner/store"
-	"selfplay/stats"
 )
 
 // Options adjust a run beyond the config file.
@@ -201,8 +201,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 	sprt := newSPRTState(t, tally)
 	if row.Status == store.StatusComplete {
-		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored)\n", t.Name, len(stored))
-		fmt.Fprint(opts.Progress, tally.Summary(t.Name))
+		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
+			t.Name, len(stored), t.Name)
 		return nil
 	}
 	var pending []gameJob
@@ -245,11 +245,19 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err := st.UpdateStatus(ctx, row.ID, store.StatusComplete, state, llr); err != nil {
 		return err
 	}
-	fmt.Fprint(opts.Progress, tally.Summary(t.Name))
-	if sprt.enabled() {
-		fmt.Fprintf(opts.Progress, "  %s\n", stats.SPRTVerdict(sprt.test, sprt.result))
+	return printReport(ctx, st, t.Name, opts.Progress)
+}
+
+// printReport writes a finished tournament's text report (what `selfplay
+// report -tournament NAME` prints).
+func printReport(ctx context.Context, st *store.Store, name string, w io.Writer) error {
+	rep, err := BuildReport(ctx, st, ReportOptions{Tournament: name})
+	if err != nil {
+		return err
 	}
-	return nil
+	rep.SuiteRuns = nil
+	fmt.Fprintln(w)
+	return report.WriteText(w, rep)
 }
 
 // describeLimits is the per-move limit in words.

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"strings"
 
 	"selfplay/runner/store"
 	"selfplay/stats"
@@ -106,31 +105,4 @@ func (t *Tally) ratings(players []string, level float64, anchor string) (stats.R
 			Wins: p.Games.Wins, Losses: p.Games.Losses, Draws: p.Games.Draws})
 	}
 	return stats.Ratings(players, results, stats.RatingOptions{Anchor: anchor, Level: level})
-}
-
-// Summary renders the result table printed at the end of a tournament:
-// per pairing W/L/D, score, Elo with interval, LOS and the verdict; for
-// more than two engines, the rating table too.
-func (t *Tally) Summary(name string) string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %d games\n", name, t.Games)
-	for _, p := range t.pairings {
-		g := p.Games
-		fmt.Fprintf(&sb, "  %s vs %s: +%d -%d =%d, score %.1f/%d (%.1f%%)", p.First, p.Second, g.Wins, g.Losses, g.Draws,
-			g.Points(), g.Games(), 100*g.Points()/float64(max(g.Games(), 1)))
-		if p.Pairs.Pairs() > 0 {
-			c := p.Pairs.Counts()
-			fmt.Fprintf(&sb, ", pairs [LL LD DD WD WW] = %v", c)
-		}
-		sb.WriteByte('\n')
-		if e, err := p.Estimate(stats.DefaultLevel); err == nil {
-			fmt.Fprintf(&sb, "  %s\n", stats.Verdict(p.First, p.Second, e))
-		}
-	}
-	if len(t.engines) > 2 {
-		if rt, err := t.Ratings(stats.DefaultLevel); err == nil {
-			sb.WriteString(rt.Format())
-		}
-	}
-	return sb.String()
 }

@@ -105,7 +105,7 @@ func TestRunAndExport(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "tiny: 50 games") || !strings.Contains(stdout, "Elo (95%, pentanomial)") {
+	if !strings.Contains(stdout, "== Tournament tiny ==") || !strings.Contains(stdout, "Elo (95%, pentanomial)") || !strings.Contains(stdout, "50/50 games stored") {
 		t.Fatalf("run output lacks the result table:\n%s", stdout)
 	}
 	out := filepath.Join(dir, "all.pgn")
