@@ -15,6 +15,19 @@ var castleMask = func() [64]uint8 {
 	return m
 }()
 
+// castleRook returns the rook's move for a castling king landing on kingTo.
+func castleRook(kingTo Square) (from, to Square) {
+	switch kingTo {
+	case C1:
+		return A1, D1
+	case G8:
+		return H8, F8
+	case C8:
+		return A8, D8
+	}
+	return H1, F1
+}
+
 func (b *Board) movePiece(p Piece, from, to Square) {
 	bb := SquareBB(from) | SquareBB(to)
 	b.pieces[p.Type()] ^= bb
@@ -39,15 +52,7 @@ func (b *Board) MakeMove(m Move) {
 
 	switch m.flag() {
 	case flagCastle:
-		rookFrom, rookTo := H1, F1
-		switch to {
-		case C1:
-			rookFrom, rookTo = A1, D1
-		case G8:
-			rookFrom, rookTo = H8, F8
-		case C8:
-			rookFrom, rookTo = A8, D8
-		}
+		rookFrom, rookTo := castleRook(to)
 		rook := MakePiece(us, Rook)
 		b.movePiece(rook, rookFrom, rookTo)
 		h ^= zobrist.piece[rook][rookFrom] ^ zobrist.piece[rook][rookTo]
@@ -132,15 +137,7 @@ func (b *Board) UnmakeMove() {
 	}
 	switch m.flag() {
 	case flagCastle:
-		rookFrom, rookTo := H1, F1
-		switch to {
-		case C1:
-			rookFrom, rookTo = A1, D1
-		case G8:
-			rookFrom, rookTo = H8, F8
-		case C8:
-			rookFrom, rookTo = A8, D8
-		}
+		rookFrom, rookTo := castleRook(to)
 		b.movePiece(MakePiece(us, Rook), rookTo, rookFrom)
 	case flagEnPassant:
 		capSq := to - 8
