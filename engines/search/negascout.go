@@ -44,7 +44,7 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 
 	ttMove := board.NoMove
 	if e, ok := s.tt.probe(b.Hash()); ok {
-		ttMove = e.move
+		ttMove = e.move()
 		if ply > 0 && beta-alpha == 1 && int(e.depth) >= depth {
 			v := scoreFromTT(Score(e.score), ply)
 			if e.bound() == BoundExact || (e.bound() == BoundLower && v >= beta) || (e.bound() == BoundUpper && v <= alpha) {

@@ -2,26 +2,43 @@ package search
 
 import "selfplay/engines/board"
 
-// ttEntry is 16 bytes: the full key (no false matches in practice), best
-// move, score, draft, and the bound packed with the search generation.
+// ttEntry is 16 bytes: the full key (no false matches in practice), the best
+// move with the game epoch in its unused high bits, score, draft, and the
+// bound packed with the search generation.
 type ttEntry struct {
 	key      uint64
-	move     board.Move
+	moveEp   uint32 // move in the low 17 bits, game epoch above
 	score    int16
 	depth    int8
 	boundGen uint8 // bound in the low 2 bits, generation in the high 6
 }
 
-func (e *ttEntry) bound() Bound { return Bound(e.boundGen & 3) }
-func (e *ttEntry) gen() uint8   { return e.boundGen >> 2 }
+const (
+	ttMoveBits = 17 // a board.Move fits in 17 bits
+	ttMoveMask = 1<<ttMoveBits - 1
+	ttEpochs   = 1 << (32 - ttMoveBits)
+)
+
+func (e *ttEntry) bound() Bound                { return Bound(e.boundGen & 3) }
+func (e *ttEntry) gen() uint8                  { return e.boundGen >> 2 }
+func (e *ttEntry) move() board.Move            { return board.Move(e.moveEp & ttMoveMask) }
+func (e *ttEntry) epoch() uint32               { return e.moveEp >> ttMoveBits }
+func (t *TT) live(e *ttEntry) bool             { return e.boundGen&3 != 0 && e.epoch() == t.epoch }
+func (t *TT) owns(e *ttEntry, key uint64) bool { return e.key == key && t.live(e) }
 
 // TT is a transposition table of two-entry buckets: the first slot keeps the
 // deepest result of the current search generation, the second is always
 // replaced. It belongs to one engine instance (no sharing, no locks).
+//
+// A new game does not clear the memory: it starts a new epoch, and entries
+// of other epochs count as empty everywhere (probe and replacement), so the
+// table behaves exactly like a cleared one at the cost of nothing. The
+// memory is really cleared when the epoch counter wraps.
 type TT struct {
 	entries []ttEntry
 	mask    uint64 // bucket index mask (index of the bucket's first slot)
 	gen     uint8
+	epoch   uint32
 }
 
 const ttEntrySize = 16
@@ -43,8 +60,12 @@ func (t *TT) SizeMiB() int { return len(t.entries) * ttEntrySize >> 20 }
 
 // Clear empties the table (new game).
 func (t *TT) Clear() {
-	clear(t.entries)
 	t.gen = 0
+	t.epoch++
+	if t.epoch == ttEpochs {
+		clear(t.entries)
+		t.epoch = 0
+	}
 }
 
 // newSearch starts a new generation so entries of older searches are
@@ -53,11 +74,11 @@ func (t *TT) newSearch() { t.gen = (t.gen + 1) & 63 }
 
 func (t *TT) probe(key uint64) (ttEntry, bool) {
 	i := key & t.mask
-	if e := t.entries[i]; e.key == key && e.boundGen&3 != 0 {
-		return e, true
+	if e := &t.entries[i]; t.owns(e, key) {
+		return *e, true
 	}
-	if e := t.entries[i+1]; e.key == key && e.boundGen&3 != 0 {
-		return e, true
+	if e := &t.entries[i+1]; t.owns(e, key) {
+		return *e, true
 	}
 	return ttEntry{}, false
 }
@@ -65,11 +86,12 @@ func (t *TT) probe(key uint64) (ttEntry, bool) {
 func (t *TT) store(key uint64, move board.Move, score Score, depth int, bound Bound) {
 	i := key & t.mask
 	slot := &t.entries[i]
-	if slot.key != key && slot.gen() == t.gen && int(slot.depth) > depth {
+	if slot.key != key && t.live(slot) && slot.gen() == t.gen && int(slot.depth) > depth {
 		slot = &t.entries[i+1]
 	}
-	if move == board.NoMove && slot.key == key {
-		move = slot.move // keep the known best move of this position
+	if move == board.NoMove && t.owns(slot, key) {
+		move = slot.move() // keep the known best move of this position
 	}
-	*slot = ttEntry{key: key, move: move, score: int16(score), depth: int8(min(depth, 127)), boundGen: uint8(bound) | t.gen<<2}
+	*slot = ttEntry{key: key, moveEp: uint32(move) | t.epoch<<ttMoveBits, score: int16(score),
+		depth: int8(min(depth, 127)), boundGen: uint8(bound) | t.gen<<2}
 }
