@@ -43,3 +43,43 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFHRCost isolates what fail-high reductions cost per node: the
+// same tree as plain (the margin makes the test never succeed) with the
+// evaluation and threat function computed at every null-window interior
+// node. The paper puts this overhead at about 3% (item 8).
+func BenchmarkFHRCost(b *testing.B) {
+	plain, err := Preset("plain")
+	if err != nil {
+		b.Fatal(err)
+	}
+	evalOnly := plain
+	evalOnly.FHR = true
+	evalOnly.FHRMargin = -1 << 30 // e - t >= beta + 2^30 never holds
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"plain", plain}, {"eval-only", evalOnly}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := New(c.opts, 16)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var nodes int64
+			for i := 0; i < b.N; i++ {
+				for _, fen := range benchFENs {
+					s.NewGame()
+					res, err := s.Search(context.Background(), mustBoard(b, fen), Limits{Depth: 6})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Info.Counters.FHRReductions != 0 {
+						b.Fatal("the eval-only variant reduced a node")
+					}
+					nodes += res.Info.Nodes
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+		})
+	}
+}
