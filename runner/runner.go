@@ -216,7 +216,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		concurrency = opts.Concurrency
 	}
 	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
-		t.Name, strings.Join(t.Engines, " vs "), len(jobs), len(list), len(jobs)/2/len(list)/t.Rounds, t.Rounds,
+		t.Name, describePlayers(t), len(jobs), len(list), len(jobs)/2/len(list)/t.Rounds, t.Rounds,
 		describeLimits(t.Limits), concurrency)
 	if len(stored) > 0 && len(pending) > 0 {
 		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
@@ -258,6 +258,17 @@ func printReport(ctx context.Context, st *store.Store, name string, w io.Writer)
 	rep.SuiteRuns = nil
 	fmt.Fprintln(w)
 	return report.WriteText(w, rep)
+}
+
+// describePlayers says who plays whom.
+func describePlayers(t *config.Tournament) string {
+	switch t.Format {
+	case config.FormatMatch:
+		return strings.Join(t.Engines, " vs ")
+	case config.FormatGauntlet:
+		return fmt.Sprintf("gauntlet of %s against %s", t.Engines[0], strings.Join(t.Engines[1:], ", "))
+	}
+	return "round robin of " + strings.Join(t.Engines, ", ")
 }
 
 // describeLimits is the per-move limit in words.
