@@ -161,6 +161,35 @@ func countGames(t *testing.T, db string) (games, distinct int) {
 	return games, distinct
 }
 
+// startRun starts `selfplay run` on a small tournament in a new directory;
+// out, if not nil, receives its output.
+func startRun(t *testing.T, bin string, out *bytes.Buffer) (cmd *exec.Cmd, cfg, db string) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg = writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
+	cmd = exec.Command(bin, "run", "-config", cfg)
+	if out != nil {
+		cmd.Stdout, cmd.Stderr = out, out
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, cfg, filepath.Join(dir, "games.db")
+}
+
+// waitForGames waits until the run has stored n games.
+func waitForGames(t *testing.T, cmd *exec.Cmd, db string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for stored, _ := countGames(t, db); stored < n; stored, _ = countGames(t, db) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("not %d games stored within a minute", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // A run killed with SIGKILL mid-tournament and started again completes
 // with every game exactly once and an intact database.
 func TestKillAndResume(t *testing.T) {
@@ -168,24 +197,8 @@ func TestKillAndResume(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := selfplayBinary(t)
-	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
-	db := filepath.Join(dir, "games.db")
-	cmd := exec.Command(bin, "run", "-config", cfg)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if n, _ := countGames(t, db); n >= 6 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no games stored within a minute")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd, cfg, db := startRun(t, bin, nil)
+	waitForGames(t, cmd, db, 6)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	killedAt, _ := countGames(t, db)
@@ -223,23 +236,9 @@ func TestInterruptExitCode(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := selfplayBinary(t)
-	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
-	db := filepath.Join(dir, "games.db")
 	var out bytes.Buffer
-	cmd := exec.Command(bin, "run", "-config", cfg)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for n, _ := countGames(t, db); n < 2; n, _ = countGames(t, db) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no games stored within a minute")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd, _, db := startRun(t, bin, &out)
+	waitForGames(t, cmd, db, 2)
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
