@@ -52,6 +52,26 @@ func QueenAttacks(s Square, occ Bitboard) Bitboard {
 	return RookAttacks(s, occ) | BishopAttacks(s, occ)
 }
 
+// Attacks returns the squares attacked by piece p standing on s, given the
+// occupancy (NoPiece attacks nothing).
+func Attacks(p Piece, s Square, occ Bitboard) Bitboard {
+	switch p.Type() {
+	case Pawn:
+		return PawnAttacks(p.Color(), s)
+	case Knight:
+		return KnightAttacks(s)
+	case Bishop:
+		return BishopAttacks(s, occ)
+	case Rook:
+		return RookAttacks(s, occ)
+	case Queen:
+		return QueenAttacks(s, occ)
+	case King:
+		return KingAttacks(s)
+	}
+	return 0
+}
+
 // Between returns the squares strictly between a and b when they share a
 // rank, file or diagonal, else the empty set.
 func Between(a, b Square) Bitboard { return tables.between[a][b] }

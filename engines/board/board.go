@@ -70,9 +70,6 @@ func (b *Board) PieceAt(s Square) Piece { return b.squares[s] }
 // Pieces returns the squares of the pieces of color c and type t.
 func (b *Board) Pieces(c Color, t PieceType) Bitboard { return b.pieces[t] & b.colors[c] }
 
-// PiecesOfType returns the squares of both colors' pieces of type t.
-func (b *Board) PiecesOfType(t PieceType) Bitboard { return b.pieces[t] }
-
 // Occupancy returns the squares of the pieces of color c.
 func (b *Board) Occupancy(c Color) Bitboard { return b.colors[c] }
 

@@ -27,24 +27,6 @@ func (b *Board) IsRepetition(rootPly int) bool {
 	return false
 }
 
-// RepetitionCount returns how many times the current position occurred
-// before (0 = first occurrence), over the whole recorded history.
-func (b *Board) RepetitionCount() int {
-	n := len(b.hist)
-	limit := min(b.halfmove, n)
-	count := 0
-	for i := 1; i <= limit; i++ {
-		u := &b.hist[n-i]
-		if u.move == NoMove {
-			break
-		}
-		if i&1 == 0 && u.hash == b.hash {
-			count++
-		}
-	}
-	return count
-}
-
 // IsFiftyMoveDraw reports whether the fifty-move rule applies (100 plies
 // without capture or pawn move). Checkmate on the 100th ply takes precedence;
 // callers that care check for mate first.

@@ -44,11 +44,6 @@ func (b *Board) InCheck() bool {
 	return b.attacked(b.kings[b.side], b.side.Other(), b.Occupied())
 }
 
-// Checkers returns the enemy pieces giving check to the side to move.
-func (b *Board) Checkers() Bitboard {
-	return b.attackersTo(b.kings[b.side], b.Occupied()) & b.colors[b.side.Other()]
-}
-
 // Pinned returns the pieces of color us that are pinned to their king.
 func (b *Board) Pinned(us Color) Bitboard {
 	k := b.kings[us]

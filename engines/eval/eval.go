@@ -160,17 +160,7 @@ func evaluate(b *board.Board, ev *Evaluator) (e, t int) {
 				mg[c] += psq.mg[c][pt][sq]
 				eg[c] += psq.eg[c][pt][sq]
 				phase += phaseWeight[pt]
-				var a board.Bitboard
-				switch pt {
-				case board.Knight:
-					a = board.KnightAttacks(sq)
-				case board.Bishop:
-					a = board.BishopAttacks(sq, occ)
-				case board.Rook:
-					a = board.RookAttacks(sq, occ)
-				default:
-					a = board.QueenAttacks(sq, occ)
-				}
+				a := board.Attacks(board.MakePiece(c, pt), sq, occ)
 				att[c][pt] |= a
 				mob := (a & mobilityArea).Count() - mobilityBase[pt]
 				mg[c] += mobilityMG[pt] * mob

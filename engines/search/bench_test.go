@@ -24,12 +24,10 @@ func BenchmarkSearch(b *testing.B) {
 	for _, preset := range PresetNames() {
 		b.Run(preset, func(b *testing.B) {
 			s := mustSearcher(b, preset)
-			boards := make([]string, len(benchFENs))
-			copy(boards, benchFENs)
 			var nodes int64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for _, fen := range boards {
+				for _, fen := range benchFENs {
 					s.NewGame()
 					res, err := s.Search(context.Background(), mustBoard(b, fen), Limits{Depth: 6})
 					if err != nil {

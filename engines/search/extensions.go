@@ -5,24 +5,23 @@ import (
 	"selfplay/engines/eval"
 )
 
-// preMove is what the extension rules need to know about the position
-// before a move is made.
-type preMove struct {
-	kingSquaresAttacked int  // squares next to the enemy king we attack (king threat)
-	evading             bool // a rook or queen attacked by the last-moved piece is moving
+// preMoves is what the extension rules need to know about the node's
+// position before any move is made; gathered once per node, and only for
+// the extensions that are switched on.
+type preMoves struct {
+	kingSquaresAttacked int            // squares next to the enemy king we attack (king threat)
+	lastMoverAttacks    board.Bitboard // squares the opponent's last-moved piece attacks (attack evading)
 }
 
-// beforeMove gathers preMove; called only when the king-threat or
-// attack-evading extension is on.
-func (s *Searcher) beforeMove(m board.Move, moved board.Piece, prevMove board.Move) preMove {
-	var pre preMove
+func (s *Searcher) beforeMoves(prevMove board.Move) preMoves {
+	var pre preMoves
 	b := s.b
 	if s.opts.ExtKingThreat {
 		pre.kingSquaresAttacked = kingSquaresAttacked(b, b.Side())
 	}
-	if s.opts.ExtAttackEvading && prevMove != board.NoMove &&
-		(moved.Type() == board.Rook || moved.Type() == board.Queen) {
-		pre.evading = attacks(b, prevMove.To()).Has(m.From())
+	if s.opts.ExtAttackEvading && prevMove != board.NoMove {
+		sq := prevMove.To()
+		pre.lastMoverAttacks = board.Attacks(b.PieceAt(sq), sq, b.Occupied())
 	}
 	return pre
 }
@@ -30,7 +29,7 @@ func (s *Searcher) beforeMove(m board.Move, moved board.Piece, prevMove board.Mo
 // extension returns 1 if the move just made (b is after it) is forcing in
 // the sense of Ye & Marsland's forcing(), else 0, and counts which rules fired.
 func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesCheck bool, legalMoves int,
-	prevMove board.Move, prevCaptured board.Piece, pre preMove) int {
+	prevMove board.Move, prevCaptured board.Piece, pre *preMoves) int {
 	o := &s.opts
 	b := s.b
 	ext := 0
@@ -68,7 +67,8 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 	// Attack evading (Ye & Marsland §3.1): a major piece attacked by the
 	// last-moved enemy piece moves to a square that is not attacked or is
 	// defended.
-	if o.ExtAttackEvading && pre.evading {
+	if o.ExtAttackEvading && (moved.Type() == board.Rook || moved.Type() == board.Queen) &&
+		pre.lastMoverAttacks.Has(m.From()) {
 		to := m.To()
 		mover := b.Side().Other()
 		if !b.IsAttacked(to, b.Side()) || b.AttackersTo(to)&b.Occupancy(mover) != 0 {
@@ -76,7 +76,6 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 			ext = 1
 		}
 	}
-	_ = moved
 	return ext
 }
 
@@ -90,25 +89,4 @@ func kingSquaresAttacked(b *board.Board, by board.Color) int {
 		}
 	}
 	return n
-}
-
-// attacks returns the squares attacked by the piece on s.
-func attacks(b *board.Board, s board.Square) board.Bitboard {
-	p := b.PieceAt(s)
-	occ := b.Occupied()
-	switch p.Type() {
-	case board.Pawn:
-		return board.PawnAttacks(p.Color(), s)
-	case board.Knight:
-		return board.KnightAttacks(s)
-	case board.Bishop:
-		return board.BishopAttacks(s, occ)
-	case board.Rook:
-		return board.RookAttacks(s, occ)
-	case board.Queen:
-		return board.QueenAttacks(s, occ)
-	case board.King:
-		return board.KingAttacks(s)
-	}
-	return 0
 }

@@ -11,7 +11,29 @@ type nodeFlags uint8
 const (
 	flagNullAllowed nodeFlags = 1 << iota // the move into this node was not a null move
 	flagVerify                            // verified null move: verification still on in this path
+	flagCheckKnown                        // the parent knows whether the side to move is in check...
+	flagInCheck                           // ...and it is (the parent computed it for its own rules)
 )
+
+// checkFlags records for a child whether its side to move is in check.
+func checkFlags(inCheck bool) nodeFlags {
+	if inCheck {
+		return flagCheckKnown | flagInCheck
+	}
+	return flagCheckKnown
+}
+
+// inCheck is whether the side to move is in check, from the parent's flags
+// when it knows, else computed.
+func (s *Searcher) inCheck(flags nodeFlags) bool {
+	if flags&flagCheckKnown != 0 {
+		return flags&flagInCheck != 0
+	}
+	return s.b.InCheck()
+}
+
+// noEval marks a stand-pat value that qsearch must compute itself.
+const noEval = -1 << 30
 
 // negascout searches the node at ply with window [alpha, beta] to depth.
 // The shape is Feldmann's Figure 1 (first move with the full window, later
@@ -20,7 +42,7 @@ const (
 // It returns a fail-soft value; after s.stopped the value is meaningless.
 func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags) Score {
 	if depth <= 0 {
-		return s.quiesce(alpha, beta, ply)
+		return s.quiesce(alpha, beta, ply, flags)
 	}
 	if !s.enter(ply) {
 		return 0
@@ -29,9 +51,17 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	b := s.b
 	ps := &s.plies[ply]
 	ps.pvLen = 0
+	inCheck := s.inCheck(flags)
 	if ply > 0 {
-		if b.IsRepetition(s.rootPly) || b.IsFiftyMoveDraw() || b.IsInsufficientMaterial() {
+		if b.IsRepetition(s.rootPly) || b.IsInsufficientMaterial() {
 			return Draw
+		}
+		// The fifty-move rule, unless the last move mated.
+		if b.IsFiftyMoveDraw() {
+			if b.Generate(&ps.moves, board.All); !inCheck || ps.moves.N > 0 {
+				return Draw
+			}
+			return -Mate + Score(ply)
 		}
 		if ply >= MaxPly-1 {
 			e, _ := s.ev.Evaluate(b)
@@ -40,7 +70,6 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	}
 	origAlpha := alpha
 	nodeDepth := depth // the depth this node was asked for; stored in the TT (FHR item 7)
-	inCheck := b.InCheck()
 
 	ttMove := board.NoMove
 	if e, ok := s.tt.probe(b.Hash()); ok {
@@ -55,16 +84,16 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	}
 
 	// Fail-high reductions (Feldmann, Fig. 2): only at null-window nodes
-	// (item 5); e and t come from one evaluation call; t is infinite in check.
-	fhrReduction := 0
-	if s.opts.FHR && ply > 0 && alpha == beta-1 {
+	// (item 5); e and t come from one evaluation call. In check t is
+	// infinite, so the test cannot succeed and is skipped.
+	if s.opts.FHR && ply > 0 && alpha == beta-1 && !inCheck {
 		e, t := s.ev.Evaluate(b)
 		if e-t >= int(beta)-s.opts.FHRMargin {
 			depth--
-			fhrReduction = 1
 			s.counters.FHRReductions++
 			if depth <= 0 {
-				return s.qsearch(alpha, beta, ply) // a leaf now; this node is already counted
+				// A leaf now (this node is already counted); e is its stand pat.
+				return s.qsearch(alpha, beta, ply, false, e)
 			}
 		}
 	}
@@ -78,48 +107,34 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 		r := s.opts.nullR(depth)
 		s.counters.NullTried++
 		b.MakeNullMove()
-		v := -s.negascout(-beta, -beta+1, depth-r-1, ply+1, flags&flagVerify)
+		// After passing, the opponent is not in check (we were not giving check).
+		v := -s.negascout(-beta, -beta+1, depth-r-1, ply+1, flags&flagVerify|checkFlags(false))
 		b.UnmakeNullMove()
 		if s.stopped {
 			return 0
 		}
 		if v >= beta {
 			s.counters.NullFailHigh++
-			switch s.opts.Null {
-			case NullStandard:
+			switch {
+			case s.opts.Null == NullNMR:
+				depth -= s.opts.NullDR
+				s.counters.NMRReductions++
+				if depth <= 0 {
+					return s.qsearch(alpha, beta, ply, false, noEval)
+				}
+			case s.opts.Null == NullVerified && flags&flagVerify != 0:
+				depth--
+				flags &^= flagVerify
+				verifyFailHigh = true
+				s.counters.VerifiedReductions++
+			default: // standard null move, or verified inside a verified subtree: cut off
 				if v >= MateBound {
 					v = beta // a mate found after passing is not a proven mate
 				}
 				s.tt.store(b.Hash(), ttMove, scoreToTT(v, ply), nodeDepth, BoundLower)
 				return v
-			case NullVerified:
-				if flags&flagVerify == 0 {
-					// Inside a subtree whose verification is done: a plain cutoff.
-					if v >= MateBound {
-						v = beta
-					}
-					return v
-				}
-				depth--
-				flags &^= flagVerify
-				verifyFailHigh = true
-				s.counters.VerifiedReductions++
-			case NullNMR:
-				depth -= s.opts.NullDR
-				s.counters.NMRReductions++
-				if depth <= 0 {
-					return s.qsearch(alpha, beta, ply)
-				}
 			}
 		}
-	}
-
-	// Futility cutoff (Ye & Marsland, Fig. 2) at frontier nodes.
-	fcut := false
-	material := 0
-	if s.opts.Futility && depth == 1 && ply > 0 && !inCheck {
-		material = eval.Material(b)
-		fcut = material+s.opts.FutilityMargin <= int(alpha)
 	}
 
 	s.scoreMoves(ply, ttMove)
@@ -131,26 +146,28 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 		return Draw
 	}
 	prevMove, prevCaptured := b.LastMove(), b.LastCaptured()
-	childFlags := flags | flagNullAllowed
+	pre := s.beforeMoves(prevMove)
+	us := b.Side()
 
 research:
+	// Futility cutoff (Ye & Marsland, Fig. 2) at frontier nodes; decided
+	// here because a verified re-search changes the depth.
+	fcut := false
+	material := 0
+	if s.opts.Futility && depth == 1 && ply > 0 && !inCheck {
+		material = eval.Material(b)
+		fcut = material+s.opts.FutilityMargin <= int(alpha)
+	}
 	best := -Infinity
 	bestMove := board.NoMove
 	searched := 0
 	for i := 0; i < n; i++ {
 		m := s.pickMove(ply, i)
-		us := b.Side()
 		moved := b.PieceAt(m.From())
-		captured := b.PieceAt(m.To())
-		if m.IsEnPassant() {
-			captured = board.MakePiece(us.Other(), board.Pawn)
-		}
-		var pre preMove
-		if s.opts.ExtKingThreat || s.opts.ExtAttackEvading {
-			pre = s.beforeMove(m, moved, prevMove)
-		}
 		b.MakeMove(m)
+		captured := b.LastCaptured()
 		givesCheck := b.InCheck()
+		childFlags := flags&flagVerify | flagNullAllowed | checkFlags(givesCheck)
 		if fcut && !givesCheck {
 			gain := eval.PieceValue(captured.Type())
 			if p := m.Promotion(); p != board.NoPieceType {
@@ -165,7 +182,7 @@ research:
 		}
 		ext := 0
 		if ply < 2*s.iterDepth {
-			ext = s.extension(m, moved, captured, givesCheck, n, prevMove, prevCaptured, pre)
+			ext = s.extension(m, moved, captured, givesCheck, n, prevMove, prevCaptured, &pre)
 		}
 		var x Score
 		if searched == 0 {
@@ -173,12 +190,14 @@ research:
 		} else {
 			x = -s.negascout(-alpha-1, -alpha, depth-1+ext, ply+1, childFlags)
 			if x > alpha && x < beta {
-				// Re-search with the full window at the unreduced depth
-				// (Fig. 2: "re-search without FHR at v.i"). Feldmann's figure
-				// re-searches [x, beta]; with a transposition table and
-				// reductions the null-window value is not always reliable, so
-				// the re-search uses [alpha, beta] as PVS does.
-				x = -s.negascout(-beta, -alpha, depth+fhrReduction-1+ext, ply+1, childFlags)
+				// Re-search with the full window. Fig. 2 re-searches at the
+				// unreduced depth d-1, but a re-search only happens at a node
+				// with a window wider than null, where FHR never reduces, so
+				// d equals depth here. Feldmann re-searches [x, beta]; with a
+				// transposition table and reductions the null-window value is
+				// not always reliable, so the re-search uses [alpha, beta] as
+				// PVS does.
+				x = -s.negascout(-beta, -alpha, depth-1+ext, ply+1, childFlags)
 			}
 		}
 		b.UnmakeMove()
@@ -212,7 +231,6 @@ research:
 		verifyFailHigh = false
 		depth++
 		flags |= flagVerify
-		childFlags = flags | flagNullAllowed
 		alpha = origAlpha
 		s.counters.VerifiedResearches++
 		goto research
@@ -231,24 +249,24 @@ research:
 }
 
 // quiesce is a quiescence node: counted, then searched by qsearch.
-func (s *Searcher) quiesce(alpha, beta Score, ply int) Score {
+func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags) Score {
 	if !s.enter(ply) {
 		return 0
 	}
 	s.counters.QNodes++
-	return s.qsearch(alpha, beta, ply)
+	return s.qsearch(alpha, beta, ply, s.inCheck(flags), noEval)
 }
 
 // qsearch searches captures and queen promotions (MVV-LVA order) above the
 // stand-pat evaluation; in check it searches every evasion instead.
-func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
+// standPat is the static evaluation when the caller has it, else noEval.
+func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat int) Score {
 	b := s.b
 	ps := &s.plies[ply]
 	ps.pvLen = 0
 	if b.IsInsufficientMaterial() {
 		return Draw
 	}
-	inCheck := b.InCheck()
 	if ply >= MaxPly-1 {
 		e, _ := s.ev.Evaluate(b)
 		return Score(e)
@@ -260,8 +278,10 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 			return -Mate + Score(ply)
 		}
 	} else {
-		e, _ := s.ev.Evaluate(b)
-		best = Score(e)
+		if standPat == noEval {
+			standPat, _ = s.ev.Evaluate(b)
+		}
+		best = Score(standPat)
 		if best >= beta {
 			return best
 		}
@@ -272,7 +292,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 	for i := 0; i < ps.moves.N; i++ {
 		m := s.pickMove(ply, i)
 		b.MakeMove(m)
-		x := -s.quiesce(-beta, -alpha, ply+1)
+		x := -s.quiesce(-beta, -alpha, ply+1, 0)
 		b.UnmakeMove()
 		if s.stopped {
 			return 0

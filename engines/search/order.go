@@ -79,12 +79,6 @@ func (s *Searcher) rewardQuiet(ply int, m board.Move, side board.Color, depth in
 	h := &s.history[side][m.From()][m.To()]
 	*h += int32(depth * depth)
 	if *h >= historyMax {
-		for c := range s.history {
-			for f := range s.history[c] {
-				for t := range s.history[c][f] {
-					s.history[c][f][t] /= 2
-				}
-			}
-		}
+		s.scaleHistory(2)
 	}
 }

@@ -8,7 +8,7 @@
 // A Searcher owns all its state (transposition table, history, killers,
 // move buffers), so any number of Searchers run concurrently; a search with a
 // node or depth limit is a pure function of the position, the options and
-// the table contents.
+// the state left by earlier searches since NewGame (table, history, killers).
 package search
 
 import (
@@ -110,14 +110,14 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 		s.hardStop = s.start.Add(budget.hard)
 	}
 	s.tt.newSearch()
-	s.ageHistory()
+	s.scaleHistory(8)
 
 	maxDepth := MaxPly - 8
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
 	}
 	// A fallback if not even the first root move completes: the first legal
-	// move in the order the search would try.
+	// move in generation order.
 	res := Result{Move: root.Moves[0]}
 	haveIteration := false
 	for depth := 1; depth <= maxDepth; depth++ {
@@ -177,11 +177,11 @@ func (s *Searcher) enter(ply int) bool {
 		s.stopped = true
 		return false
 	}
-	s.nodes++
-	if s.nodes&1023 == 0 && s.pollStop() {
+	if (s.nodes+1)&1023 == 0 && s.pollStop() {
 		s.stopped = true
 		return false
 	}
+	s.nodes++
 	if ply > s.selDepth {
 		s.selDepth = ply
 	}
@@ -196,11 +196,13 @@ func (s *Searcher) pollStop() bool {
 	return !s.hardStop.IsZero() && !time.Now().Before(s.hardStop)
 }
 
-func (s *Searcher) ageHistory() {
+// scaleHistory divides every history score: between searches (aging) and
+// when a score reaches historyMax.
+func (s *Searcher) scaleHistory(div int32) {
 	for c := range s.history {
 		for f := range s.history[c] {
 			for t := range s.history[c][f] {
-				s.history[c][f][t] /= 8
+				s.history[c][f][t] /= div
 			}
 		}
 	}

@@ -55,9 +55,6 @@ func NewTT(mib int) *TT {
 	return &TT{entries: make([]ttEntry, size), mask: (size - 1) &^ 1}
 }
 
-// SizeMiB returns the table size in MiB.
-func (t *TT) SizeMiB() int { return len(t.entries) * ttEntrySize >> 20 }
-
 // Clear empties the table (new game).
 func (t *TT) Clear() {
 	t.gen = 0

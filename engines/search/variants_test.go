@@ -125,7 +125,16 @@ func TestNullReductionR(t *testing.T) {
 // The fail-high rule: standard null move cuts off, NMR reduces by DR and
 // searches on, verified reduces by one once per path.
 func TestNullFailHighRules(t *testing.T) {
-	const fen = queenUp // Black to move after a waiting move below is far behind
+	const fen = queenUp
+	// searched: whether the node searched any move itself (a PV move at
+	// ply 1), which a null-move cutoff does not.
+	search := func(spec string) (v Score, c Counters, nodes int64, searched bool) {
+		s, _ := node(t, spec, fen)
+		v = s.negascout(99, 100, 6, 1, flagNullAllowed|flagVerify)
+		return v, s.counters, s.nodes, s.plies[1].pvLen > 0
+	}
+	_, _, nodesWithoutNull, _ := search("plain")
+	results := map[string]int64{}
 	for _, tt := range []struct {
 		spec                          string
 		wantNMR, wantVerified, cutOff bool
@@ -136,14 +145,24 @@ func TestNullFailHighRules(t *testing.T) {
 		{"verified-r3", false, true, false},
 	} {
 		t.Run(tt.spec, func(t *testing.T) {
-			s, _ := node(t, tt.spec, fen)
-			s.negascout(99, 100, 6, 1, flagNullAllowed|flagVerify)
-			c := s.counters
+			v, c, nodes, searched := search(tt.spec)
+			results[tt.spec] = nodes
 			if c.NullFailHigh == 0 {
 				t.Fatalf("no null-move fail-high in a queen-up position: %+v", c)
 			}
 			if (c.NMRReductions > 0) != tt.wantNMR || (c.VerifiedReductions > 0) != tt.wantVerified {
 				t.Fatalf("counters %+v", c)
+			}
+			if v < 100 {
+				t.Fatalf("a queen up fails low: %d", v)
+			}
+			if nodes >= nodesWithoutNull {
+				t.Fatalf("%d nodes, not fewer than the %d without null move", nodes, nodesWithoutNull)
+			}
+			// Standard null move cuts the node off before any move; the
+			// others go on to search moves.
+			if searched == tt.cutOff {
+				t.Fatalf("searched moves: %v, want %v (%+v)", searched, !tt.cutOff, c)
 			}
 			if tt.cutOff && c.NMRReductions+c.VerifiedReductions != 0 {
 				t.Fatalf("standard null move must cut off, not reduce: %+v", c)
@@ -152,6 +171,10 @@ func TestNullFailHighRules(t *testing.T) {
 				t.Fatalf("NMR reduces at every null-move fail-high: %+v", c)
 			}
 		})
+	}
+	// A smaller depth reduction leaves more to search.
+	if results["nmr-r3-4:dr=1"] <= results["nmr-r3-4"] {
+		t.Fatalf("DR=1 searched %d nodes, DR=4 %d: DR has no effect", results["nmr-r3-4:dr=1"], results["nmr-r3-4"])
 	}
 }
 
@@ -218,27 +241,27 @@ func TestExtensions(t *testing.T) {
 		fen   string
 		moves []string // played before the node (the "last move")
 		count func(Counters) int64
+		none  bool // the switch is off: the count must be zero
 	}{
-		{"check", "plain", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil, func(c Counters) int64 { return c.ExtCheck }},
-		{"check off", "plain:ext-check=false", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil, func(c Counters) int64 { return -c.ExtCheck }},
+		{"check", "plain", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil, func(c Counters) int64 { return c.ExtCheck }, false},
+		{"check off", "plain:ext-check=false", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", nil, func(c Counters) int64 { return c.ExtCheck }, true},
 		{"recapture", "plain:ext-check=false:ext-recapture=true", "4k3/8/4p3/3n4/8/4N3/8/4K3 w - - 0 1", []string{"e3d5"},
-			func(c Counters) int64 { return c.ExtRecapture }},
+			func(c Counters) int64 { return c.ExtRecapture }, false},
 		{"single reply", "plain:ext-check=false:ext-single-reply=true", "7k/8/8/8/8/8/1r6/K7 w - - 0 1", nil,
-			func(c Counters) int64 { return c.ExtSingleReply }},
+			func(c Counters) int64 { return c.ExtSingleReply }, false},
 		{"king threat", "plain:ext-check=false:ext-king-threat=true", "8/8/8/4k3/8/8/8/3QK2R w - - 0 1", nil,
-			func(c Counters) int64 { return c.ExtKingThreat }},
+			func(c Counters) int64 { return c.ExtKingThreat }, false},
 		{"attack evading", "plain:ext-check=false:ext-attack-evading=true", "4k3/8/8/8/4n3/8/8/1R2K3 b - - 0 1", []string{"e4c3"},
-			func(c Counters) int64 { return c.ExtAttackEvading }},
+			func(c Counters) int64 { return c.ExtAttackEvading }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fen := tt.fen
-			s, _ := node(t, tt.spec, fen, tt.moves...)
+			s, _ := node(t, tt.spec, tt.fen, tt.moves...)
 			s.negascout(-Infinity, Infinity, 1, 1, 0)
 			got := tt.count(s.counters)
-			if tt.name == "check off" {
+			if tt.none {
 				if got != 0 {
-					t.Fatalf("check extensions counted with ext-check=false: %+v", s.counters)
+					t.Fatalf("%s: extensions counted with the switch off: %+v", tt.name, s.counters)
 				}
 				return
 			}
