@@ -1,7 +1,9 @@
 package config
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -101,10 +103,10 @@ func TestMinimalDefaults(t *testing.T) {
 		Rounds:      1,
 		Concurrency: runtime.NumCPU(),
 		Seed:        1,
-		Openings:    Openings{Set: "fhr25", Order: "sequential"},
+		Openings:    Openings{Set: "fhr25", Order: "sequential", List: openings.FHR25()},
 		Limits:      Limits{Nodes: 1000, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute},
 		Adjudication: Adjudication{
-			Move: 100, Policy: "referee", Referee: "plain", RefereeNodes: 200000, Margin: 200,
+			Move: 100, Policy: "referee", Referee: "plain", RefereeOptions: plain, RefereeNodes: 200000, Margin: 200,
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -240,12 +242,19 @@ file = "book.EPD"
 	}
 	t0 := f.Tournaments[0]
 	if t0.Rounds != 2 || t0.Concurrency != 2 || t0.Seed != 7 ||
-		t0.Openings != (Openings{Set: "two-ply", Order: "random"}) ||
+		!reflect.DeepEqual(t0.Openings, Openings{Set: "two-ply", Order: "random", List: openings.TwoPly()}) ||
 		t0.Limits != (Limits{Nodes: 20000, NodesJitter: 0.1, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute}) {
 		t.Errorf("tournament 0: %+v", t0)
 	}
-	wantAdj := Adjudication{Move: 80, Policy: "agree", Referee: "plain:ext-check=false", RefereeNodes: 5000, Margin: 150,
+	referee, err := search.ParseVariant("plain:ext-check=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAdj := Adjudication{Move: 80, Policy: "agree", Referee: "plain:ext-check=false", RefereeOptions: referee, RefereeNodes: 5000, Margin: 150,
 		ResignScore: 600, ResignMoves: 3, DrawScore: 10, DrawMoves: 8, DrawMoveFrom: 40}
+	if plain, _ := search.Preset("plain"); referee == plain {
+		t.Fatal("the referee switch changes nothing: the test cannot tell the options apart")
+	}
 	if t0.Adjudication != wantAdj {
 		t.Errorf("adjudication %+v", t0.Adjudication)
 	}
@@ -257,26 +266,33 @@ file = "book.EPD"
 	}
 
 	t1 := f.Tournaments[1]
-	if t1.Format != FormatGauntlet || t1.Pairings() != 3 || t1.Limits.TC == nil ||
+	if t1.Format != FormatGauntlet || len(t1.Pairings()) != 3 || t1.Limits.TC == nil ||
 		*t1.Limits.TC != (TimeControl{Moves: 40, Base: 120 * time.Second, Increment: 500 * time.Millisecond, Text: "40/120+0.5"}) ||
 		t1.Limits.TimeMargin != 50*time.Millisecond {
 		t.Errorf("tournament 1: %+v %+v", t1, t1.Limits.TC)
 	}
 
 	t2 := f.Tournaments[2]
-	if t2.Format != FormatRoundRobin || t2.Pairings() != 3 || t2.Limits.MoveTime != 100*time.Millisecond ||
-		t2.Openings != (Openings{File: filepath.Join(dir, "book.pgn"), Plies: 8, Order: "sequential"}) ||
+	o2 := t2.Openings
+	if t2.Format != FormatRoundRobin || len(t2.Pairings()) != 3 || t2.Limits.MoveTime != 100*time.Millisecond ||
+		o2.Set != "" || o2.File != filepath.Join(dir, "book.pgn") || o2.Plies != 8 || o2.Order != "sequential" ||
 		t2.Adjudication.Move != 0 {
 		t.Errorf("tournament 2: %+v", t2)
 	}
+	// The openings as loaded, with the hash of the file's bytes.
 	list, err := openings.Load(t2.OpeningSpec())
-	if err != nil || len(list) != 2 || len(list[0].Moves) != 8 {
-		t.Errorf("openings of tournament 2: %d, %v", len(list), err)
+	if err != nil || len(list) != 2 || len(list[0].Moves) != 8 || !reflect.DeepEqual(o2.List, list) {
+		t.Errorf("openings of tournament 2: %d, %v; kept %+v", len(list), err, o2.List)
+	}
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(pgnBook))); o2.Hash != want {
+		t.Errorf("openings hash %q, want %q", o2.Hash, want)
 	}
 
 	t3 := f.Tournaments[3]
 	if t3.SPRT == nil || *t3.SPRT != (SPRT{Elo0: -1.5, Elo1: 3, Alpha: 0.05, Beta: 0.05, Model: "normalized"}) ||
-		t3.Limits.Depth != 6 || t3.Openings.File != filepath.Join(dir, "book.EPD") || t3.Openings.Plies != 0 {
+		t3.Limits.Depth != 6 || t3.Openings.File != filepath.Join(dir, "book.EPD") || t3.Openings.Plies != 0 ||
+		len(t3.Openings.List) != 2 || t3.Openings.List[1].ID != "d4" ||
+		t3.Openings.Hash != fmt.Sprintf("%x", sha256.Sum256([]byte(epdBook))) {
 		t.Errorf("tournament 3: %+v %+v", t3, t3.SPRT)
 	}
 }
@@ -400,6 +416,7 @@ func TestBad(t *testing.T) {
 		{"engines wrong type", engAB + "[[tournament]]\nname = \"t\"\nengines = \"a\"\n" + limits, []string{"tournament[0].engines: want an array of strings, got string \"a\""}},
 		{"engines element type", engAB + "[[tournament]]\nname = \"t\"\nengines = [\"a\", 2]\n" + limits, []string{"tournament[0].engines[1]: want a string, got integer 2"}},
 		{"missing engines", engAB + "[[tournament]]\nname = \"t\"\n" + limits, []string{"tournament[0]: missing engines"}},
+		{"match with 1 engine", engAB + "[[tournament]]\nname = \"t\"\nformat = \"match\"\nengines = [\"a\"]\n" + limits, []string{"tournament[0].engines: want at least 2 engines, got 1"}},
 		{"match with 3 engines", engAB + "[[tournament]]\nname = \"t\"\nformat = \"match\"\nengines = [\"a\", \"b\", \"c\"]\n" + limits, []string{"tournament[0].engines: format \"match\" needs exactly 2 engines, got 3"}},
 		{"one engine", engAB + "[[tournament]]\nname = \"t\"\nengines = [\"a\"]\n" + limits, []string{"tournament[0].engines: want at least 2 engines, got 1"}},
 		{"undefined engine", engAB + "[[tournament]]\nname = \"t\"\nengines = [\"a\", \"fhrr\"]\n" + limits, []string{"tournament[0].engines: engine \"fhrr\" is not defined", "defined engines: a, b, c"}},
@@ -564,12 +581,9 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	for i, w := range want {
 		tr := f.Tournaments[i]
-		list, err := openings.Load(tr.OpeningSpec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tr.Name != w.name || tr.Format != w.format || !reflect.DeepEqual(tr.Engines, w.engines) || tr.Games(len(list)) != w.games {
-			t.Errorf("tournament %d: %s %s %v %d games, want %+v", i, tr.Name, tr.Format, tr.Engines, tr.Games(len(list)), w)
+		n := len(tr.Openings.List)
+		if tr.Name != w.name || tr.Format != w.format || !reflect.DeepEqual(tr.Engines, w.engines) || tr.Games(n) != w.games {
+			t.Errorf("tournament %d: %s %s %v %d games, want %+v", i, tr.Name, tr.Format, tr.Engines, tr.Games(n), w)
 		}
 		if tr.Limits.Nodes == 0 || tr.Adjudication.Move != 100 || tr.Adjudication.Policy != PolicyReferee {
 			t.Errorf("tournament %s: limits %+v adjudication %+v", tr.Name, tr.Limits, tr.Adjudication)
@@ -594,5 +608,36 @@ func TestMoveTimeout(t *testing.T) {
 	}
 	if _, err := Parse([]byte(base+"move_timeout = \"-1s\"\n"), "t.toml"); err == nil || !strings.Contains(err.Error(), "tournament[0].limits.move_timeout") {
 		t.Fatalf("negative move_timeout: %v", err)
+	}
+}
+
+// A match listing one engine is one problem, not two on the same key.
+func TestOneEngineMatchIsOneProblem(t *testing.T) {
+	_, _, err := load(t, engAB+"[[tournament]]\nname = \"t\"\nformat = \"match\"\nengines = [\"a\"]\n"+limits, nil)
+	var es Errors
+	if !errors.As(err, &es) || len(es) != 1 || es[0].Key != "tournament[0].engines" {
+		t.Fatalf("want 1 problem on tournament[0].engines, got:\n%v", err)
+	}
+}
+
+func TestPairings(t *testing.T) {
+	abcd := []string{"a", "b", "c", "d"}
+	for _, c := range []struct {
+		format  string
+		engines []string
+		want    [][2]string
+	}{
+		{FormatMatch, []string{"a", "b"}, [][2]string{{"a", "b"}}},
+		{FormatGauntlet, abcd, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}}},
+		{FormatRoundRobin, abcd, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"b", "c"}, {"b", "d"}, {"c", "d"}}},
+		{FormatRoundRobin, []string{"a", "b"}, [][2]string{{"a", "b"}}},
+	} {
+		if got := Pairings(c.format, c.engines); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Pairings(%s, %v) = %v, want %v", c.format, c.engines, got, c.want)
+		}
+		tr := Tournament{Format: c.format, Engines: c.engines, Rounds: 3}
+		if !reflect.DeepEqual(tr.Pairings(), c.want) || tr.Games(5) != len(c.want)*5*2*3 {
+			t.Errorf("%s %v: method Pairings %v, Games(5) %d", c.format, c.engines, tr.Pairings(), tr.Games(5))
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // Engine defaults and bounds.
 const (
-	DefaultHash        = 16 // MiB
+	DefaultHash        = search.DefaultHashMiB
 	MaxHash            = 65536
 	DefaultInitTimeout = 10 * time.Second
 )

@@ -33,7 +33,9 @@ func Load(path string) (*File, error) {
 //
 // Every key is checked: unknown keys, wrong types, bad values and
 // inconsistent combinations are errors, and the opening sets and files are
-// loaded. The error is an Errors listing every problem found, each naming
+// loaded: each tournament keeps its openings (Openings.List) and the hash
+// of its opening file's content (Openings.Hash), and its referee resolved
+// (Adjudication.RefereeOptions). The error is an Errors listing every problem found, each naming
 // the file and the key path (e.g. "tournament[0].limits.nodes", tournaments
 // counted from 0) or, for TOML syntax errors, the line and column.
 //
@@ -83,8 +85,9 @@ type parser struct {
 }
 
 type openingsResult struct {
-	n   int
-	err error
+	list []openings.Opening
+	hash string
+	err  error
 }
 
 func (p *parser) errf(key, format string, args ...any) {
@@ -202,22 +205,36 @@ func (t Tournament) OpeningSpec() openings.Spec {
 	return openings.Spec{Set: t.Openings.Set}
 }
 
-// Pairings is the number of engine pairs that meet: 1 for a match, n-1 for a
-// gauntlet (the first engine against each other one), n(n-1)/2 for a round
-// robin.
-func (t Tournament) Pairings() int {
-	n := len(t.Engines)
-	switch t.Format {
-	case FormatMatch:
-		return 1
-	case FormatGauntlet:
-		return n - 1
+// Pairings lists the pairings a format plays, in schedule order, each as
+// (first engine, second engine): for a match the two engines, for a
+// gauntlet the first engine against each other one, for a round robin
+// every two engines (n(n-1)/2 pairings). The first engine of a pairing has
+// White in the first game of each game pair.
+func Pairings(format string, engines []string) [][2]string {
+	var out [][2]string
+	switch {
+	case format == FormatMatch && len(engines) == 2:
+		out = append(out, [2]string{engines[0], engines[1]})
+	case format == FormatGauntlet && len(engines) > 1:
+		for _, o := range engines[1:] {
+			out = append(out, [2]string{engines[0], o})
+		}
+	default:
+		for i := range engines {
+			for j := i + 1; j < len(engines); j++ {
+				out = append(out, [2]string{engines[i], engines[j]})
+			}
+		}
 	}
-	return n * (n - 1) / 2
+	return out
 }
+
+// Pairings lists the tournament's pairings in schedule order; see the
+// function Pairings.
+func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines) }
 
 // Games is the number of games of the tournament with numOpenings openings:
 // every pairing plays every opening once with each color, Rounds times.
 func (t Tournament) Games(numOpenings int) int {
-	return t.Pairings() * numOpenings * 2 * t.Rounds
+	return len(t.Pairings()) * numOpenings * 2 * t.Rounds
 }

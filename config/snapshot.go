@@ -2,15 +2,10 @@ package config
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-
-	"selfplay/engines/search"
 )
 
 // SnapshotVersion is the "snapshot" field of every snapshot; it changes
@@ -31,14 +26,15 @@ const SnapshotVersion = 1
 //	engines       per engine name: in-process {preset, options
 //	              (search.Options.String()), hash}; external {command, args,
 //	              options (UCI setoption values), dir}
-//	openings      {set, order} or {file, sha256 (of the file's content),
-//	              plies (PGN only), order}
+//	openings      {set, order} or {file, sha256 (Openings.Hash: of the
+//	              file's content as loaded), plies (PGN only), order}
 //	limits        the one limit set: nodes (+ nodes_jitter when > 0), depth,
 //	              movetime or tc (canonical "moves/seconds+increment");
 //	              time_margin with movetime and tc only
 //	adjudication  move; with move > 0 the policy, margin (referee and agree)
 //	              and for the referee policy referee, referee_nodes and
-//	              referee_options (the referee's resolved switches); resign_*
+//	              referee_options (RefereeOptions: the referee's resolved
+//	              switches); resign_*
 //	              and draw_* when enabled
 //	sprt          {elo0, elo1, alpha, beta, model}, absent without SPRT
 //
@@ -82,13 +78,11 @@ func (t Tournament) Snapshot(f *File) (string, error) {
 
 	op := map[string]any{"order": t.Openings.Order}
 	if t.Openings.File != "" {
-		data, err := os.ReadFile(t.Openings.File)
-		if err != nil {
-			return "", fmt.Errorf("config: snapshot of tournament %q: %w", t.Name, err)
+		if t.Openings.Hash == "" {
+			return "", fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)
 		}
-		sum := sha256.Sum256(data)
 		op["file"] = portablePath(f, t.Openings.File)
-		op["sha256"] = hex.EncodeToString(sum[:])
+		op["sha256"] = t.Openings.Hash
 		if t.Openings.Plies != 0 {
 			op["plies"] = t.Openings.Plies
 		}
@@ -124,12 +118,8 @@ func (t Tournament) Snapshot(f *File) (string, error) {
 			adj["margin"] = a.Margin
 		}
 		if a.Policy == PolicyReferee {
-			opts, err := search.ParseVariant(a.Referee)
-			if err != nil {
-				return "", fmt.Errorf("config: snapshot of tournament %q: referee: %w", t.Name, err)
-			}
 			adj["referee"] = a.Referee
-			adj["referee_options"] = opts.String()
+			adj["referee_options"] = a.RefereeOptions.String()
 			adj["referee_nodes"] = a.RefereeNodes
 		}
 	}

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -62,10 +64,12 @@ func snapshots(t *testing.T, config string, extra map[string]string) []string {
 }
 
 func TestSnapshotDeterministic(t *testing.T) {
+	// Every load is in a new folder: the snapshot depends on neither the
+	// load nor the folder.
 	a := snapshots(t, snapConfig, nil)
 	for range 5 {
 		if b := snapshots(t, snapConfig, nil); !slices.Equal(a, b) {
-			t.Fatalf("snapshots differ between loads:\n%v\n%v", a, b)
+			t.Fatalf("snapshots differ between loads (and folders):\n%v\n%v", a, b)
 		}
 	}
 	// Same settings, written differently: other key order, comments,
@@ -192,14 +196,10 @@ func TestSnapshotChanges(t *testing.T) {
 	}
 }
 
-func TestSnapshotMovedFolder(t *testing.T) {
-	// The same files in two folders give the same snapshot.
-	a := snapshots(t, snapConfig, nil)
-	b := snapshots(t, snapConfig, nil)
-	if !slices.Equal(a, b) {
-		t.Errorf("snapshot depends on the folder: %v", DiffSnapshots(a[0], b[0]))
-	}
-	// An absolute path outside the folder stays as it is.
+// An absolute path outside the config folder stays as it is. (The same
+// files in another folder give the same snapshot: TestSnapshotDeterministic
+// loads every config in a fresh folder.)
+func TestSnapshotOutsidePath(t *testing.T) {
 	book := filepath.Join(t.TempDir(), "outside.epd")
 	if err := os.WriteFile(book, []byte(epdBook), 0o644); err != nil {
 		t.Fatal(err)
@@ -226,5 +226,27 @@ func TestDiffSnapshots(t *testing.T) {
 	want := []string{"a.b: 1 -> 2", "seed: 18446744073709551615 -> 18446744073709551614"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// The snapshot hashes the bytes the openings were loaded from, not the file
+// as it is when the snapshot is taken; a tournament whose file was never
+// loaded has no snapshot.
+func TestSnapshotHashesTheLoadedOpenings(t *testing.T) {
+	f := mustLoad(t, snapConfig, map[string]string{"book.epd": epdBook})
+	tr := f.Tournaments[0]
+	if err := os.WriteFile(tr.Openings.File, []byte("changed after loading\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := tr.Snapshot(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`"sha256":"%x"`, sha256.Sum256([]byte(epdBook))); !strings.Contains(s, want) {
+		t.Errorf("snapshot %s lacks %s", s, want)
+	}
+	tr.Openings.Hash = ""
+	if _, err := tr.Snapshot(f); err == nil || !strings.Contains(err.Error(), "not loaded") {
+		t.Errorf("snapshot of unloaded openings: %v", err)
 	}
 }

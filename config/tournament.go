@@ -132,8 +132,11 @@ func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
 	if len(p.errs) > errs {
 		return Tournament{}, false
 	}
-	// Load the openings, so that a bad file is a config error.
-	n, key, err := p.loadOpenings(tr.Openings)
+	// Load the openings, so that a bad file is a config error; the
+	// tournament keeps them, with the hash of the bytes they came from.
+	// With at least one opening, 2 engines and 1 round the tournament has
+	// games.
+	list, hash, key, err := p.loadOpenings(tr.Openings)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, openings.ErrNoOpenings) {
@@ -142,10 +145,7 @@ func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
 		p.errs = append(p.errs, &Error{File: p.file, Key: ot.key(key), Msg: msg, Err: err})
 		return Tournament{}, false
 	}
-	if g := tr.Games(n); g <= 0 {
-		p.errf(path, "zero games (%d openings, %d pairings, %d rounds)", n, tr.Pairings(), tr.Rounds)
-		return Tournament{}, false
-	}
+	tr.Openings.List, tr.Openings.Hash = list, hash
 	return tr, true
 }
 
@@ -190,7 +190,8 @@ func (p *parser) tournamentEngines(t *table, tr *Tournament) {
 			format = FormatMatch
 		}
 	}
-	if format == FormatMatch && names != nil && len(names) != 2 {
+	// Fewer than 2 engines is reported above; the format adds nothing then.
+	if format == FormatMatch && len(names) > 2 {
 		t.errf("engines", "format %q needs exactly 2 engines, got %d (use %q or %q for more)", FormatMatch, len(names), FormatRoundRobin, FormatGauntlet)
 		ok = false
 	}
@@ -247,8 +248,9 @@ func (p *parser) openingsSpec(t *table) Openings {
 }
 
 // loadOpenings loads the openings of a tournament (cached per spec) and
-// returns their number, or the key to blame and the error.
-func (p *parser) loadOpenings(o Openings) (int, string, error) {
+// returns them with the hash of the file's content ("" for a built-in set),
+// or the key to blame and the error.
+func (p *parser) loadOpenings(o Openings) ([]openings.Opening, string, string, error) {
 	spec := Tournament{Openings: o}.OpeningSpec()
 	key := "set"
 	if spec.File != "" {
@@ -256,14 +258,14 @@ func (p *parser) loadOpenings(o Openings) (int, string, error) {
 	}
 	r, ok := p.openingsCache[spec]
 	if !ok {
-		list, err := openings.Load(spec)
-		r = openingsResult{n: len(list), err: err}
+		list, hash, err := openings.LoadHashed(spec)
+		r = openingsResult{list: list, hash: hash, err: err}
 		if err == nil && len(list) == 0 {
 			r.err = fmt.Errorf("openings: %w", openings.ErrNoOpenings)
 		}
 		p.openingsCache[spec] = r
 	}
-	return r.n, key, r.err
+	return r.list, r.hash, key, r.err
 }
 
 // limits parses [tournament.limits].
@@ -349,15 +351,16 @@ func (p *parser) adjudication(t *table) Adjudication {
 		a.Policy = s
 	}
 	if s, ok := t.str("referee"); ok {
-		opts, err := search.ParseVariant(s)
-		if err == nil {
-			err = opts.Validate()
-		}
-		if err != nil {
-			t.errf("referee", "bad referee variant: %v", err)
-		} else {
-			a.Referee = s
-		}
+		a.Referee = s
+	}
+	opts, err := search.ParseVariant(a.Referee)
+	if err == nil {
+		err = opts.Validate()
+	}
+	if err != nil {
+		t.errf("referee", "bad referee variant: %v", err)
+	} else {
+		a.RefereeOptions = opts
 	}
 	if n, ok := t.integer("referee_nodes", 1, math.MaxInt64); ok {
 		a.RefereeNodes = n

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"selfplay/engines/search"
+	"selfplay/openings"
 )
 
 // File is a parsed and validated config file.
@@ -80,6 +81,14 @@ type Openings struct {
 	File  string // .epd or .pgn path, resolved against File.Dir
 	Plies int    // PGN: plies taken from each game (default 8 for PGN files)
 	Order string // "sequential" (default) | "random"
+
+	// List is the openings as Parse loaded and validated them, in the
+	// set's or file's order (Order applies them per round). It is shared
+	// by the tournaments with the same set or file: do not modify it.
+	List []openings.Opening
+	// Hash is the SHA-256 (hex) of File's content, from the bytes List was
+	// parsed from; "" for a built-in set.
+	Hash string
 }
 
 // Limits are the per-move search limits of both players. Exactly one of
@@ -103,7 +112,7 @@ type TimeControl struct {
 	Moves     int           // moves per period; 0 = the whole game
 	Base      time.Duration // time per period
 	Increment time.Duration
-	Text      string // as written, for the PGN TimeControl tag
+	Text      string // as written (without surrounding spaces), for messages
 }
 
 // Adjudication policies at the move limit.
@@ -115,11 +124,14 @@ const (
 
 // Adjudication ends games early.
 type Adjudication struct {
-	Move         int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
-	Policy       string // referee (default) | agree | draw
-	Referee      string // variant spec of the referee search (default "plain")
-	RefereeNodes int64  // referee node budget (default 200000)
-	Margin       int    // centipawns needed for a win (default 200)
+	Move    int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
+	Policy  string // referee (default) | agree | draw
+	Referee string // variant spec of the referee search (default "plain")
+	// RefereeOptions is Referee resolved (search.ParseVariant) and
+	// validated.
+	RefereeOptions search.Options
+	RefereeNodes   int64 // referee node budget (default 200000)
+	Margin         int   // centipawns needed for a win (default 200)
 
 	// cutechess-style resign and draw adjudication; zero values switch them off.
 	ResignScore  int // a side whose score is <= -ResignScore ...

@@ -97,11 +97,8 @@ func (t *table) integer(k string, lo, hi int64) (int64, bool) {
 }
 
 func rangeText(lo, hi int64) string {
-	switch {
-	case hi >= math.MaxInt32:
+	if hi >= math.MaxInt32 {
 		return fmt.Sprintf(">= %d", lo)
-	case lo == math.MinInt64:
-		return fmt.Sprintf("<= %d", hi)
 	}
 	return fmt.Sprintf("%d..%d", lo, hi)
 }
@@ -124,18 +121,6 @@ func (t *table) number(k string) (float64, bool) {
 	}
 	t.wrongType(k, "a number")
 	return 0, false
-}
-
-func (t *table) boolean(k string) (bool, bool) {
-	v, ok := t.m[k]
-	if !ok {
-		return false, false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		t.wrongType(k, "a boolean (true or false)")
-	}
-	return b, ok
 }
 
 // duration returns a Go duration string such as "100ms" or "10s", >= 0.

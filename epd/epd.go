@@ -1,8 +1,13 @@
 // Package epd reads Extended Position Description files, the format of the
-// test suites (WAC, Bratko-Kopec, ECM): the first four FEN fields followed by
-// opcodes such as bm (best moves), am (avoid moves), id and c0..c9, each
-// ended by a semicolon. Moves are SAN; they are resolved to UCI here with
+// test suites (WAC, Bratko-Kopec, ECM) and of EPD opening books: the first
+// four FEN fields, optionally the half-move clock and full-move number as in
+// a FEN, then operations such as bm (best moves), am (avoid moves), id and
+// c0..c9, each an opcode with operands and ended by a semicolon (the last one
+// may omit it). Moves are SAN; they are resolved to UCI here with
 // notnil/chess, so a record's moves are checked against its position.
+//
+// ParseLine is the one EPD line parser of selfplay: the opening reader
+// (package openings) uses it too.
 package epd
 
 import (
@@ -21,14 +26,17 @@ import (
 
 // Record is one EPD line.
 type Record struct {
-	Line     int               // 1-based line number in the file
-	ID       string            // the id opcode, or "line N"
-	FEN      string            // full FEN (clocks from hmvc/fmvn, else "0 1")
-	BestSAN  []string          // bm, as written
-	Best     []string          // bm in UCI
-	AvoidSAN []string          // am, as written
-	Avoid    []string          // am in UCI
-	Ops      map[string]string // every opcode's raw operand text, id/c0/... included
+	Line     int      // 1-based line number in the file (set by Parse)
+	ID       string   // the id operand; Parse sets "line N" when there is none
+	FEN      string   // full FEN: clocks from hmvc/fmvn, else the FEN clocks, else "0 1"
+	BestSAN  []string // bm, as written
+	Best     []string // bm in UCI
+	AvoidSAN []string // am, as written
+	Avoid    []string // am in UCI
+	// Ops holds every operation's operands by opcode (id, c0, hmvc, ...
+	// included), quoted operands without their quotes. An opcode appears
+	// at most once per record.
+	Ops map[string][]string
 }
 
 // LineError is a malformed line: reported and skipped by Parse.
@@ -38,6 +46,8 @@ type LineError struct {
 }
 
 func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func (e LineError) Unwrap() error { return e.Err }
 
 // Load reads an EPD file; see Parse.
 func Load(path string) ([]Record, []LineError, error) {
@@ -53,16 +63,21 @@ func Load(path string) ([]Record, []LineError, error) {
 	return recs, bad, nil
 }
 
-// Parse reads EPD records. Blank lines and lines starting with '#' are
-// skipped silently; malformed lines are returned as LineErrors and skipped.
-// The error is only for read failures.
+// Parse reads EPD records. A UTF-8 byte order mark before the first line is
+// ignored; blank lines and lines starting with '#' are skipped silently;
+// malformed lines are returned as LineErrors and skipped. The error is only
+// for read failures.
 func Parse(r io.Reader) ([]Record, []LineError, error) {
 	var recs []Record
 	var bad []LineError
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -83,95 +98,184 @@ func Parse(r io.Reader) ([]Record, []LineError, error) {
 	return recs, bad, nil
 }
 
-// ParseLine parses one EPD record.
+// ParseLine parses one EPD record:
+//
+//	placement side castling en-passant [hmvc fmvn] [opcode operand...;]...
+//
+// Operands are bare tokens or double-quoted strings (which may hold spaces
+// and ';'); every operation ends with ';' except that the last one may omit
+// it. The hmvc and fmvn operations set the clocks (they win over FEN
+// clocks; the default is "0 1"). The position must be legal for
+// engines/board (one king per side, no pawn on the first or last rank, the
+// side not to move not in check, castling rights backed by king and rook,
+// an en-passant square behind a pawn that just moved), and the bm and am
+// moves legal in it.
 func ParseLine(line string) (Record, error) {
-	fields := strings.Fields(line)
-	if len(fields) < 4 {
-		return Record{}, fmt.Errorf("want 4 FEN fields, got %d", len(fields))
+	rest := strings.TrimSpace(line)
+	var f []string
+	for len(f) < 4 {
+		tok, after := nextToken(rest)
+		if tok == "" {
+			return Record{}, fmt.Errorf("want 4 FEN fields (placement, side to move, castling, en passant), got %d in %q", len(f), line)
+		}
+		f = append(f, tok)
+		rest = after
 	}
-	rest := strings.TrimSpace(strings.Join(fields[4:], " "))
-	// A plain FEN line has the two clock numbers where opcodes would be.
-	clocks := "0 1"
-	if f := strings.Fields(rest); len(f) == 2 && isNumber(f[0]) && isNumber(f[1]) {
-		clocks, rest = rest, ""
+	hmvc, fmvn := "0", "1"
+	// FEN clocks: two numbers right after the four fields (an opcode never
+	// starts with a digit).
+	if tok, after := nextToken(rest); isDigits(tok) {
+		tok2, after2 := nextToken(after)
+		tok2 = strings.TrimSuffix(tok2, ";") // "FEN 0 1;"
+		if !isDigits(tok2) {
+			return Record{}, fmt.Errorf("half-move clock %s is not followed by a full-move number", tok)
+		}
+		hmvc, fmvn, rest = tok, tok2, after2
 	}
-	ops, err := splitOps(rest)
+	ops, err := parseOps(rest)
 	if err != nil {
 		return Record{}, err
 	}
-	hm, fm := "0", "1"
-	if c := strings.Fields(clocks); len(c) == 2 {
-		hm, fm = c[0], c[1]
+	rec := Record{Ops: map[string][]string{}}
+	for _, op := range ops {
+		if _, dup := rec.Ops[op.code]; dup {
+			return Record{}, fmt.Errorf("operation %s given twice", op.code)
+		}
+		rec.Ops[op.code] = op.args
+		switch op.code {
+		case "id", "hmvc", "fmvn":
+		default:
+			continue
+		}
+		if len(op.args) != 1 {
+			return Record{}, fmt.Errorf("operation %s wants one operand, got %d", op.code, len(op.args))
+		}
+		arg := op.args[0]
+		switch op.code {
+		case "id":
+			if strings.TrimSpace(arg) == "" {
+				return Record{}, errors.New("empty id")
+			}
+			rec.ID = arg
+		case "hmvc":
+			if v, err := strconv.Atoi(arg); err != nil || v < 0 {
+				return Record{}, fmt.Errorf("hmvc %q: want a number >= 0", arg)
+			}
+			hmvc = arg
+		case "fmvn":
+			if v, err := strconv.Atoi(arg); err != nil || v < 1 {
+				return Record{}, fmt.Errorf("fmvn %q: want a number >= 1", arg)
+			}
+			fmvn = arg
+		}
 	}
-	if v, ok := ops["hmvc"]; ok {
-		hm = v
+	rec.FEN = strings.Join(append(f, hmvc, fmvn), " ")
+	if _, err := board.FromFEN(rec.FEN); err != nil {
+		return Record{}, fmt.Errorf("bad position: %w", err)
 	}
-	if v, ok := ops["fmvn"]; ok {
-		fm = v
-	}
-	fen := strings.Join(fields[:4], " ") + " " + hm + " " + fm
-	if _, err := board.FromFEN(fen); err != nil {
-		return Record{}, err
-	}
-	rec := Record{FEN: fen, Ops: ops, ID: unquote(ops["id"])}
-	if v, ok := ops["bm"]; ok {
-		rec.BestSAN = strings.Fields(v)
-		if rec.Best, err = sanToUCI(fen, rec.BestSAN); err != nil {
+	if san, ok := rec.Ops["bm"]; ok {
+		rec.BestSAN = san
+		if rec.Best, err = sanToUCI(rec.FEN, san); err != nil {
 			return Record{}, fmt.Errorf("bm: %w", err)
 		}
 	}
-	if v, ok := ops["am"]; ok {
-		rec.AvoidSAN = strings.Fields(v)
-		if rec.Avoid, err = sanToUCI(fen, rec.AvoidSAN); err != nil {
+	if san, ok := rec.Ops["am"]; ok {
+		rec.AvoidSAN = san
+		if rec.Avoid, err = sanToUCI(rec.FEN, san); err != nil {
 			return Record{}, fmt.Errorf("am: %w", err)
 		}
 	}
 	return rec, nil
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil
+// nextToken returns the next whitespace-separated token of s and the rest.
+func nextToken(s string) (tok, rest string) {
+	s = strings.TrimLeft(s, " \t")
+	end := strings.IndexAny(s, " \t")
+	if end < 0 {
+		return s, ""
+	}
+	return s[:end], s[end:]
 }
 
-// splitOps splits "bm Qg6; id \"WAC.001\";" into opcodes, honouring
-// semicolons inside quoted operands.
-func splitOps(s string) (map[string]string, error) {
-	ops := map[string]string{}
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		inQuote := false
-		end := -1
-		for i, c := range s {
-			if c == '"' {
-				inQuote = !inQuote
-			}
-			if c == ';' && !inQuote {
-				end = i
-				break
-			}
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
 		}
-		if end < 0 {
-			if inQuote {
-				return nil, errors.New("unterminated quoted operand")
+	}
+	return true
+}
+
+// operation is one EPD operation: an opcode and its operands (string
+// operands without their quotes).
+type operation struct {
+	code string
+	args []string
+}
+
+// parseOps splits the operations part of an EPD line. Every operation
+// ends with ';' (the last one may omit it); operands are bare tokens or
+// double-quoted strings, which may contain spaces and ';'.
+func parseOps(s string) ([]operation, error) {
+	var ops []operation
+	open := false // an operation has started and not yet ended with ';'
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == ';':
+			if !open {
+				return nil, fmt.Errorf("empty EPD operation at %q", s[i:])
 			}
-			return nil, fmt.Errorf("opcode %q is not ended by ';'", s)
+			open = false
+			i++
+		case c == '"':
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated string in %q", s[i:])
+			}
+			if !open {
+				return nil, fmt.Errorf("string %s where an opcode should be", s[i:i+end+2])
+			}
+			op := &ops[len(ops)-1]
+			op.args = append(op.args, s[i+1:i+1+end])
+			i += end + 2
+		default:
+			end := strings.IndexAny(s[i:], " \t;\"")
+			if end < 0 {
+				end = len(s) - i
+			}
+			tok := s[i : i+end]
+			if open {
+				op := &ops[len(ops)-1]
+				op.args = append(op.args, tok)
+			} else {
+				if !validOpcode(tok) {
+					return nil, fmt.Errorf("bad EPD opcode %q", tok)
+				}
+				ops = append(ops, operation{code: tok})
+				open = true
+			}
+			i += end
 		}
-		op := strings.TrimSpace(s[:end])
-		s = s[end+1:]
-		name, operand, _ := strings.Cut(op, " ")
-		if name == "" {
-			return nil, errors.New("empty opcode")
-		}
-		ops[name] = strings.TrimSpace(operand)
 	}
 	return ops, nil
 }
 
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return s[1 : len(s)-1]
+// validOpcode reports whether s is an EPD opcode: a letter, then letters,
+// digits and underscores.
+func validOpcode(s string) bool {
+	for i, c := range s {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '_')) {
+			return false
+		}
 	}
-	return s
+	return s != ""
 }
 
 // sanToUCI resolves SAN moves in the position; notnil's decoder wants the

@@ -6,7 +6,8 @@
 // that both engines face the same positions and the pair can be scored with
 // pentanomial statistics.
 //
-// Openings come from one of four sources, all reached through [Load]:
+// Openings come from one of four sources, all reached through [Load] (or
+// [LoadHashed], which also returns the SHA-256 of an opening file's content):
 //
 //   - the built-in set "fhr25": the 25 two-ply openings of Table 2 of
 //     Feldmann's "Fail-High Reductions" self-play test, in the paper's order
@@ -17,12 +18,14 @@
 //   - an EPD file: one position per line, no moves (see [ParseEPD]);
 //   - a PGN file: the first N plies of every game (see [ParsePGN]).
 //
-// Every position and move read from a file is checked with
-// github.com/notnil/chess (the tournament's arbiter) and with a few sanity
-// checks notnil does not make (one king per side, no pawn on the first or
-// last rank, the side not to move not in check, castling rights that match
-// the king and rook squares, a plausible en-passant square). Errors name the
-// file and the line, and for PGN the game number.
+// Every position read from a file is checked by engines/board (board.FromFEN:
+// one king per side, no pawn on the first or last rank, the side not to move
+// not in check, castling rights that match the king and rook squares, an
+// en-passant square behind a pawn that just moved), here (the squares that
+// pawn crossed are empty, the game is not already over) and by
+// github.com/notnil/chess (the tournament's arbiter), which also checks
+// every move. EPD lines are read by epd.ParseLine. Errors name the file and
+// the line, and for PGN the game number.
 //
 // [Order] puts a list in the tournament's order: as loaded, or a shuffle that
 // depends only on a seed and is the same on every platform and Go version.

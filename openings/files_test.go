@@ -1,7 +1,9 @@
 package openings
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,16 +86,17 @@ func TestEPDBad(t *testing.T) {
 	}{
 		{"three fields", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", []string{"4 FEN fields"}},
 		{"bad placement", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq -", []string{"bad position", "RNBQKBN"}},
-		{"bad side", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -", []string{"bad position", "turn"}},
+		{"bad side", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -", []string{"bad position", `side to move "x" is not w or b`}},
 		{"bad castling", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq -", []string{"castling"}},
 		{"castling without rook", "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", []string{"castling right k", "rook on h8"}},
 		{"bad en passant", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4", []string{"bad position"}},
-		{"en passant without pawn", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6", []string{"en-passant square e6", "pawn on e5"}},
-		{"en passant wrong side", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3", []string{"wrong rank"}},
-		{"no black king", "8/8/8/8/8/8/8/4K3 w - -", []string{"Black has 0 kings"}},
-		{"two white kings", "4k3/8/8/8/8/8/8/3KK3 w - -", []string{"White has 2 kings"}},
-		{"pawn on last rank", "P3k3/8/8/8/8/8/8/4K3 w - -", []string{"pawn on a8"}},
-		{"opponent in check", "4k3/4R3/8/8/8/8/8/4K3 w - -", []string{"Black is in check"}},
+		{"en passant without pawn", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6", []string{"en-passant square e6 without the pawn that just moved"}},
+		{"en passant square occupied", "rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6", []string{"bad position", "en-passant square e6 but e6 or e7 is occupied"}},
+		{"en passant wrong side", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3", []string{"en-passant square e3 is not on rank 6"}},
+		{"no black king", "8/8/8/8/8/8/8/4K3 w - -", []string{"black has 0 kings, want 1"}},
+		{"two white kings", "4k3/8/8/8/8/8/8/3KK3 w - -", []string{"white has 2 kings, want 1"}},
+		{"pawn on last rank", "P3k3/8/8/8/8/8/8/4K3 w - -", []string{"P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn on the first or eighth rank"}},
+		{"opponent in check", "4k3/4R3/8/8/8/8/8/4K3 w - -", []string{"the side not to move (black) is in check"}},
 		{"checkmated", "k7/1Q6/1K6/8/8/8/8/8 b - -", []string{"already decided", "Checkmate"}},
 		{"stalemated", "k7/2Q5/1K6/8/8/8/8/8 b - -", []string{"already decided", "Stalemate"}},
 		{"bare kings", "k7/8/1K6/8/8/8/8/8 w - -", []string{"already decided", "InsufficientMaterial"}},
@@ -104,6 +107,7 @@ func TestEPDBad(t *testing.T) {
 		{"empty id", afterE4 + " id \"\";", []string{"empty id"}},
 		{"unterminated string", afterE4 + " id \"abc;", []string{"unterminated"}},
 		{"bad opcode", afterE4 + " 1x e4;", []string{"bad EPD opcode"}},
+		{"illegal best move", afterE4 + " bm Qh5;", []string{"bm:", `"Qh5" is not legal`}},
 		{"duplicate id", afterE4 + " id \"bad.epd:1\";", []string{"duplicate id", "line 1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -210,7 +214,7 @@ func TestPGNGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(starts) != 5 || starts[0].Plies() != 0 || !starts[0].IsStandardStart() || starts[2].IsStandardStart() {
+	if len(starts) != 5 || len(starts[0].Moves) != 0 || !starts[0].IsStandardStart() || starts[2].IsStandardStart() {
 		t.Errorf("plies 0: %+v", starts)
 	}
 }
@@ -289,6 +293,17 @@ func TestLoad(t *testing.T) {
 				t.Errorf("got %d openings, want %d", len(list), c.n)
 			}
 		})
+	}
+	// LoadHashed: the hash of the bytes parsed, none for a built-in set.
+	list, sum, err := LoadHashed(Spec{File: epd})
+	if err != nil || len(list) != 1 || sum != fmt.Sprintf("%x", sha256.Sum256([]byte(afterE4+"\n"))) {
+		t.Errorf("LoadHashed(epd) = %d openings, %q, %v", len(list), sum, err)
+	}
+	if list, sum, err := LoadHashed(Spec{Set: "fhr25"}); err != nil || len(list) != 25 || sum != "" {
+		t.Errorf("LoadHashed(fhr25) = %d openings, %q, %v", len(list), sum, err)
+	}
+	if _, sum, err := LoadHashed(Spec{File: pgn, Plies: 3}); err == nil || sum != "" {
+		t.Errorf("LoadHashed of a too short PGN = %q, %v", sum, err)
 	}
 	if !slices.Equal(SetNames(), []string{"fhr25", "two-ply"}) {
 		t.Errorf("SetNames() = %v", SetNames())

@@ -1,7 +1,11 @@
 package openings
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -24,33 +28,56 @@ type Spec struct {
 // Errors start with "openings:" and name the valid set names, the file, its
 // line and, for PGN, the game.
 func Load(spec Spec) ([]Opening, error) {
+	list, _, err := LoadHashed(spec)
+	return list, err
+}
+
+// LoadHashed is Load that also returns the SHA-256 of an opening file's
+// content (lower-case hex; "" for a built-in set), computed from the very
+// bytes that were parsed, so that the hash always describes the openings
+// returned.
+func LoadHashed(spec Spec) ([]Opening, string, error) {
 	valid := strings.Join(SetNames(), ", ")
 	switch {
 	case spec.Set != "" && spec.File != "":
-		return nil, fmt.Errorf("openings: both set %q and file %q given; want one of them", spec.Set, spec.File)
+		return nil, "", fmt.Errorf("openings: both set %q and file %q given; want one of them", spec.Set, spec.File)
 	case spec.Set == "" && spec.File == "":
-		return nil, fmt.Errorf("openings: no opening set or file given (sets: %s)", valid)
+		return nil, "", fmt.Errorf("openings: no opening set or file given (sets: %s)", valid)
 	case spec.Plies < 0:
-		return nil, fmt.Errorf("openings: plies is %d, want >= 0", spec.Plies)
+		return nil, "", fmt.Errorf("openings: plies is %d, want >= 0", spec.Plies)
 	case spec.Set != "":
 		list, ok := builtin(spec.Set)
 		if !ok {
-			return nil, fmt.Errorf("openings: unknown set %q (valid: %s)", spec.Set, valid)
+			return nil, "", fmt.Errorf("openings: unknown set %q (valid: %s)", spec.Set, valid)
 		}
 		if spec.Plies != 0 {
-			return nil, fmt.Errorf("openings: plies (%d) applies only to PGN files, not to set %q", spec.Plies, spec.Set)
+			return nil, "", fmt.Errorf("openings: plies (%d) applies only to PGN files, not to set %q", spec.Plies, spec.Set)
 		}
-		return list, nil
+		return list, "", nil
 	}
-	switch ext := strings.ToLower(filepath.Ext(spec.File)); ext {
+	ext := strings.ToLower(filepath.Ext(spec.File))
+	switch ext {
 	case ".epd":
 		if spec.Plies != 0 {
-			return nil, fmt.Errorf("openings: %s: plies (%d) applies only to PGN files", spec.File, spec.Plies)
+			return nil, "", fmt.Errorf("openings: %s: plies (%d) applies only to PGN files", spec.File, spec.Plies)
 		}
-		return LoadEPD(spec.File)
 	case ".pgn":
-		return LoadPGN(spec.File, spec.Plies)
 	default:
-		return nil, fmt.Errorf("openings: %s: unknown file type %q (want .epd or .pgn)", spec.File, ext)
+		return nil, "", fmt.Errorf("openings: %s: unknown file type %q (want .epd or .pgn)", spec.File, ext)
 	}
+	data, err := os.ReadFile(spec.File)
+	if err != nil {
+		return nil, "", fmt.Errorf("openings: %w", err)
+	}
+	var list []Opening
+	if ext == ".epd" {
+		list, err = ParseEPD(bytes.NewReader(data), spec.File)
+	} else {
+		list, err = ParsePGN(bytes.NewReader(data), spec.File, spec.Plies)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(data)
+	return list, hex.EncodeToString(sum[:]), nil
 }

@@ -33,9 +33,6 @@ type Opening struct {
 	SAN []string
 }
 
-// Plies returns the number of book moves.
-func (o Opening) Plies() int { return len(o.Moves) }
-
 // IsStandardStart reports whether the moves start from the standard initial
 // position with clocks "0 1", i.e. whether a PGN of the game can do without
 // SetUp and FEN tags.
@@ -43,17 +40,13 @@ func (o Opening) IsStandardStart() bool {
 	return strings.Join(strings.Fields(o.StartFEN), " ") == StandardStartFEN
 }
 
-// Game returns a notnil game at StartFEN with the book moves played, ready
-// for the engines' moves. The options are applied after the start position
-// is set (so they must not set another one), e.g. chess.UseNotation.
-// The game has no tag pairs; in particular notnil does not add SetUp/FEN
-// tags for a non-standard start.
-func (o Opening) Game(options ...func(*chess.Game)) (*chess.Game, error) {
+// game returns a notnil game at StartFEN with the book moves played.
+func (o Opening) game() (*chess.Game, error) {
 	start, err := chess.FEN(o.StartFEN)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: start position %q: %w", o.ID, o.StartFEN, err)
 	}
-	g := chess.NewGame(append([]func(*chess.Game){start}, options...)...)
+	g := chess.NewGame(start)
 	for i, uci := range o.Moves {
 		if _, err := playUCI(g, uci); err != nil {
 			return nil, fmt.Errorf("opening %s: ply %d: %w", o.ID, i+1, err)
@@ -65,7 +58,7 @@ func (o Opening) Game(options ...func(*chess.Game)) (*chess.Game, error) {
 // FEN returns the position after the book moves, as notnil writes it (six
 // fields, en-passant square set after every double pawn step).
 func (o Opening) FEN() (string, error) {
-	g, err := o.Game()
+	g, err := o.game()
 	if err != nil {
 		return "", err
 	}

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/notnil/chess"
 )
 
 // dataDir is the shared test data folder, relative to this package.
@@ -71,8 +69,8 @@ func TestFHR25(t *testing.T) {
 		"Nf3 d5", "Nf3 Nf6", "Nf3 f5", "f4 e5", "f4 d5", "b4 Nf6", "b4 e5",
 	}
 	for i, o := range list {
-		if o.Plies() != 2 {
-			t.Errorf("%s: %d plies, want 2", o.ID, o.Plies())
+		if len(o.Moves) != 2 {
+			t.Errorf("%s: %d plies, want 2", o.ID, len(o.Moves))
 		}
 		if got := strings.Join(o.SAN, " "); got != want[i] {
 			t.Errorf("opening %d: %q, want %q", i+1, got, want[i])
@@ -137,7 +135,7 @@ func TestFHR25MatchesEPD(t *testing.T) {
 		if want := o.ID + " " + strings.TrimPrefix(o.Name, "1. "); loaded[i].ID != want {
 			t.Errorf("line %d: ID %q, want %q", i+1, loaded[i].ID, want)
 		}
-		if fen4(loaded[i].StartFEN) != fen4(fen) || loaded[i].Plies() != 0 {
+		if fen4(loaded[i].StartFEN) != fen4(fen) || len(loaded[i].Moves) != 0 {
 			t.Errorf("line %d: loaded %+v, want the position %q", i+1, loaded[i], fen)
 		}
 	}
@@ -177,8 +175,8 @@ func TestTwoPly(t *testing.T) {
 	positions := map[string]string{}
 	ids := map[string]bool{}
 	for i, o := range list {
-		if o.Plies() != 2 || !o.IsStandardStart() {
-			t.Errorf("%s: %d plies from %q", o.ID, o.Plies(), o.StartFEN)
+		if len(o.Moves) != 2 || !o.IsStandardStart() {
+			t.Errorf("%s: %d plies from %q", o.ID, len(o.Moves), o.StartFEN)
 		}
 		if ids[o.ID] {
 			t.Errorf("duplicate ID %s", o.ID)
@@ -228,15 +226,15 @@ func TestTwoPly(t *testing.T) {
 
 func TestOpeningGame(t *testing.T) {
 	o := FHR25()[0]
-	g, err := o.Game(chess.UseNotation(chess.UCINotation{}))
+	g, err := o.game()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(g.Moves()) != 2 {
 		t.Fatalf("game has %d moves, want 2", len(g.Moves()))
 	}
-	if err := g.MoveStr("g1f3"); err != nil {
-		t.Errorf("the game does not continue in UCI notation: %v", err)
+	if err := g.MoveStr("Nf3"); err != nil {
+		t.Errorf("the game does not continue: %v", err)
 	}
 	bad := []Opening{
 		{ID: "x", StartFEN: "not a fen"},

@@ -3,12 +3,14 @@ package report
 import (
 	"fmt"
 	"math"
+
+	"selfplay/stats"
 )
 
 // eloChart is the running Elo estimate of a pairing with its interval band.
 func eloChart(p Pairing, lvl float64) chart {
 	c := chart{
-		title:  fmt.Sprintf("Elo of %s vs %s (%s, %s interval)", p.First, p.Second, p.VerdictModel, level(lvl)),
+		title:  fmt.Sprintf("Elo of %s vs %s (%s, %s interval)", p.First, p.Second, p.VerdictModel, stats.FormatLevel(lvl)),
 		xLabel: "games",
 		yLabel: "Elo",
 		refs:   []refLine{{y: 0, label: "0", kind: "zero"}},

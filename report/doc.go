@@ -73,13 +73,23 @@
 // the verdict, progress and SPRT use it whenever there is one (fishtest's
 // rule); "unpaired_games" are games whose partner is not stored. Opening
 // results are PGN results (White first) in schedule order, one per round;
-// "first_points" is the first engine's points over the opening's games.
+// "games" and "first_points" are the opening's games and the first
+// engine's points in them summed over every round (one pair's score only
+// when the opening was played once each way). A pairing without games has
+// "score" and "draw_ratio" 0, while its trinomial estimate holds the
+// neutral score 0.5 with unbounded intervals.
 // "progress" is the running estimate after each complete pair (or each game
 // when no pair is complete) in schedule order; "path" is the SPRT's LLR
-// after each complete pair. "against" counts, per engine, the games that
-// ended that way against it: lost, or, for illegal move, time forfeit,
-// engine timeout, engine crash and engine error, forfeited by its own fault
+// after each complete pair. A decision is final (fishtest): the SPRT's
+// "state" and "llr" are the decision the runner stored and the LLR at which
+// it took it, or else the first point of "path" outside the bounds, whatever
+// games were stored after it; undecided, the LLR after the last pair.
+// "against" counts, per engine, the games that ended that way against it:
+// lost, or, for illegal move, time forfeit, engine timeout, engine crash
+// and engine error, forfeited by its own fault
 // (even when drawn). "search"
-// averages are per engine move, book moves excluded; "nodes" and "time_ms"
-// are means per move, "nps" total nodes over total time.
+// averages are per engine move, book moves excluded; "depth" is the
+// iteration depth reported with the move (the last completed iteration, or
+// the interrupted one when the move played comes from it); "nodes" and
+// "time_ms" are means per move, "nps" total nodes over total time.
 package report

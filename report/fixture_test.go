@@ -24,6 +24,7 @@ type fixtureGame struct {
 	result      string
 	term        string
 	reason      string
+	culprit     string // engine charged with a fault, "" for none
 }
 
 // fixtureOpenings are the fixture's openings: id, name and book moves.
@@ -38,17 +39,17 @@ var fixtureOpenings = map[string][3]string{
 // whose partner is not stored yet, and every kind of fault termination.
 func matchGames() []fixtureGame {
 	return []fixtureGame{
-		{0, 0, "e4e5", "1-0", "checkmate", "White mates"},
-		{0, 1, "e4e5", "1/2-1/2", "threefold repetition", "threefold repetition"},
-		{1, 0, "d4d5", "1-0", "adjudication", "adjudicated at move 100 by agreeing scores"},
-		{1, 1, "d4d5", "0-1", "checkmate", "Black mates"},
-		{2, 0, "c4c5", "1/2-1/2", "fifty-move rule", "fifty moves without capture or pawn move"},
-		{2, 1, "c4c5", "1-0", "illegal move", `Black (fhr) plays an illegal move: "e1e8"`},
-		{3, 0, "nf3", "1-0", "adjudication", "adjudicated at move 100 by agreeing scores"},
-		{3, 1, "nf3", "0-1", "illegal move", `White (plain) plays an illegal move: "a1a8"`},
-		{4, 0, "e4e5", "1/2-1/2", "time forfeit", "White (fhr) loses on time (12ms over, margin 0s)"},
-		{4, 1, "e4e5", "0-1", "engine error", "White (plain) failed: panic: boom"},
-		{5, 0, "d4d5", "1-0", "checkmate", "White mates"},
+		{0, 0, "e4e5", "1-0", "checkmate", "White mates", ""},
+		{0, 1, "e4e5", "1/2-1/2", "threefold repetition", "threefold repetition", ""},
+		{1, 0, "d4d5", "1-0", "adjudication", "adjudicated at move 100 by agreeing scores", ""},
+		{1, 1, "d4d5", "0-1", "checkmate", "Black mates", ""},
+		{2, 0, "c4c5", "1/2-1/2", "fifty-move rule", "fifty moves without capture or pawn move", ""},
+		{2, 1, "c4c5", "1-0", "illegal move", `Black (fhr) plays an illegal move: "e1e8"`, "fhr"},
+		{3, 0, "nf3", "1-0", "adjudication", "adjudicated at move 100 by agreeing scores", ""},
+		{3, 1, "nf3", "0-1", "illegal move", `White (plain) plays an illegal move: "a1a8"`, "plain"},
+		{4, 0, "e4e5", "1/2-1/2", "time forfeit", "White (fhr) loses on time (12ms over, margin 0s)", "fhr"},
+		{4, 1, "e4e5", "0-1", "engine error", "White (plain) failed: panic: boom", "plain"},
+		{5, 0, "d4d5", "1-0", "checkmate", "White mates", ""},
 	}
 }
 
@@ -56,19 +57,19 @@ func matchGames() []fixtureGame {
 // clean sweep against nmr (an infinite Elo); idle plays nothing.
 func gauntletGames() []fixtureGame {
 	return []fixtureGame{
-		{0, 0, "e4e5", "1-0", "checkmate", "White mates"},
-		{0, 1, "e4e5", "1/2-1/2", "stalemate", "stalemate"},
-		{1, 0, "e4e5", "1-0", "checkmate", "White mates"},
-		{1, 1, "e4e5", "0-1", "checkmate", "Black mates"},
-		{4, 0, "d4d5", "0-1", "checkmate", "Black mates"},
-		{4, 1, "d4d5", "1/2-1/2", "insufficient material", "insufficient material"},
-		{5, 0, "d4d5", "1-0", "adjudication", "adjudicated"},
-		{5, 1, "d4d5", "0-1", "adjudication", "adjudicated"},
+		{0, 0, "e4e5", "1-0", "checkmate", "White mates", ""},
+		{0, 1, "e4e5", "1/2-1/2", "stalemate", "stalemate", ""},
+		{1, 0, "e4e5", "1-0", "checkmate", "White mates", ""},
+		{1, 1, "e4e5", "0-1", "checkmate", "Black mates", ""},
+		{4, 0, "d4d5", "0-1", "checkmate", "Black mates", ""},
+		{4, 1, "d4d5", "1/2-1/2", "insufficient material", "insufficient material", ""},
+		{5, 0, "d4d5", "1-0", "adjudication", "adjudicated", ""},
+		{5, 1, "d4d5", "0-1", "adjudication", "adjudicated", ""},
 		// pairs 2, 3, 6, 7 are fhr against nmr
-		{2, 0, "e4e5", "1-0", "checkmate", "White mates"},
-		{2, 1, "e4e5", "0-1", "checkmate", "Black mates"},
-		{6, 0, "d4d5", "1-0", "checkmate", "White mates"},
-		{6, 1, "d4d5", "0-1", "checkmate", "Black mates"},
+		{2, 0, "e4e5", "1-0", "checkmate", "White mates", ""},
+		{2, 1, "e4e5", "0-1", "checkmate", "Black mates", ""},
+		{6, 0, "d4d5", "1-0", "checkmate", "White mates", ""},
+		{6, 1, "d4d5", "0-1", "checkmate", "Black mates", ""},
 	}
 }
 
@@ -128,7 +129,7 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 			TournamentID: id, Pair: fg.pair, Index: fg.index, OpeningID: o[0], OpeningName: o[1],
 			StartFEN:     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			OpeningMoves: []string{o[2][:4], o[2][5:]}, White: white, Black: black,
-			Result: fg.result, Termination: fg.term, Reason: fg.reason, Plies: 6, FinalFEN: "8/8/8/8/8/8/8/8 w - - 0 1",
+			Result: fg.result, Termination: fg.term, Reason: fg.reason, Culprit: fg.culprit, Plies: 6, FinalFEN: "8/8/8/8/8/8/8/8 w - - 0 1",
 			Started:  base.Add(time.Duration(i) * 10 * time.Minute),
 			Finished: base.Add(time.Duration(i)*10*time.Minute + 7*time.Minute + 30*time.Second),
 			PGN:      "[Event \"fixture\"]\n\n*\n",

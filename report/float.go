@@ -38,26 +38,5 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r)
 }
 
-// UnmarshalJSON reads what MarshalJSON writes, so a report can be read back.
-func (f *Float) UnmarshalJSON(b []byte) error {
-	switch string(b) {
-	case `"+inf"`:
-		*f = Float(math.Inf(1))
-		return nil
-	case `"-inf"`:
-		*f = Float(math.Inf(-1))
-		return nil
-	case "null":
-		*f = Float(math.NaN())
-		return nil
-	}
-	var x float64
-	if err := json.Unmarshal(b, &x); err != nil {
-		return fmt.Errorf("report: number %s: %w", b, err)
-	}
-	*f = Float(x)
-	return nil
-}
-
 // finite reports whether x is neither infinite nor NaN.
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

@@ -28,23 +28,9 @@ func points(x Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64
 // percent prints a fraction as a percentage with one decimal.
 func percent(x Float) string { return stats.FormatFloat(100*float64(x), 1) + "%" }
 
-// probability prints a probability as a percentage but never rounds one
-// short of certainty to "100.0%" or "0.0%" (the stats package's rule for LOS).
-func probability(p Float) string {
-	pct := 100 * float64(p)
-	switch {
-	case pct < 100 && pct >= 99.95:
-		return ">99.9%"
-	case pct > 0 && pct < 0.05:
-		return "<0.1%"
-	}
-	return stats.FormatFloat(pct, 1) + "%"
-}
-
-// level prints a confidence level such as 0.95 as "95%".
-func level(l float64) string {
-	return strconv.FormatFloat(float64(int64(l*1e6+0.5))/1e4, 'f', -1, 64) + "%"
-}
+// probability prints a probability such as LOS as a percentage, never
+// rounding one short of certainty to "100.0%" or "0.0%".
+func probability(p Float) string { return stats.FormatPercent(float64(p)) }
 
 // fixed prints x with prec decimals.
 func fixed(x Float, prec int) string { return stats.FormatFloat(float64(x), prec) }

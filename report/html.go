@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+
+	"selfplay/stats"
 )
 
 //go:embed page.html.tmpl
@@ -65,7 +67,7 @@ func WriteHTML(w io.Writer, r Report) error {
 }
 
 func htmlView(r Report) htmlPage {
-	page := htmlPage{Title: "selfplay report", Level: level(r.Level), Empty: len(r.Tournaments) == 0}
+	page := htmlPage{Title: "selfplay report", Level: stats.FormatLevel(r.Level), Empty: len(r.Tournaments) == 0}
 	for i, s := range layout(r).sections {
 		hs := htmlSection{ID: fmt.Sprintf("section-%d", i+1), Title: s.title}
 		for _, p := range s.parts {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"selfplay/stats"
 )
 
 // layout arranges a report as a document: one section per tournament, then
@@ -78,7 +80,7 @@ func ratingsPart(t Tournament, lvl float64) part {
 		tb.rows = append(tb.rows, []string{itoa(r.Rank), r.Engine, rating, errorText(r.Error), low, high,
 			points(r.Points), itoa(r.Games), score})
 	}
-	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals)", anchor, level(lvl)), table: tb}
+	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals)", anchor, stats.FormatLevel(lvl)), table: tb}
 }
 
 // pairingParts are a pairing's counts, estimates, verdict, SPRT and charts.
@@ -88,18 +90,22 @@ func pairingParts(p Pairing, lvl float64) []part {
 		facts: []fact{
 			{"games", fmt.Sprintf("%d (%d pairs, %d unpaired)", p.Games, p.Pairs, p.UnpairedGames)},
 			{"W/L/D", fmt.Sprintf("%d/%d/%d", p.Wins, p.Losses, p.Draws)},
-			{"score", fmt.Sprintf("%s/%d = %s", points(p.Points), p.Games, percent(p.Score))},
+			{"score", score(p)},
 			{"draw ratio", drawRatios(p)},
 			{"ptnml", fmt.Sprintf("LL %d, LD %d, DD %d, WD %d, WW %d", p.Ptnml[0], p.Ptnml[1], p.Ptnml[2], p.Ptnml[3], p.Ptnml[4])},
 		},
 	}
 	est := &table{
-		head: []string{"model", "games", "pairs", "score", "Elo", "error", level(lvl) + " interval", "LOS", "nElo",
+		head: []string{"model", "games", "pairs", "score", "Elo", "error", stats.FormatLevel(lvl) + " interval", "LOS", "nElo",
 			"nElo interval"},
 		numeric: []bool{false, true, true, true, true, true, false, true, true, false},
 	}
 	for _, e := range p.Estimates {
-		est.rows = append(est.rows, []string{e.Model, itoa(e.Games), itoa(e.Pairs), percent(e.Score), elo(e.Elo),
+		score := percent(e.Score)
+		if e.Games == 0 {
+			score = "-" // not the neutral 0.5 the estimate assumes
+		}
+		est.rows = append(est.rows, []string{e.Model, itoa(e.Games), itoa(e.Pairs), score, elo(e.Elo),
 			errorText(e.EloError), interval(e.EloLow, e.EloHigh), probability(e.LOS), elo(e.NElo),
 			interval(e.NEloLow, e.NEloHigh)})
 	}
@@ -118,10 +124,22 @@ func pairingParts(p Pairing, lvl float64) []part {
 	return []part{head, {table: est}, verdict}
 }
 
+// score is the pairing's points per game, "-" without games.
+func score(p Pairing) string {
+	if p.Games == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s/%d = %s", points(p.Points), p.Games, percent(p.Score))
+}
+
 // drawRatios gives the drawn share of games and, with pairs, the share of
 // pairs scoring 1 (two draws, or a win and a loss), which is what the
-// pentanomial draw ratio of fishtest and fastchess counts.
+// pentanomial draw ratio of fishtest and fastchess counts; "-" without
+// games.
 func drawRatios(p Pairing) string {
+	if p.Games == 0 {
+		return "-"
+	}
 	s := percent(p.DrawRatio) + " of games"
 	if e, ok := p.Estimate("pentanomial"); ok {
 		s += ", " + percent(e.DrawRatio) + " of pairs scoring 1"
@@ -133,7 +151,7 @@ func drawRatios(p Pairing) string {
 func openingsPart(p Pairing) part {
 	o := p.Openings
 	tb := &table{
-		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "pair score"},
+		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (all rounds)"},
 		numeric: []bool{false, false, false, false, true},
 	}
 	results := func(rs []string) string {
@@ -147,14 +165,14 @@ func openingsPart(p Pairing) part {
 			points(r.FirstPoints) + "-" + points(Float(r.Games)-r.FirstPoints)})
 	}
 	// Totals as the paper prints them: White's points first in each color
-	// column, the first engine's first in the pair score.
+	// column, the first engine's first in the score.
 	white := points(o.FirstWhitePoints) + "-" + points(Float(o.FirstWhiteGames)-o.FirstWhitePoints)
 	black := points(Float(o.FirstBlackGames)-o.FirstBlackPoints) + "-" + points(o.FirstBlackPoints)
 	all := o.FirstWhitePoints + o.FirstBlackPoints
 	games := Float(o.FirstWhiteGames + o.FirstBlackGames)
 	tb.total = []string{"total", "", white, black, points(all) + "-" + points(games-all)}
-	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black, pair score %s-%s)", p.First, p.Second,
-		p.First, p.Second), table: tb}
+	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s over all rounds of the opening)",
+		p.First, p.Second, p.First, p.Second), table: tb}
 }
 
 func terminationsPart(t Terminations) part {

@@ -76,13 +76,17 @@ type Pairing struct {
 	First  string `json:"first"`
 	Second string `json:"second"`
 
-	Games     int   `json:"games"`
-	Wins      int   `json:"wins"`
-	Losses    int   `json:"losses"`
-	Draws     int   `json:"draws"`
-	Points    Float `json:"points"`
-	Score     Float `json:"score"`      // points per game, 0..1
-	DrawRatio Float `json:"draw_ratio"` // drawn games per game
+	Games  int   `json:"games"`
+	Wins   int   `json:"wins"`
+	Losses int   `json:"losses"`
+	Draws  int   `json:"draws"`
+	Points Float `json:"points"`
+	// Score is points per game (0..1) and DrawRatio drawn games per game;
+	// both are 0 when there are no games (the estimates then hold stats'
+	// neutral score of 0.5 and every interval is unbounded; the text shows
+	// "-" for all of them).
+	Score     Float `json:"score"`
+	DrawRatio Float `json:"draw_ratio"`
 
 	// Pairs counts complete game pairs; Ptnml their pair scores 0, 0.5, 1,
 	// 1.5, 2 (LL, LD, DD, WD, WW; DD includes a win and a loss). Unpaired
@@ -141,7 +145,12 @@ type Estimate struct {
 }
 
 // SPRT is the state of a match's sequential probability ratio test over
-// its complete pairs (pentanomial), as the runner evaluates it.
+// its complete pairs (pentanomial), as the runner evaluates it. A decision
+// is final, as in fishtest: State and LLR are the runner's stored decision
+// and the LLR at which it took it, or else the first point of Path outside
+// the bounds, even when games stored after it (in flight when the test
+// decided) pull the LLR back inside; without a decision, the LLR after the
+// last pair.
 type SPRT struct {
 	Elo0  Float  `json:"elo0"`
 	Elo1  Float  `json:"elo1"`
@@ -154,7 +163,8 @@ type SPRT struct {
 	State string `json:"state"` // continue, H0 or H1
 	// Verdict is stats.SPRTVerdict's line.
 	Verdict string `json:"verdict"`
-	// Path is the LLR after each complete pair in schedule order.
+	// Path is the LLR after each complete pair in schedule order, the
+	// pairs after a decision included.
 	Path []LLRPoint `json:"path"`
 }
 
@@ -197,8 +207,9 @@ type OpeningRow struct {
 	// White, and Black, in schedule order: one each per round.
 	FirstWhite []string `json:"first_white"`
 	FirstBlack []string `json:"first_black"`
-	// Games and FirstPoints are the opening's games and the first engine's
-	// points in them (the pair score when there is one game each way).
+	// Games and FirstPoints are the opening's games over every round and
+	// the first engine's points in them (a single pair's score only when
+	// the opening was played once each way).
 	Games       int   `json:"games"`
 	FirstPoints Float `json:"first_points"`
 }
@@ -229,13 +240,18 @@ type TerminationRow struct {
 // (book moves excluded): the FHR paper's Observation 1 (FHR completes
 // deeper iterations) in numbers.
 type EngineSearch struct {
-	Engine   string `json:"engine"`
-	Moves    int    `json:"moves"`
-	Depth    Float  `json:"depth"`    // mean completed iteration depth
-	SelDepth Float  `json:"seldepth"` // mean selective depth
-	Nodes    Float  `json:"nodes"`    // mean nodes per move
-	TimeMS   Float  `json:"time_ms"`  // mean milliseconds per move
-	NPS      Float  `json:"nps"`      // total nodes / total time (0 without time)
+	Engine string `json:"engine"`
+	Moves  int    `json:"moves"`
+	// Depth is the mean iteration depth reported with each move: the
+	// last completed iteration, or the interrupted one when the move
+	// played comes from it (a best move it had changed and confirmed, or
+	// its first move when no iteration completed), so not strictly a
+	// completed depth.
+	Depth    Float `json:"depth"`
+	SelDepth Float `json:"seldepth"` // mean selective depth
+	Nodes    Float `json:"nodes"`    // mean nodes per move
+	TimeMS   Float `json:"time_ms"`  // mean milliseconds per move
+	NPS      Float `json:"nps"`      // total nodes / total time (0 without time)
 }
 
 // SuiteRun is a stored test-suite run (selfplay suite -db).

@@ -22,7 +22,8 @@ type adjudicator struct {
 	drawRun    [2]int // consecutive moves with |score| <= DrawScore
 }
 
-// afterMove records side's score and applies resign and draw adjudication.
+// afterMove records side's score for the move it just played (a holds the
+// position after it) and applies resign and draw adjudication.
 func (j *adjudicator) afterMove(side board.Color, s search.Score, a *arbiter) (result, reason string) {
 	c := j.cfg
 	j.last[side], j.haveLast[side] = s, true
@@ -39,7 +40,11 @@ func (j *adjudicator) afterMove(side board.Color, s search.Score, a *arbiter) (r
 	}
 	if c.DrawMoves > 0 {
 		d := search.Score(c.DrawScore)
-		inRange := a.b.FullmoveNumber() >= c.DrawMoveFrom && s <= d && s >= -d
+		// The number of the move just played (a holds the position after
+		// it), counted from the initial position: Black's move n leaves
+		// full-move number n+1 in the position.
+		move := (a.pliesFromInitial() + 1) / 2
+		inRange := move >= c.DrawMoveFrom && s <= d && s >= -d
 		j.drawRun[side] = count(j.drawRun[side], inRange)
 		if j.drawRun[board.White] >= c.DrawMoves && j.drawRun[board.Black] >= c.DrawMoves {
 			return "1/2-1/2", fmt.Sprintf("Draw by adjudication: both engines scored within %d cp for %d moves", c.DrawScore, c.DrawMoves)

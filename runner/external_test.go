@@ -1,15 +1,18 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"selfplay/runner/store"
 )
@@ -20,7 +23,17 @@ var (
 	buildError error
 )
 
-// built compiles the fake UCI engine and selfplay once per test binary.
+// TestMain removes the binaries built by built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// built compiles the fake UCI engine and selfplay once per test binary
+// (removed by TestMain).
 func built(t *testing.T) (fake, selfplay string) {
 	t.Helper()
 	if testing.Short() {
@@ -71,17 +84,44 @@ referee_nodes = 1000
 `, external, book)
 }
 
-// processesRunning counts live processes whose command line contains path.
+// processesRunning counts the live children of this test process whose
+// command line contains path: other processes on the machine, such as
+// another test's stockfish, do not count.
 func processesRunning(path string) int {
 	entries, _ := os.ReadDir("/proc")
 	n := 0
 	for _, e := range entries {
+		if parentPID(e.Name()) != os.Getpid() {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		if err == nil && strings.Contains(string(b), path) {
 			n++
 		}
 	}
 	return n
+}
+
+// parentPID is the parent of process pid (the field after the state in
+// /proc/PID/stat, whose command name in parentheses may hold spaces), or -1.
+func parentPID(pid string) int {
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return -1
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return ppid
 }
 
 func TestFaultyExternalEnginesLose(t *testing.T) {
@@ -152,8 +192,17 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 			if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Run = %v, want an engine setup error mentioning %q", err, tt.want)
 			}
-			if keys, _ := st.GameKeys(context.Background(), 1); len(keys) != 0 {
-				t.Fatalf("%d games stored", len(keys))
+			// Nothing is written: the fixed config is not refused as a
+			// changed one.
+			if tour, err := st.TournamentByName(context.Background(), "ext"); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("tournament row after a setup error: %+v, %v", tour, err)
+			}
+			games, err := st.Games(context.Background(), store.GameFilter{})
+			if err != nil || len(games) != 0 {
+				t.Fatalf("%d games stored (%v)", len(games), err)
+			}
+			if n := processesRunning(fake); n != 0 {
+				t.Errorf("%d engine processes left running", n)
 			}
 		})
 	}
@@ -193,11 +242,16 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- Run(ctx, cfg, st, Options{}) }()
 	// Both workers' engines are up (the preflight's is gone by then).
+	deadline := time.After(30 * time.Second)
 	for processesRunning(fake) < 2 {
 		select {
 		case err := <-done:
 			t.Fatalf("Run ended early: %v", err)
-		default:
+		case <-deadline:
+			cancel()
+			<-done
+			t.Fatalf("the engines did not start within 30s (%d running)", processesRunning(fake))
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 	cancel()

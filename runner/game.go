@@ -64,6 +64,12 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	end := func(result, term, reason string) {
 		g.Result, g.Termination, g.Reason = result, term, reason
 	}
+	// fault ends the game by a fault of the side to move's engine, which is
+	// charged with it (store.Game.Culprit) whatever the result.
+	fault := func(side board.Color, result, term, reason string) {
+		end(result, term, reason)
+		g.Culprit = names[side]
+	}
 	for {
 		if r := a.rule(); r.over {
 			end(r.result, r.termination, r.reason)
@@ -93,23 +99,23 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
 			switch {
 			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
-				end(timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
+				fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
 			case timedOut:
-				end(lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
+				fault(side, lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
 			case errors.Is(err, uci.ErrCrashed):
-				end(lossFor(side), TermEngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
+				fault(side, lossFor(side), TermEngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
 			default:
-				end(lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
+				fault(side, lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
 			}
 			break
 		}
 		if forfeit := clock.spend(side, elapsed, t.Limits); forfeit != "" {
-			end(timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
+			fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
 			break
 		}
 		m := a.find(res.Move)
 		if m == nil {
-			end(lossFor(side), TermIllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
+			fault(side, lossFor(side), TermIllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
 			break
 		}
 		san, err := a.play(m)

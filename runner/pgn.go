@@ -5,7 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/config"
+	"selfplay/engines/board"
 	"selfplay/engines/search"
+	"selfplay/openings"
 	"selfplay/runner/store"
 )
 
@@ -16,6 +19,20 @@ type pgnHeader struct {
 	standard    bool   // the game starts from the initial position (no SetUp/FEN tags)
 	startMove   int    // FEN move number of StartFEN
 	blackFirst  bool   // Black moves first from StartFEN
+}
+
+// pgnHeaderFor is the header of a game of the tournament from the opening.
+func pgnHeaderFor(t *config.Tournament, o openings.Opening) (pgnHeader, error) {
+	b, err := board.FromFEN(o.StartFEN)
+	if err != nil {
+		return pgnHeader{}, fmt.Errorf("opening %s: %w", o.ID, err)
+	}
+	h := pgnHeader{event: t.Name, timeControl: "-", standard: o.IsStandardStart(),
+		startMove: b.FullmoveNumber(), blackFirst: b.Side() == board.Black}
+	if tc := t.Limits.TC; tc != nil {
+		h.timeControl = pgnTimeControl(tc.Moves, tc.Base, tc.Increment)
+	}
+	return h, nil
 }
 
 // writePGN renders a game in PGN export format: the Seven Tag Roster,
@@ -53,16 +70,15 @@ func writePGN(g *store.Game, h pgnHeader) string {
 	var tokens []string
 	moveNo := h.startMove
 	whiteToMove := !h.blackFirst
-	needNumber := true // a move number is due: start, White's move, or after a comment
 	for _, m := range g.Moves {
+		// Every move carries a comment, so Black's moves need their
+		// number ("N...") too.
 		if whiteToMove {
 			tokens = append(tokens, fmt.Sprintf("%d.", moveNo))
-		} else if needNumber {
+		} else {
 			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
 		}
-		tokens = append(tokens, m.SAN)
-		tokens = append(tokens, moveComment(m))
-		needNumber = true // every move carries a comment
+		tokens = append(tokens, m.SAN, moveComment(m))
 		if !whiteToMove {
 			moveNo++
 		}
@@ -113,9 +129,10 @@ func wrap(sb *strings.Builder, tokens []string, width int) {
 	}
 }
 
-// pgnTimeControl is the TimeControl tag: "moves/seconds+inc" style for a
-// clock, "-" otherwise (node, depth and fixed-time limits have no PGN form;
-// fixed move time is written as the PGN "*" form would be misleading).
+// pgnTimeControl is the TimeControl tag of a clock: "moves/seconds+inc",
+// without "moves/" for a whole-game period and without "+inc" for no
+// increment. Tournaments without a clock (node, depth and fixed move-time
+// limits, which PGN cannot express) get "-" from pgnHeaderFor.
 func pgnTimeControl(moves int, base, inc time.Duration) string {
 	secs := func(d time.Duration) string {
 		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0"), ".")

@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"time"
 
@@ -46,12 +45,9 @@ func (p *progress) line() string {
 		g := pt.Games
 		fmt.Fprintf(&sb, ", %s +%d -%d =%d, score %.1f%%", pt.First, g.Wins, g.Losses, g.Draws, 100*g.Points()/float64(max(g.Games(), 1)))
 		if e, err := pt.Estimate(stats.DefaultLevel); err == nil && g.Games() > 0 {
-			if math.IsInf(e.Elo, 0) || math.IsInf(e.HalfWidth(), 0) {
-				fmt.Fprintf(&sb, ", Elo %s [%s, %s]", stats.FormatSigned(e.Elo, 1), stats.FormatSigned(e.EloLow, 1), stats.FormatSigned(e.EloHigh, 1))
-			} else {
-				fmt.Fprintf(&sb, ", Elo %s ± %s", stats.FormatSigned(e.Elo, 1), stats.FormatFloat(e.HalfWidth(), 1))
-			}
+			fmt.Fprintf(&sb, ", %s", stats.FormatEloInterval(e))
 		}
+
 	}
 	if p.sprt.enabled() {
 		r := p.sprt.result

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"selfplay/config"
 	"selfplay/report"
 	"selfplay/runner/store"
 	"selfplay/stats"
@@ -19,10 +20,14 @@ type ReportOptions struct {
 	// Anchor is rated 0 in the rating table of every tournament it plays
 	// in (the others are rated with the average at 0); "" for the average.
 	Anchor string
+	// SkipSuiteRuns leaves the stored suite runs out of the report without
+	// reading them (Report.SuiteRuns is nil); the zero value includes them.
+	SkipSuiteRuns bool
 }
 
 // BuildReport gathers the report of the selected stored tournaments (in
-// creation order) and of every stored suite run. A tournament or anchor
+// creation order) and, unless opt.SkipSuiteRuns, of every stored suite
+// run. A tournament or anchor
 // that is not in the database is an error wrapping store.ErrNotFound whose
 // message lists what is there.
 func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (report.Report, error) {
@@ -46,7 +51,7 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 		}
 		selected = all[i : i+1]
 	}
-	r := report.Report{Level: level, Anchor: opt.Anchor, Tournaments: []report.Tournament{}}
+	r := report.Report{Level: level, Anchor: opt.Anchor}
 	anchored := false
 	for _, t := range selected {
 		games, err := st.Games(ctx, store.GameFilter{TournamentID: t.ID, WithMoves: true})
@@ -67,8 +72,10 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 		return report.Report{}, fmt.Errorf("anchor %q: %w in the reported tournaments (engines: %s)", opt.Anchor,
 			store.ErrNotFound, engineNames(selected))
 	}
-	if r.SuiteRuns, err = suiteRunsReport(ctx, st); err != nil {
-		return report.Report{}, err
+	if !opt.SkipSuiteRuns {
+		if r.SuiteRuns, err = suiteRunsReport(ctx, st); err != nil {
+			return report.Report{}, err
+		}
 	}
 	return r, nil
 }
@@ -147,11 +154,13 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 	for i, e := range t.Engines {
 		names[i] = e.Name
 	}
-	tally := NewTally(names)
-	for i := range games {
-		if err := tally.Add(&games[i]); err != nil {
-			return report.Tournament{}, err
-		}
+	tally, steps, err := tallyGames(games)
+	if err != nil {
+		return report.Tournament{}, err
+	}
+	var decision *stats.SPRTResult
+	if d, ok := sprtDecision(t); ok {
+		decision = &d
 	}
 	rt := report.Tournament{
 		Name: t.Name, Format: snap.Format, Status: t.Status,
@@ -162,7 +171,11 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 		return report.Tournament{}, err
 	}
 	for _, key := range pairingOrder(snap, tally) {
-		p, err := pairingReport(key, games, level, test)
+		pt := tally.Pairing(key[0], key[1])
+		if pt == nil { // scheduled, not played yet
+			pt = &PairingTally{First: key[0], Second: key[1]}
+		}
+		p, err := pairingReport(pt, steps[pt], level, test, decision)
 		if err != nil {
 			return report.Tournament{}, fmt.Errorf("pairing %s vs %s: %w", key[0], key[1], err)
 		}
@@ -195,7 +208,7 @@ func playedRange(games []store.Game) *report.TimeRange {
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
 func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
-	keys := Pairings(snap.Format, snap.Players)
+	keys := config.Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)
@@ -228,10 +241,10 @@ func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, e
 	if err != nil {
 		return nil, err
 	}
-	out := []report.SuiteRun{}
+	var out []report.SuiteRun
 	for _, run := range runs {
 		r := report.SuiteRun{ID: run.ID, Suite: run.Suite, LimitKind: run.LimitKind, Settings: run.Settings,
-			Created: run.Created.UTC(), Rows: []report.SuiteRow{}}
+			Created: run.Created.UTC()}
 		for _, row := range run.Rows {
 			r.Rows = append(r.Rows, report.SuiteRow{Variant: row.Variant, Limit: row.Limit, Positions: row.Positions,
 				Solved: row.Solved, Nodes: row.Nodes, MainNodes: row.MainNodes, QNodes: row.QNodes,

@@ -15,18 +15,9 @@ func standardTerminations() []string {
 		TermAdjudication, TermIllegalMove, TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError}
 }
 
-// isFault reports whether a termination is an engine's own fault, charged
-// to it even when the result is a draw (a time forfeit against a lone king).
-func isFault(term string) bool {
-	switch term {
-	case TermIllegalMove, TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError:
-		return true
-	}
-	return false
-}
-
 // terminationsReport counts the games per termination, and per engine the
-// games that ended that way against it.
+// games that ended that way against it: lost, or drawn by its own fault (a
+// time forfeit against a lone king), as store.Game.Culprit says.
 func terminationsReport(engines []string, games []store.Game) report.Terminations {
 	t := report.Terminations{Engines: engines}
 	index := map[string]int{}
@@ -57,26 +48,12 @@ func terminationsReport(engines []string, games []store.Game) report.Termination
 			row.Against[g.White]++
 		default:
 			row.Draws++
-			if isFault(g.Termination) {
-				if culprit := faultingSide(g); culprit != "" {
-					row.Against[culprit]++
-				}
+			if g.Culprit != "" {
+				row.Against[g.Culprit]++
 			}
 		}
 	}
 	return t
-}
-
-// faultingSide is the engine a drawn fault game is charged to: the runner
-// starts the reason with "White (name)" or "Black (name)".
-func faultingSide(g store.Game) string {
-	switch {
-	case strings.HasPrefix(g.Reason, "White"):
-		return g.White
-	case strings.HasPrefix(g.Reason, "Black"):
-		return g.Black
-	}
-	return ""
 }
 
 // searchReport averages each engine's search figures over its own moves.

@@ -8,101 +8,83 @@ import (
 	"selfplay/stats"
 )
 
-// pairingGame is a stored game seen from its pairing's first engine.
-type pairingGame struct {
-	game  *store.Game
-	score float64 // the first engine's points
+// sprtDecision is the SPRT decision the runner stored with a tournament,
+// if it took one (Tournament.SPRTState "H0" or "H1" and the LLR at which
+// it decided).
+func sprtDecision(t store.Tournament) (stats.SPRTResult, bool) {
+	var state stats.SPRTState
+	switch t.SPRTState {
+	case stats.SPRTAcceptH0.String():
+		state = stats.SPRTAcceptH0
+	case stats.SPRTAcceptH1.String():
+		state = stats.SPRTAcceptH1
+	default:
+		return stats.SPRTResult{}, false
+	}
+	return stats.SPRTResult{LLR: t.SPRTLLR, State: state}, true
 }
 
-// gamesOf returns the games of the pairing first-second in schedule order.
-func gamesOf(key [2]string, games []store.Game) ([]pairingGame, error) {
-	var out []pairingGame
-	for i := range games {
-		g := &games[i]
-		w, err := whiteScore(g.Result)
-		if err != nil {
-			return nil, fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
-		}
-		first, second, score := g.White, g.Black, w
-		if g.Index == 1 {
-			first, second, score = g.Black, g.White, 1-w
-		}
-		if first == key[0] && second == key[1] {
-			out = append(out, pairingGame{game: g, score: score})
-		}
-	}
-	return out, nil
-}
-
-// completePairs returns the first engine's scores in the pairs whose two
-// games are both stored, in schedule order.
-func completePairs(games []pairingGame) [][2]float64 {
-	var out [][2]float64
-	for i := 0; i+1 < len(games); i++ {
-		a, b := games[i], games[i+1]
-		if a.game.Pair == b.game.Pair && a.game.Index == 0 && b.game.Index == 1 {
-			out = append(out, [2]float64{a.score, b.score})
-			i++
-		}
-	}
-	return out
-}
-
-// pairingReport computes a pairing's statistics: counts, both models'
-// estimates and the verdict (pentanomial when there is a complete pair,
-// fishtest's rule: unpaired games are left out), the SPRT when one is
-// configured, the results per opening and the running estimate.
-func pairingReport(key [2]string, all []store.Game, level float64, test *stats.SPRT) (report.Pairing, error) {
-	games, err := gamesOf(key, all)
-	if err != nil {
-		return report.Pairing{}, err
-	}
-	var tri stats.Trinomial
-	for _, g := range games {
-		if err := tri.Add(g.score); err != nil {
-			return report.Pairing{}, err
-		}
-	}
-	pairs := completePairs(games)
-	var penta stats.Pentanomial
-	for _, p := range pairs {
-		if err := penta.AddPair(p[0], p[1]); err != nil {
-			return report.Pairing{}, err
-		}
-	}
+// pairingReport computes a pairing's statistics from its tally (pt, which
+// has no games when the pairing has not played yet) and the steps in which
+// it was counted: counts, both models' estimates and the verdict
+// (PairingTally.Estimate's model: pentanomial when there is a complete
+// pair, fishtest's rule), the running estimate, the SPRT when one is
+// configured (with the runner's stored decision, if any), and the results
+// per opening.
+func pairingReport(pt *PairingTally, steps []pairingStep, level float64, test *stats.SPRT,
+	decision *stats.SPRTResult) (report.Pairing, error) {
+	tri, penta := pt.Games, pt.Pairs
 	p := report.Pairing{
-		First: key[0], Second: key[1],
+		First: pt.First, Second: pt.Second,
 		Games: tri.Games(), Wins: tri.Wins, Losses: tri.Losses, Draws: tri.Draws,
 		Points: report.Float(tri.Points()),
 		Pairs:  penta.Pairs(), Ptnml: penta.Counts(), UnpairedGames: tri.Games() - penta.Games(),
 	}
-	triEst, err := stats.AnalyzeTrinomial(tri, level)
+	verdict, err := pt.Estimate(level)
 	if err != nil {
 		return report.Pairing{}, err
 	}
-	p.Score, p.DrawRatio = report.Float(triEst.Score), report.Float(triEst.DrawRatio)
-	if tri.Games() == 0 {
-		p.Score = 0 // no games: no score, rather than the estimate's neutral 0.5
-	}
-	p.Estimates = []report.Estimate{estimateReport(triEst)}
-	verdict := triEst
-	if penta.Pairs() > 0 {
-		pentaEst, err := stats.AnalyzePentanomial(penta, level)
-		if err != nil {
+	triEst := verdict
+	if verdict.Model != stats.ModelTrinomial {
+		if triEst, err = stats.AnalyzeTrinomial(tri, level); err != nil {
 			return report.Pairing{}, err
 		}
-		p.Estimates = append(p.Estimates, estimateReport(pentaEst))
-		verdict = pentaEst
+	}
+	if tri.Games() > 0 { // no games: no score nor draw ratio (rather than the estimate's neutral 0.5)
+		p.Score, p.DrawRatio = report.Float(triEst.Score), report.Float(triEst.DrawRatio)
+	}
+	p.Estimates = []report.Estimate{estimateReport(triEst)}
+	if verdict.Model != stats.ModelTrinomial {
+		p.Estimates = append(p.Estimates, estimateReport(verdict))
 	}
 	p.VerdictModel = verdict.Model.String()
 	p.Verdict = stats.Verdict(p.First, p.Second, verdict)
-	if p.Progress, err = progressReport(games, pairs, level); err != nil {
-		return report.Pairing{}, err
-	}
+
+	// The running estimate and the LLR path, in one pass over the steps:
+	// after each complete pair when there is one (pentanomial), else after
+	// each game.
+	var path *llrPath
 	if test != nil {
-		p.SPRT = sprtReport(*test, pairs)
+		path = &llrPath{test: *test}
 	}
-	p.Openings = openingsReport(games)
+	for _, s := range steps {
+		if p.Pairs > 0 && !s.paired {
+			continue
+		}
+		e, err := s.counts().Estimate(level)
+		if err != nil {
+			return report.Pairing{}, err
+		}
+		p.Progress = append(p.Progress, report.Progress{Games: e.Games,
+			Elo: report.Float(e.Elo), EloLow: report.Float(e.EloLow), EloHigh: report.Float(e.EloHigh)})
+		if path != nil && s.paired {
+			path.add(s.pairs)
+		}
+	}
+	if path != nil {
+		p.SPRT = path.report(decision)
+	}
+	p.Openings = openingsReport(steps)
 	return p, nil
 }
 
@@ -119,101 +101,89 @@ func estimateReport(e stats.Estimate) report.Estimate {
 	}
 }
 
-// progressReport is the running estimate in schedule order: after each
-// complete pair when there is one (pentanomial), else after each game.
-func progressReport(games []pairingGame, pairs [][2]float64, level float64) ([]report.Progress, error) {
-	out := []report.Progress{}
-	point := func(games int, e stats.Estimate) report.Progress {
-		return report.Progress{Games: games, Elo: report.Float(e.Elo), EloLow: report.Float(e.EloLow), EloHigh: report.Float(e.EloHigh)}
-	}
-	if len(pairs) > 0 {
-		var penta stats.Pentanomial
-		for _, p := range pairs {
-			if err := penta.AddPair(p[0], p[1]); err != nil {
-				return nil, err
-			}
-			e, err := stats.AnalyzePentanomial(penta, level)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, point(penta.Games(), e))
-		}
-		return out, nil
-	}
-	var tri stats.Trinomial
-	for _, g := range games {
-		if err := tri.Add(g.score); err != nil {
-			return nil, err
-		}
-		e, err := stats.AnalyzeTrinomial(tri, level)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, point(tri.Games(), e))
-	}
-	return out, nil
+// llrPath evaluates the SPRT after each complete pair as the runner does
+// (pentanomial). Bounds too extreme for the result make the LLR undefined;
+// such pairs are left off the path and, if the last one is, the verdict
+// says so instead of failing the whole report.
+type llrPath struct {
+	test    stats.SPRT
+	points  []report.LLRPoint
+	pairs   int
+	last    *stats.SPRTResult // after the last pair with a defined LLR
+	crossed *stats.SPRTResult // the first result outside the bounds
+	err     error             // of the last pair's evaluation
 }
 
-// sprtReport evaluates the SPRT over the complete pairs as the runner does
-// (pentanomial), with its LLR after each pair. Bounds too extreme for the
-// result make the LLR undefined; the verdict then says so instead of
-// failing the whole report.
-func sprtReport(test stats.SPRT, pairs [][2]float64) *report.SPRT {
-	lower, upper := test.Bounds()
-	s := &report.SPRT{
-		Elo0: report.Float(test.Elo0), Elo1: report.Float(test.Elo1),
-		Alpha: report.Float(test.Alpha), Beta: report.Float(test.Beta), Model: test.Model.String(),
-		Lower: report.Float(lower), Upper: report.Float(upper), Path: []report.LLRPoint{},
+// add evaluates the test on the pairs so far.
+func (l *llrPath) add(pairs stats.Pentanomial) {
+	l.pairs = pairs.Pairs()
+	r, err := l.test.Pentanomial(pairs)
+	if l.err = err; err != nil {
+		return
 	}
-	var penta stats.Pentanomial
-	res := stats.SPRTResult{Lower: lower, Upper: upper}
-	var evalErr error
-	for i, p := range pairs {
-		if err := penta.AddPair(p[0], p[1]); err != nil {
-			evalErr = err
-			break
+	l.last = &r
+	l.points = append(l.points, report.LLRPoint{Pairs: pairs.Pairs(), Games: pairs.Games(), LLR: report.Float(r.LLR)})
+	if l.crossed == nil && r.State != stats.SPRTContinue {
+		l.crossed = &r
+	}
+}
+
+// report is the SPRT's state: a decision is final, as in fishtest, so it is
+// the runner's stored decision (decision, when not nil) or else the first
+// point of the path outside the bounds, whatever games were stored after
+// it; without one, the LLR after the last pair.
+func (l *llrPath) report(decision *stats.SPRTResult) *report.SPRT {
+	lower, upper := l.test.Bounds()
+	res := stats.SPRTResult{Lower: lower, Upper: upper} // no pair yet: LLR 0, continue
+	var note string
+	switch {
+	case decision != nil:
+		res.LLR, res.State = decision.LLR, decision.State
+	case l.crossed != nil:
+		res = *l.crossed
+	default:
+		if l.last != nil {
+			res = *l.last
 		}
-		r, err := test.Pentanomial(penta)
-		if err != nil {
-			evalErr = err
-			continue
+		if l.err != nil {
+			note = fmt.Sprintf(" (LLR of all %d pairs undefined: %v)", l.pairs, l.err)
 		}
-		res, evalErr = r, nil
-		s.Path = append(s.Path, report.LLRPoint{Pairs: i + 1, Games: 2 * (i + 1), LLR: report.Float(r.LLR)})
 	}
-	s.LLR, s.State = report.Float(res.LLR), res.State.String()
-	s.Verdict = stats.SPRTVerdict(test, res)
-	if evalErr != nil {
-		s.Verdict += fmt.Sprintf(" (LLR of all %d pairs undefined: %v)", len(pairs), evalErr)
+	t := l.test
+	return &report.SPRT{
+		Elo0: report.Float(t.Elo0), Elo1: report.Float(t.Elo1),
+		Alpha: report.Float(t.Alpha), Beta: report.Float(t.Beta), Model: t.Model.String(),
+		Lower: report.Float(lower), Upper: report.Float(upper),
+		LLR: report.Float(res.LLR), State: res.State.String(),
+		Verdict: stats.SPRTVerdict(t, res) + note,
+		Path:    l.points,
 	}
-	return s
 }
 
 // openingsReport tabulates the results per opening, openings in order of
 // first play.
-func openingsReport(games []pairingGame) report.Openings {
-	o := report.Openings{Rows: []report.OpeningRow{}}
+func openingsReport(steps []pairingStep) report.Openings {
+	var o report.Openings
 	index := map[string]int{}
-	for _, pg := range games {
-		g := pg.game
+	for _, s := range steps {
+		g := s.game
 		i, ok := index[g.OpeningID]
 		if !ok {
 			i = len(o.Rows)
 			index[g.OpeningID] = i
-			o.Rows = append(o.Rows, report.OpeningRow{ID: g.OpeningID, Name: g.OpeningName,
-				FirstWhite: []string{}, FirstBlack: []string{}})
+			o.Rows = append(o.Rows, report.OpeningRow{ID: g.OpeningID, Name: g.OpeningName})
 		}
 		row := &o.Rows[i]
 		row.Games++
-		row.FirstPoints += report.Float(pg.score)
+		row.FirstPoints += report.Float(s.score)
 		if g.Index == 0 {
 			row.FirstWhite = append(row.FirstWhite, g.Result)
 			o.FirstWhiteGames++
-			o.FirstWhitePoints += report.Float(pg.score)
+			o.FirstWhitePoints += report.Float(s.score)
 		} else {
 			row.FirstBlack = append(row.FirstBlack, g.Result)
 			o.FirstBlackGames++
-			o.FirstBlackPoints += report.Float(pg.score)
+			o.FirstBlackPoints += report.Float(s.score)
 		}
 	}
 	return o

@@ -2,10 +2,13 @@ package runner
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"selfplay/report"
 	"selfplay/runner/store"
+	"selfplay/stats"
 )
 
 // Moves are charged to the engine that played them, also when the opening
@@ -31,13 +34,13 @@ func TestSearchReportAttributesMovesBySide(t *testing.T) {
 	}
 }
 
-// A drawn time forfeit is charged to the side that forfeited; decisive
-// games to the loser.
+// A drawn time forfeit is charged to the side that forfeited (the game's
+// Culprit, not a reading of its reason); decisive games to the loser.
 func TestTerminationsChargeTheCulprit(t *testing.T) {
 	games := []store.Game{
-		{White: "x", Black: "y", Result: "1/2-1/2", Termination: TermTimeForfeit, Reason: "Black (y) loses on time"},
-		{White: "x", Black: "y", Result: "0-1", Termination: TermEngineError, Reason: "White (x) failed"},
-		{White: "y", Black: "x", Result: "1/2-1/2", Termination: TermRepetition},
+		{White: "x", Black: "y", Result: "1/2-1/2", Termination: TermTimeForfeit, Reason: "White (x) ...", Culprit: "y"},
+		{White: "x", Black: "y", Result: "0-1", Termination: TermEngineError, Reason: "White (x) failed", Culprit: "x"},
+		{White: "y", Black: "x", Result: "1/2-1/2", Termination: TermRepetition, Reason: "White (y) repeats"},
 		{White: "y", Black: "x", Result: "1-0", Termination: "odd"},
 	}
 	tr := terminationsReport([]string{"x", "y"}, games)
@@ -63,7 +66,7 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 
 // Pairings follow the schedule's order, including ones without games.
 func TestPairingOrder(t *testing.T) {
-	tally := NewTally([]string{"a", "b", "c"})
+	tally := NewTally()
 	got := pairingOrder(snapshotInfo{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
 	want := [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}
 	if !slices.Equal(got, want) {
@@ -85,10 +88,7 @@ func TestPairingReportLeavesUnpairedGamesOut(t *testing.T) {
 		{Pair: 2, Index: 0, White: "a", Black: "b", Result: "0-1", OpeningID: "o3"},
 		{Pair: 2, Index: 1, White: "b", Black: "a", Result: "0-1", OpeningID: "o3"},
 	}
-	p, err := pairingReport([2]string{"a", "b"}, games, 0.95, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pairingReportOf(t, games, "a", "b", nil, nil)
 	if p.Games != 5 || p.Pairs != 2 || p.UnpairedGames != 1 || p.Ptnml != [5]int{0, 0, 1, 1, 0} {
 		t.Errorf("counts: games %d pairs %d unpaired %d ptnml %v", p.Games, p.Pairs, p.UnpairedGames, p.Ptnml)
 	}
@@ -97,5 +97,98 @@ func TestPairingReportLeavesUnpairedGamesOut(t *testing.T) {
 	}
 	if len(p.Openings.Rows) != 3 || p.Openings.Rows[1].FirstBlack[0] != "0-1" || p.Openings.Rows[1].FirstPoints != 1 {
 		t.Errorf("openings: %+v", p.Openings.Rows)
+	}
+}
+
+// pairingReportOf tallies the games of engines a and b and reports the
+// pairing first-second.
+func pairingReportOf(t *testing.T, games []store.Game, first, second string, test *stats.SPRT,
+	decision *stats.SPRTResult) report.Pairing {
+	t.Helper()
+	tally, steps, err := tallyGames(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := tally.Pairing(first, second)
+	if pt == nil {
+		t.Fatalf("no pairing %s-%s", first, second)
+	}
+	p, err := pairingReport(pt, steps[pt], 0.95, test, decision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pairGames are the two games of pair n between a (White first) and b with
+// a's pair score ("WW", "WD", "DD", "LD" or "LL").
+func pairGames(n int, score string) []store.Game {
+	results := map[string][2]string{ // White-Black results of the two games
+		"WW": {"1-0", "0-1"}, "WD": {"1-0", "1/2-1/2"}, "DD": {"1/2-1/2", "1/2-1/2"},
+		"LD": {"0-1", "1/2-1/2"}, "LL": {"0-1", "1-0"},
+	}[score]
+	return []store.Game{
+		{Pair: n, Index: 0, White: "a", Black: "b", Result: results[0], OpeningID: "o"},
+		{Pair: n, Index: 1, White: "b", Black: "a", Result: results[1], OpeningID: "o"},
+	}
+}
+
+// A decision is final (fishtest): games stored after it that pull the LLR
+// back inside the bounds do not undo it. Without a stored decision the
+// first crossing of the path counts; with one, the runner's decision and
+// LLR do. The path itself keeps every pair.
+func TestSPRTDecisionIsFinal(t *testing.T) {
+	test := stats.SPRT{Elo0: 0, Elo1: 150, Alpha: 0.1, Beta: 0.1, Model: stats.LogisticElo}
+	var games []store.Game
+	for i, s := range []string{"WW", "WD", "WW", "WD", "WW", "DD", "WD", "LL", "LL"} {
+		games = append(games, pairGames(i, s)...)
+	}
+	// The fixture: inside after 6 pairs, above the upper bound after 7
+	// (LL 0, LD 0, DD 1, WD 3, WW 3), back inside after all 9.
+	lower, upper := test.Bounds()
+	at := func(p stats.Pentanomial) stats.SPRTResult {
+		r, err := test.Pentanomial(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	before, decided, final := at(stats.Pentanomial{DD: 1, WD: 2, WW: 3}), at(stats.Pentanomial{DD: 1, WD: 3, WW: 3}),
+		at(stats.Pentanomial{LL: 2, DD: 1, WD: 3, WW: 3})
+	if before.State != stats.SPRTContinue || decided.State != stats.SPRTAcceptH1 || final.State != stats.SPRTContinue {
+		t.Fatalf("fixture does not cross and come back: LLR %v, %v, %v in [%v, %v]", before.LLR, decided.LLR, final.LLR, lower, upper)
+	}
+
+	p := pairingReportOf(t, games, "a", "b", &test, nil)
+	s := p.SPRT
+	if s.State != "H1" || float64(s.LLR) != decided.LLR || !strings.Contains(s.Verdict, "H1 accepted") {
+		t.Errorf("no stored decision: state %s, LLR %v, verdict %q; want H1 at LLR %v (pair 7)", s.State, s.LLR, s.Verdict, decided.LLR)
+	}
+	if len(s.Path) != 9 || s.Path[6].Pairs != 7 || float64(s.Path[6].LLR) != decided.LLR || float64(s.Path[8].LLR) != final.LLR {
+		t.Errorf("path %+v", s.Path)
+	}
+
+	stored := stats.SPRTResult{LLR: 2.5, State: stats.SPRTAcceptH1}
+	if s := pairingReportOf(t, games, "a", "b", &test, &stored).SPRT; s.State != "H1" || s.LLR != 2.5 || len(s.Path) != 9 {
+		t.Errorf("stored decision: state %s, LLR %v, %d points; want H1 at 2.5, 9 points", s.State, s.LLR, len(s.Path))
+	}
+
+	// Through the tournament row the runner stores, to the report header.
+	row := store.Tournament{Name: "m", Status: store.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
+		Engines: []store.Engine{{Name: "a"}, {Name: "b"}},
+		Config:  `{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":150,"alpha":0.1,"beta":0.1,"model":"logistic"}}`}
+	rt, err := tournamentReport(row, games, 0.95, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := rt.SPRT(); s == nil || s.State != "H1" || s.LLR != 2.5 {
+		t.Fatalf("tournament SPRT %+v", s)
+	}
+	var text strings.Builder
+	if err := report.WriteText(&text, report.Report{Level: 0.95, Tournaments: []report.Tournament{rt}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "18/40 games stored, stopped by the SPRT") {
+		t.Errorf("header does not say the SPRT stopped the match:\n%s", text.String())
 	}
 }

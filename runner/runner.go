@@ -54,8 +54,8 @@ type ConfigChangedError struct {
 
 func (e *ConfigChangedError) Error() string {
 	return fmt.Sprintf("tournament %q was started with a different configuration:\n  %s\n"+
-		"rename the tournament to keep both, or pass -restart %s to delete its %s games and start again",
-		e.Tournament, strings.Join(e.Changes, "\n  "), e.Tournament, "stored")
+		"rename the tournament to keep both, or pass -restart %s to delete its stored games and start again",
+		e.Tournament, strings.Join(e.Changes, "\n  "), e.Tournament)
 }
 
 // Run plays the selected tournaments in file order.
@@ -98,38 +98,16 @@ func CheckNames(cfg *config.File, opts Options) error {
 	return nil
 }
 
-// Pairings lists the pairings a format plays, in schedule order, each as
-// (first engine, second engine): match, the first engine against each other
-// (gauntlet), or every two engines (round robin).
-func Pairings(format string, engines []string) [][2]string {
-	var out [][2]string
-	switch {
-	case format == config.FormatMatch && len(engines) == 2:
-		out = append(out, [2]string{engines[0], engines[1]})
-	case format == config.FormatGauntlet && len(engines) > 1:
-		for _, o := range engines[1:] {
-			out = append(out, [2]string{engines[0], o})
-		}
-	default:
-		for i := range engines {
-			for j := i + 1; j < len(engines); j++ {
-				out = append(out, [2]string{engines[i], engines[j]})
-			}
-		}
-	}
-	return out
-}
-
 // schedule lists the tournament's games in a deterministic order: rounds,
 // then openings (in the configured order; a random order is reshuffled each
 // round from the seed), then pairings; each opening and pairing is a pair of
 // games with colors swapped.
-func schedule(t *config.Tournament, list []openings.Opening) ([]gameJob, error) {
-	pairings := Pairings(t.Format, t.Engines)
+func schedule(t *config.Tournament) ([]gameJob, error) {
+	pairings := t.Pairings()
 	var jobs []gameJob
 	pair := 0
 	for r := 0; r < t.Rounds; r++ {
-		ordered, err := openings.Order(list, t.Openings.Order, t.Seed+uint64(r))
+		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
 		if err != nil {
 			return nil, err
 		}
@@ -145,12 +123,14 @@ func schedule(t *config.Tournament, list []openings.Opening) ([]gameJob, error) 
 	return jobs, nil
 }
 
+// gameKey identifies a game of a tournament.
+type gameKey struct{ pair, index int }
+
 func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, st *store.Store, opts Options) error {
-	list, err := openings.Load(t.OpeningSpec())
-	if err != nil {
-		return fmt.Errorf("tournament %s: %w", t.Name, err)
+	if len(t.Openings.List) == 0 {
+		return fmt.Errorf("tournament %s: no openings loaded (the config must come from config.Load or config.Parse)", t.Name)
 	}
-	jobs, err := schedule(t, list)
+	jobs, err := schedule(t)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
@@ -174,6 +154,61 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		row = store.Tournament{}
 	case row.ConfigHash != hash:
 		return &ConfigChangedError{Tournament: t.Name, Changes: config.DiffSnapshots(row.Config, snapshot)}
+	case row.Status == store.StatusComplete:
+		n, err := st.CountGames(ctx, row.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
+			t.Name, n, t.Name)
+		return nil
+	}
+
+	var stored []store.Game
+	if row.ID != 0 {
+		if stored, err = st.Games(ctx, store.GameFilter{TournamentID: row.ID}); err != nil {
+			return err
+		}
+	}
+	tally := NewTally()
+	sprt, err := newSPRTState(t, tally)
+	if err != nil {
+		return err
+	}
+	// Replayed game by game, so the SPRT decides where it decided in the
+	// interrupted run and later stored games cannot undo that.
+	done := map[gameKey]bool{}
+	for i := range stored {
+		if err := tally.Add(&stored[i]); err != nil {
+			return err
+		}
+		sprt.update(tally)
+		done[gameKey{stored[i].Pair, stored[i].Index}] = true
+	}
+	var pending []gameJob
+	for _, j := range jobs {
+		if !done[gameKey{j.pair, j.index}] {
+			pending = append(pending, j)
+		}
+	}
+	concurrency := t.Concurrency
+	if opts.Concurrency > 0 {
+		concurrency = opts.Concurrency
+	}
+	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
+		t.Name, describePlayers(t), len(jobs), len(t.Openings.List), len(t.Pairings()), t.Rounds,
+		describeLimits(t.Limits), concurrency)
+	if len(stored) > 0 && len(pending) > 0 {
+		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
+	}
+	toPlay := len(pending) > 0 && !sprt.decided()
+	// The engines are tried before the tournament is written: a bad
+	// command or UCI option stores nothing, so the fixed config starts
+	// afresh instead of meeting a snapshot of the broken one.
+	if toPlay {
+		if err := preflight(ctx, cfg, t, opts); err != nil {
+			return err
+		}
 	}
 	if row.ID == 0 {
 		row = store.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: len(jobs)}
@@ -184,52 +219,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
 			return err
 		}
-		row.Status = store.StatusRunning
 	}
 
-	stored, err := st.Games(ctx, store.GameFilter{TournamentID: row.ID})
-	if err != nil {
-		return err
-	}
-	tally := NewTally(t.Engines)
-	done := map[store.GameKey]bool{}
-	for i := range stored {
-		if err := tally.Add(&stored[i]); err != nil {
-			return err
-		}
-		done[store.GameKey{Pair: stored[i].Pair, Index: stored[i].Index}] = true
-	}
-	sprt := newSPRTState(t, tally)
-	if row.Status == store.StatusComplete {
-		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
-			t.Name, len(stored), t.Name)
-		return nil
-	}
-	var pending []gameJob
-	for _, j := range jobs {
-		if !done[store.GameKey{Pair: j.pair, Index: j.index}] {
-			pending = append(pending, j)
-		}
-	}
-	concurrency := t.Concurrency
-	if opts.Concurrency > 0 {
-		concurrency = opts.Concurrency
-	}
-	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
-		t.Name, describePlayers(t), len(jobs), len(list), len(jobs)/2/len(list)/t.Rounds, t.Rounds,
-		describeLimits(t.Limits), concurrency)
-	if len(stored) > 0 && len(pending) > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
-	}
-	if len(pending) > 0 && !sprt.decided() {
-		if err := preflight(ctx, cfg, t, opts); err != nil {
-			return err
-		}
-	}
-	prog := newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)
-	if !sprt.decided() {
-		if err := play(ctx, cfg, t, row.ID, st, pending, concurrency, opts, tally, sprt, prog); err != nil {
-			prog.finish()
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
+		prog: newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)}
+	if toPlay {
+		if err := r.play(ctx, pending, concurrency); err != nil {
+			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
 				fmt.Fprintf(opts.Progress, "%s: interrupted with %d of %d games stored; run the same command again to resume\n",
 					t.Name, tally.Games, len(jobs))
@@ -237,7 +233,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 			return err
 		}
 	}
-	prog.finish()
+	r.prog.finish()
 	state, llr := "", 0.0
 	if sprt.enabled() {
 		state, llr = sprt.result.State.String(), sprt.result.LLR
@@ -251,11 +247,10 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 // printReport writes a finished tournament's text report (what `selfplay
 // report -tournament NAME` prints).
 func printReport(ctx context.Context, st *store.Store, name string, w io.Writer) error {
-	rep, err := BuildReport(ctx, st, ReportOptions{Tournament: name})
+	rep, err := BuildReport(ctx, st, ReportOptions{Tournament: name, SkipSuiteRuns: true})
 	if err != nil {
 		return err
 	}
-	rep.SuiteRuns = nil
 	fmt.Fprintln(w)
 	return report.WriteText(w, rep)
 }
@@ -302,11 +297,29 @@ type outcome struct {
 	err  error
 }
 
+// run is a tournament being played: its config, its stored row and what
+// the games stored so far add up to.
+type run struct {
+	cfg   *config.File
+	t     *config.Tournament
+	tid   int64 // the tournament's row
+	st    *store.Store
+	opts  Options
+	tally *Tally
+	sprt  *sprtState
+	prog  *progress
+}
+
 // play runs the pending games with concurrency workers and stores each as
 // it finishes. It returns when all are done, the SPRT decides, a worker
 // fails, or ctx is cancelled (ErrInterrupted).
-func play(ctx context.Context, cfg *config.File, t *config.Tournament, tid int64, st *store.Store, pending []gameJob,
-	concurrency int, opts Options, tally *Tally, sprt *sprtState, prog *progress) error {
+//
+// When the run stops early (SPRT decision, error, Ctrl-C), the games still
+// being played are abandoned and not stored; a game that had already
+// finished is stored all the same, since finished games are never lost.
+// After an SPRT decision such games count in the tally but leave the
+// decision as it is (sprtState).
+func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
@@ -316,7 +329,7 @@ func play(ctx context.Context, cfg *config.File, t *config.Tournament, tid int64
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			worker(runCtx, cfg, t, jobs, results, opts)
+			r.worker(runCtx, jobs, results)
 		}()
 	}
 	go func() {
@@ -337,74 +350,86 @@ func play(ctx context.Context, cfg *config.File, t *config.Tournament, tid int64
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+			stop()
+		}
+	}
 	for {
 		select {
-		case r, ok := <-results:
+		case res, ok := <-results:
 			if !ok {
 				if ctx.Err() != nil {
 					return ErrInterrupted // errors after Ctrl-C are its consequences
 				}
 				return firstErr
 			}
-			if r.err != nil {
-				if !errors.Is(r.err, errAbandoned) && firstErr == nil {
-					firstErr = r.err
-					stop()
+			if res.err != nil {
+				if !errors.Is(res.err, errAbandoned) {
+					fail(res.err)
 				}
 				continue
 			}
-			r.game.TournamentID = tid
-			r.game.PGN = writePGN(r.game, pgnHeaderFor(t, r.game))
-			// The game is stored even if the run is being interrupted: it
-			// is finished, and finished games are never lost.
-			if err := st.SaveGame(context.WithoutCancel(ctx), r.game); err != nil {
-				if firstErr == nil {
-					firstErr = err
-					stop()
-				}
+			if err := r.store(ctx, res.game); err != nil {
+				fail(err)
 				continue
 			}
-			if err := tally.Add(r.game); err != nil && firstErr == nil {
-				firstErr = err
-				stop()
-			}
-			sprt.update(tally)
-			prog.gameDone()
-			if opts.OnGameStored != nil {
-				opts.OnGameStored(r.game)
-			}
-			if sprt.decided() {
-				stop() // games still in flight are abandoned, not stored
+			if r.sprt.decided() {
+				stop() // abandon the games being played
 			}
 		case <-ticker.C:
-			prog.tick()
+			r.prog.tick()
 		}
 	}
 }
 
+// store saves a finished game and counts it. The game is stored even if the
+// run is being interrupted: it is finished, and finished games are never
+// lost.
+func (r *run) store(ctx context.Context, g *store.Game) error {
+	g.TournamentID = r.tid
+	if err := r.st.SaveGame(context.WithoutCancel(ctx), g); err != nil {
+		return err
+	}
+	if err := r.tally.Add(g); err != nil {
+		return err
+	}
+	r.sprt.update(r.tally)
+	r.prog.gameDone()
+	if r.opts.OnGameStored != nil {
+		r.opts.OnGameStored(g)
+	}
+	return nil
+}
+
 // worker plays games from jobs with its own engine instances (one per
-// engine name, reused across games after NewGame) and referee.
-func worker(ctx context.Context, cfg *config.File, t *config.Tournament, jobs <-chan gameJob, results chan<- outcome, opts Options) {
+// engine name, reused across games after NewGame) and, for the referee
+// policy, its own referee.
+func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- outcome) {
+	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {
 		for _, e := range players {
 			e.Close()
 		}
 	}()
-	refOpts, err := search.ParseVariant(t.Adjudication.Referee)
 	var referee *search.Searcher
-	if err == nil {
-		referee, err = search.New(refOpts, 16)
+	var err error
+	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
+		if referee, err = search.New(a.RefereeOptions, refereeHashMiB); err != nil {
+			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
+		}
 	}
 	get := func(name string) (engines.Engine, error) {
 		if e, ok := players[name]; ok {
 			return e, nil
 		}
-		ce, ok := cfg.Engine(name)
+		ce, ok := r.cfg.Engine(name)
 		if !ok {
 			return nil, fmt.Errorf("engine %q is not defined", name)
 		}
-		e, err := opts.NewEngine(ctx, ce)
+		e, err := r.opts.NewEngine(ctx, ce)
 		if err != nil {
 			return nil, err
 		}
@@ -413,7 +438,7 @@ func worker(ctx context.Context, cfg *config.File, t *config.Tournament, jobs <-
 	}
 	for j := range jobs {
 		if err != nil {
-			results <- outcome{err: fmt.Errorf("tournament %s: referee %q: %w", t.Name, t.Adjudication.Referee, err)}
+			results <- outcome{err: err}
 			return
 		}
 		white, werr := get(j.white)
@@ -425,22 +450,19 @@ func worker(ctx context.Context, cfg *config.File, t *config.Tournament, jobs <-
 			results <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
 			return
 		}
-		// The collector reads until every worker is gone, so this never
-		// blocks for long; a game finished just as the run stops is
-		// delivered and stored too.
 		g, gerr := playGame(ctx, t, j, white, black, referee)
+		if gerr == nil {
+			var h pgnHeader
+			if h, gerr = pgnHeaderFor(t, j.opening); gerr == nil {
+				g.PGN = writePGN(g, h)
+			}
+		}
+		// The collector reads until every worker is gone, so this never
+		// blocks for long; a game that finished just as the run stops is
+		// delivered and stored too.
 		results <- outcome{game: g, err: gerr}
 	}
 }
 
-func pgnHeaderFor(t *config.Tournament, g *store.Game) pgnHeader {
-	h := pgnHeader{event: t.Name, timeControl: "-", standard: g.StartFEN == openings.StandardStartFEN, startMove: 1}
-	if tc := t.Limits.TC; tc != nil {
-		h.timeControl = pgnTimeControl(tc.Moves, tc.Base, tc.Increment)
-	}
-	if f := strings.Fields(g.StartFEN); len(f) >= 6 {
-		fmt.Sscan(f[5], &h.startMove)
-		h.blackFirst = f[1] == "b"
-	}
-	return h
-}
+// refereeHashMiB is the transposition table of each worker's referee.
+const refereeHashMiB = 16

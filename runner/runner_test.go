@@ -16,6 +16,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/runner/store"
+	"selfplay/stats"
 )
 
 // quickConfig is a tournament small enough for unit tests: 25 openings x 2
@@ -75,6 +76,20 @@ func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
 		t.Fatal(err)
 	}
 	return cfg, st
+}
+
+// storedGames returns a tournament's row and stored games.
+func storedGames(t *testing.T, st *store.Store, name string) (store.Tournament, []store.Game) {
+	t.Helper()
+	tour, err := st.TournamentByName(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := st.Games(context.Background(), store.GameFilter{TournamentID: tour.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tour, games
 }
 
 func exportAll(t *testing.T, st *store.Store) string {
@@ -235,17 +250,16 @@ func TestResumeAfterCancel(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
-	tour, _ := st.TournamentByName(context.Background(), "quick")
-	keys, _ := st.GameKeys(context.Background(), tour.ID)
-	if len(keys) < 12 || len(keys) >= 50 || tour.Status != store.StatusRunning {
-		t.Fatalf("after cancel: %d games, status %s", len(keys), tour.Status)
+	tour, games := storedGames(t, st, "quick")
+	if len(games) < 12 || len(games) >= 50 || tour.Status != store.StatusRunning {
+		t.Fatalf("after cancel: %d games, status %s", len(games), tour.Status)
 	}
 	resumed := 0
 	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { resumed++ }}); err != nil {
 		t.Fatal(err)
 	}
-	if resumed != 50-len(keys) {
-		t.Fatalf("resume played %d games, want the %d missing", resumed, 50-len(keys))
+	if resumed != 50-len(games) {
+		t.Fatalf("resume played %d games, want the %d missing", resumed, 50-len(games))
 	}
 	if got := timeless(exportAll(t, st)); got != want {
 		t.Fatal("interrupted and resumed run differs from an uninterrupted one")
@@ -276,10 +290,9 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 	if err := Run(context.Background(), cfg, st, Options{Restart: []string{"quick"}}); err != nil {
 		t.Fatal(err)
 	}
-	tour, _ := st.TournamentByName(context.Background(), "quick")
-	keys, _ := st.GameKeys(context.Background(), tour.ID)
-	if len(keys) != 50 || tour.Status != store.StatusComplete {
-		t.Fatalf("after restart: %d games, status %s", len(keys), tour.Status)
+	tour, games := storedGames(t, st, "quick")
+	if len(games) != 50 || tour.Status != store.StatusComplete {
+		t.Fatalf("after restart: %d games, status %s", len(games), tour.Status)
 	}
 }
 
@@ -293,26 +306,32 @@ func TestUnknownOnlyName(t *testing.T) {
 
 func TestSPRTStopsMatch(t *testing.T) {
 	// Bounds far above any plausible difference: H0 is accepted quickly.
-	body := fmt.Sprintf(quickConfig, 1) + `
+	// With 4 games at a time, games still finish after the decision: they
+	// are stored but leave the decision (and its LLR) as it was.
+	for _, concurrency := range []int{1, 4} {
+		t.Run(fmt.Sprint("concurrency ", concurrency), func(t *testing.T) {
+			body := fmt.Sprintf(quickConfig, concurrency) + `
 [tournament.sprt]
 elo0 = 400
 elo1 = 500
 model = "logistic"
 `
-	cfg := loadConfig(t, body)
-	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	tour, _ := st.TournamentByName(context.Background(), "quick")
-	keys, _ := st.GameKeys(context.Background(), tour.ID)
-	if tour.SPRTState != "H0" || tour.Status != store.StatusComplete || len(keys) >= 50 {
-		t.Fatalf("SPRT state %q, status %s, %d games", tour.SPRTState, tour.Status, len(keys))
-	}
-	// Resuming a decided match plays nothing more.
-	n := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { n++ }}); err != nil || n != 0 {
-		t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
+			cfg := loadConfig(t, body)
+			st := openStore(t, cfg)
+			if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			tour, games := storedGames(t, st, "quick")
+			lower, _ := stats.SPRT{Elo0: 400, Elo1: 500, Alpha: 0.05, Beta: 0.05, Model: stats.LogisticElo}.Bounds()
+			if tour.SPRTState != "H0" || tour.SPRTLLR > lower || tour.Status != store.StatusComplete || len(games) >= 50 {
+				t.Fatalf("SPRT state %q, LLR %v (lower bound %v), status %s, %d games", tour.SPRTState, tour.SPRTLLR, lower, tour.Status, len(games))
+			}
+			// Resuming a decided match plays nothing more.
+			n := 0
+			if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { n++ }}); err != nil || n != 0 {
+				t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
+			}
+		})
 	}
 }
 

@@ -1,39 +1,43 @@
 package runner
 
 import (
+	"fmt"
+
 	"selfplay/config"
 	"selfplay/stats"
 )
 
 // sprtState runs a match's SPRT over its complete game pairs (pentanomial
-// model, as fishtest does for paired openings).
+// model, as fishtest does for paired openings). Once the test decides, the
+// decision is final: games that finish afterwards (in flight when it was
+// reached) are stored and counted in the tally, but do not change it.
 type sprtState struct {
-	test   stats.SPRT
-	on     bool
+	test   *stats.SPRT // nil: no SPRT
 	result stats.SPRTResult
-	llrs   []float64 // LLR after each complete pair, for progress
 }
 
-func newSPRTState(t *config.Tournament, tally *Tally) *sprtState {
+// newSPRTState sets up the tournament's SPRT (matches only) and evaluates
+// it over the games already in the tally.
+func newSPRTState(t *config.Tournament, tally *Tally) (*sprtState, error) {
 	s := &sprtState{}
 	if t.SPRT == nil || t.Format != config.FormatMatch {
-		return s
+		return s, nil
 	}
-	model := stats.NormalizedElo
-	if t.SPRT.Model == config.SPRTLogistic {
-		model = stats.LogisticElo
+	model, err := stats.ParseEloModel(t.SPRT.Model)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: sprt: %w", t.Name, err)
 	}
-	s.test = stats.SPRT{Elo0: t.SPRT.Elo0, Elo1: t.SPRT.Elo1, Alpha: t.SPRT.Alpha, Beta: t.SPRT.Beta, Model: model}
-	s.on = true
+	s.test = &stats.SPRT{Elo0: t.SPRT.Elo0, Elo1: t.SPRT.Elo1, Alpha: t.SPRT.Alpha, Beta: t.SPRT.Beta, Model: model}
 	s.update(tally)
-	return s
+	return s, nil
 }
 
-func (s *sprtState) enabled() bool { return s.on }
+func (s *sprtState) enabled() bool { return s.test != nil }
 
-// update recomputes the test from the tally's complete pairs.
+// update recomputes the test from the tally's complete pairs, unless it has
+// already decided.
 func (s *sprtState) update(tally *Tally) {
-	if !s.on {
+	if !s.enabled() || s.decided() {
 		return
 	}
 	ps := tally.Pairings()
@@ -44,12 +48,12 @@ func (s *sprtState) update(tally *Tally) {
 	}
 	r, err := s.test.Pentanomial(ps[0].Pairs)
 	if err != nil {
-		return
+		return // undefined LLR (e.g. too few kinds of results yet): keep the last one
 	}
 	s.result = r
 }
 
 // decided reports whether the SPRT accepted H0 or H1.
 func (s *sprtState) decided() bool {
-	return s.on && s.result.State != stats.SPRTContinue
+	return s.enabled() && s.result.State != stats.SPRTContinue
 }

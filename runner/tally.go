@@ -19,16 +19,14 @@ type PairingTally struct {
 
 // Tally accumulates a tournament's results.
 type Tally struct {
-	engines  []string
 	pairings []*PairingTally
 	byKey    map[[2]string]*PairingTally
 	Games    int
-	Points   map[string]float64
 }
 
-// NewTally starts an empty tally for a tournament's engines.
-func NewTally(engines []string) *Tally {
-	return &Tally{engines: engines, byKey: map[[2]string]*PairingTally{}, Points: map[string]float64{}}
+// NewTally starts an empty tally.
+func NewTally() *Tally {
+	return &Tally{byKey: map[[2]string]*PairingTally{}}
 }
 
 // whiteScore is White's points for a result.
@@ -73,8 +71,6 @@ func (t *Tally) Add(g *store.Game) error {
 		p.half[g.Pair] = score
 	}
 	t.Games++
-	t.Points[g.White] += w
-	t.Points[g.Black] += 1 - w
 	return nil
 }
 
@@ -90,11 +86,6 @@ func (p *PairingTally) Estimate(level float64) (stats.Estimate, error) {
 		return stats.AnalyzePentanomial(p.Pairs, level)
 	}
 	return stats.AnalyzeTrinomial(p.Games, level)
-}
-
-// Ratings computes the Bradley-Terry rating table with the average at 0.
-func (t *Tally) Ratings(level float64) (stats.RatingTable, error) {
-	return t.ratings(t.engines, level, "")
 }
 
 // ratings fits the given players, anchored at anchor ("" = average at 0).

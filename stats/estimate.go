@@ -56,7 +56,8 @@ type Estimate struct {
 	// standard error of the score under the model (per game or per pair),
 	// as fishtest's get_elo and fastchess's los() compute it. It is
 	// 1 minus the one-sided p-value of "not stronger". When Exact, the
-	// p-value comes from the exact bound instead.
+	// p-value comes from the exact bound instead, and LOS is never below
+	// 0.5 for a winning result nor above it for a losing one.
 	LOS float64
 
 	// NElo is normalized Elo (fishtest): (Score-0.5)/σ·800/ln10 with σ the
@@ -222,14 +223,19 @@ func signedInf(x float64) float64 {
 // LOS is 1 minus the z-test p-value: LOS = 1-(0.5/v)^n, and symmetrically
 // (0.5/(1-v))^n when v < 0.5, and 0.5 when v = 0.5. For n wins this is the
 // familiar a^(1/n) "rule of three" style bound.
+//
+// A worst-case bound that is weak (p-value above 0.5, e.g. 1-(0.5/0.75) =
+// 1/3 for a single WD pair) says only that there is no evidence either way,
+// not that a winning result makes the first engine likely weaker, so LOS is
+// clamped to at least 0.5 when v > 0.5 and at most 0.5 when v < 0.5.
 func zeroVarianceBounds(v, n, level float64) (low, high, los float64) {
 	r := math.Pow((1-level)/2, 1/n)
 	low, high = v*r, 1-(1-v)*r
 	switch {
 	case v > 0.5:
-		los = 1 - math.Pow(0.5/v, n)
+		los = max(0.5, 1-math.Pow(0.5/v, n))
 	case v < 0.5:
-		los = math.Pow(0.5/(1-v), n)
+		los = min(0.5, math.Pow(0.5/(1-v), n))
 	default:
 		los = 0.5
 	}

@@ -125,8 +125,15 @@ func TestEstimateEdgeCases(t *testing.T) {
 		{name: "all draws", tri: &Trinomial{Draws: 100}, elo: 0, eloLow: EloFromScore(0.5 * math.Pow(0.025, 0.01)), eloHi: EloFromScore(1 - 0.5*math.Pow(0.025, 0.01)), los: 0.5, exact: true, sig: NoDifference},
 		{name: "single pair WL", penta: &Pentanomial{DD: 1}, elo: 0, eloLow: EloFromScore(0.0125), eloHi: EloFromScore(0.9875), los: 0.5, exact: true, sig: NoDifference},
 		{name: "single pair WW", penta: &Pentanomial{WW: 1}, elo: inf, eloLow: EloFromScore(0.025), eloHi: inf, los: 0.5, exact: true, sig: NoDifference},
-		// one WD pair: v = 0.75, [0.75·0.025, 1-0.25·0.025]; LOS = 1 - (0.5/0.75)^1 = 1/3
-		{name: "single pair WD", penta: &Pentanomial{WD: 1}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 * 0.025), eloHi: EloFromScore(1 - 0.25*0.025), los: 1.0 / 3, exact: true, sig: NoDifference},
+		// one WD pair: v = 0.75, [0.75·0.025, 1-0.25·0.025]. The bound's
+		// 1 - (0.5/0.75)^1 = 1/3 (the value this test used to expect) would
+		// call a winning result "likely weaker"; a bound that weak means no
+		// evidence, so LOS is clamped to 0.5.
+		{name: "single pair WD", penta: &Pentanomial{WD: 1}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 * 0.025), eloHi: EloFromScore(1 - 0.25*0.025), los: 0.5, exact: true, sig: NoDifference},
+		// the mirror: one LD pair, v = 0.25; (0.5/0.75)^1 = 2/3 clamped to 0.5
+		{name: "single pair LD", penta: &Pentanomial{LD: 1}, elo: EloFromScore(0.25), eloLow: EloFromScore(0.25 * 0.025), eloHi: EloFromScore(1 - 0.75*0.025), los: 0.5, exact: true, sig: NoDifference},
+		// three WD pairs: 1 - (2/3)^3 = 19/27 > 0.5, not clamped
+		{name: "three pairs WD", penta: &Pentanomial{WD: 3}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 * math.Pow(0.025, 1.0/3)), eloHi: EloFromScore(1 - 0.25*math.Pow(0.025, 1.0/3)), los: 19.0 / 27, exact: true, sig: NoDifference},
 		// W=1, D=1: score .75, var = .5·.25²·2 = .0625, se = .25/√2 = .17678,
 		// upper end .75+.34648 > 1 → +inf
 		{name: "win and draw", tri: &Trinomial{Wins: 1, Draws: 1}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 - 1.959963984540054*0.25/math.Sqrt2), eloHi: inf, los: normalCDF(0.25 / (0.25 / math.Sqrt2)), sig: NoDifference},

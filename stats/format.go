@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -36,10 +37,10 @@ func FormatSigned(x float64, prec int) string {
 	return s
 }
 
-// formatPercent prints a probability as a percentage with one decimal, but
+// FormatPercent prints a probability as a percentage with one decimal, but
 // never rounds a value short of certainty to "100.0%" or "0.0%": those print
-// as ">99.9%" and "<0.1%".
-func formatPercent(p float64) string {
+// as ">99.9%" and "<0.1%". It is how LOS is printed.
+func FormatPercent(p float64) string {
 	pct := 100 * p
 	switch {
 	case pct < 100 && pct >= 99.95:
@@ -50,9 +51,21 @@ func formatPercent(p float64) string {
 	return FormatFloat(pct, 1) + "%"
 }
 
-// formatLevel prints a fraction such as 0.95 or 0.05 as "95%" or "5%",
+// FormatLevel prints a fraction such as 0.95 or 0.05 as "95%" or "5%",
 // with as many decimals as it needs ("99.9%").
-func formatLevel(f float64) string {
+func FormatLevel(f float64) string {
 	pct := math.Round(f*100*1e6) / 1e6
 	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
+}
+
+// FormatEloInterval prints an estimate's Elo with its interval the way
+// Verdict does: "+32.1 ± 15.6 Elo", the "±" figure being half the width of
+// the (asymmetric) interval as fastchess and fishtest print it, or, when
+// the estimate or an end of the interval is infinite, the interval
+// explicitly: "+inf Elo [+140.6, +inf]".
+func FormatEloInterval(e Estimate) string {
+	if math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0) {
+		return fmt.Sprintf("%s Elo [%s, %s]", FormatSigned(e.Elo, 1), FormatSigned(e.EloLow, 1), FormatSigned(e.EloHigh, 1))
+	}
+	return fmt.Sprintf("%s ± %s Elo", FormatSigned(e.Elo, 1), FormatFloat(e.HalfWidth(), 1))
 }

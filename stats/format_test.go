@@ -37,14 +37,33 @@ func TestFormatPercentAndLevel(t *testing.T) {
 		0.5: "50.0%", 0.99997: ">99.9%", 1: "100.0%", 0.00001: "<0.1%", 0: "0.0%", 0.9994: "99.9%",
 	}
 	for p, want := range percents {
-		if got := formatPercent(p); got != want {
-			t.Errorf("formatPercent(%v) = %q, want %q", p, got, want)
+		if got := FormatPercent(p); got != want {
+			t.Errorf("FormatPercent(%v) = %q, want %q", p, got, want)
 		}
 	}
 	levels := map[float64]string{0.95: "95%", 1 - 0.95: "5%", 0.999: "99.9%", 0.9: "90%", 1 - 0.999: "0.1%"}
 	for f, want := range levels {
-		if got := formatLevel(f); got != want {
-			t.Errorf("formatLevel(%v) = %q, want %q", f, got, want)
+		if got := FormatLevel(f); got != want {
+			t.Errorf("FormatLevel(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+func TestFormatEloInterval(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		e    Estimate
+		want string
+	}{
+		{Estimate{Elo: 32.14, EloLow: 16.5, EloHigh: 47.7}, "+32.1 ± 15.6 Elo"},
+		{Estimate{Elo: -4, EloLow: -10, EloHigh: 2}, "-4.0 ± 6.0 Elo"},
+		{Estimate{Elo: inf, EloLow: 140.6, EloHigh: inf}, "+inf Elo [+140.6, +inf]"},
+		{Estimate{Elo: 190.85, EloLow: -34.9, EloHigh: inf}, "+190.8 Elo [-34.9, +inf]"},
+		{Estimate{Elo: -inf, EloLow: -inf, EloHigh: 919.5}, "-inf Elo [-inf, +919.5]"},
+	}
+	for _, tc := range tests {
+		if got := FormatEloInterval(tc.e); got != tc.want {
+			t.Errorf("FormatEloInterval(%+v) = %q, want %q", tc.e, got, tc.want)
 		}
 	}
 }

@@ -218,38 +218,3 @@ func indexPlayers(players []string, results []PairResult) ([]string, map[string]
 	}
 	return names, index, nil
 }
-
-// Format prints the table the way Ordo lays out its ratings: rank, player,
-// rating, error (half-width of the interval at the table's level), points,
-// games played and score percentage. The anchor's error, and that of players
-// without a finite interval, print as "----".
-func (t RatingTable) Format() string {
-	var b strings.Builder
-	width := len("PLAYER")
-	for _, r := range t.Rows {
-		width = max(width, len(r.Player))
-	}
-	anchor := "average rating = 0"
-	if t.Anchor != "" {
-		anchor = t.Anchor + " = 0"
-	}
-	fmt.Fprintf(&b, "Ratings (%s, errors at %s)\n", anchor, formatLevel(t.Level))
-	fmt.Fprintf(&b, "%4s %-*s : %8s %7s %8s %7s %6s\n", "#", width, "PLAYER", "RATING", "ERROR", "POINTS", "PLAYED", "(%)")
-	for i, r := range t.Rows {
-		rating := FormatSigned(r.Rating, 1)
-		if r.Status == Unconnected {
-			rating = "n/a"
-		}
-		errText := "----"
-		if half := (r.High - r.Low) / 2; !math.IsInf(half, 0) && half > 0 {
-			errText = FormatFloat(half, 1)
-		}
-		pct := "----"
-		if r.Games > 0 {
-			pct = FormatFloat(100*r.Score, 1)
-		}
-		fmt.Fprintf(&b, "%4d %-*s : %8s %7s %8s %7d %6s\n", i+1, width, r.Player, rating, errText,
-			FormatFloat(r.Points, 1), r.Games, pct)
-	}
-	return b.String()
-}

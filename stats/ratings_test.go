@@ -3,7 +3,6 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -26,9 +25,6 @@ func checkTableNoNaN(t *testing.T, table RatingTable) {
 				t.Errorf("NaN in row %+v", r)
 			}
 		}
-	}
-	if s := table.Format(); strings.Contains(strings.ToLower(s), "nan") {
-		t.Errorf("Format prints NaN:\n%s", s)
 	}
 }
 
@@ -308,27 +304,6 @@ func TestRatingsRejectsBadInput(t *testing.T) {
 	empty, err := Ratings(nil, nil, RatingOptions{})
 	if err != nil || len(empty.Rows) != 0 {
 		t.Errorf("empty input: %+v, %v", empty, err)
-	}
-}
-
-func TestRatingTableFormat(t *testing.T) {
-	results := []PairResult{
-		{First: "fhr", Second: "plain", Wins: 30, Losses: 20, Draws: 50},
-		{First: "top", Second: "plain", Wins: 3},
-	}
-	table, err := Ratings([]string{"idle"}, results, RatingOptions{Anchor: "plain"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := table.Format()
-	for _, want := range []string{"plain = 0", "errors at 95%", "RATING", "+inf", "n/a", "fhr", "----"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("Format lacks %q:\n%s", want, out)
-		}
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2+4 || !strings.Contains(lines[2], "top") || !strings.Contains(lines[5], "idle") {
-		t.Errorf("unexpected layout:\n%s", out)
 	}
 }
 

@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Significance is what an Estimate's interval says about the first engine.
 type Significance int
@@ -40,22 +37,15 @@ func (e Estimate) Significance() Significance {
 //
 //	fhr vs plain: +128.4 ± 52.0 Elo (95%, pentanomial), LOS >99.9% — fhr is stronger at the 5% level
 //
-// The "±" figure is half the width of the (asymmetric) Elo interval, as
-// fastchess ("Elo: x +/- y") and fishtest ("ELO: x +-y") print it. When the
-// estimate or an end of the interval is infinite the interval is printed
-// explicitly instead: "+inf Elo [+140.6, +inf]".
+// The Elo part is FormatEloInterval's: the "±" figure is half the width of
+// the (asymmetric) Elo interval, as fastchess ("Elo: x +/- y") and fishtest
+// ("ELO: x +-y") print it; when the estimate or an end of the interval is
+// infinite the interval is printed explicitly instead: "+inf Elo [+140.6, +inf]".
 func Verdict(first, second string, e Estimate) string {
 	if e.Games == 0 {
 		return fmt.Sprintf("%s vs %s: no games played", first, second)
 	}
-	var elo string
-	if math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0) {
-		elo = fmt.Sprintf("%s Elo [%s, %s]", FormatSigned(e.Elo, 1),
-			FormatSigned(e.EloLow, 1), FormatSigned(e.EloHigh, 1))
-	} else {
-		elo = fmt.Sprintf("%s ± %s Elo", FormatSigned(e.Elo, 1), FormatFloat(e.HalfWidth(), 1))
-	}
-	level := formatLevel(1 - e.Level)
+	level := FormatLevel(1 - e.Level)
 	var conclusion string
 	switch e.Significance() {
 	case Stronger:
@@ -66,7 +56,7 @@ func Verdict(first, second string, e Estimate) string {
 		conclusion = fmt.Sprintf("no significant difference at the %s level", level)
 	}
 	return fmt.Sprintf("%s vs %s: %s (%s, %s), LOS %s — %s",
-		first, second, elo, formatLevel(e.Level), e.Model, formatPercent(e.LOS), conclusion)
+		first, second, FormatEloInterval(e), FormatLevel(e.Level), e.Model, FormatPercent(e.LOS), conclusion)
 }
 
 // SPRTVerdict summarises an SPRT state in one clause, for example

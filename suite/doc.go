@@ -27,9 +27,11 @@
 //
 // A position is solved when the move chosen at the end of the search is one
 // of bm (if the record has bm) and none of am. first_depth is the first
-// iteration whose best move was the final move (-1 if no iteration
-// completed); first_solved is the smallest budget of the run that solved the
-// position for that variant (null if none). Positions without bm or am are
+// iteration whose best move was the final move (-1 if no iteration reported
+// a move); later iterations may have chosen other moves before coming back
+// to it, so it is not the depth from which the position stays solved.
+// first_solved is the smallest budget of the run that solved the position
+// for that variant (null if none). Positions without bm or am are
 // skipped, except in depth runs, where they are searched for node counts
 // only (judged false).
 //

@@ -230,16 +230,21 @@ func (r *Results) textDepthNodes(w io.Writer, rows []Row) {
 	tw.Flush()
 }
 
-func (r *Results) textDiffs(w io.Writer, b int) {
-	var budget string
+// budgetText names budget b in prose: "10800 nodes", "depth 6", "5s per
+// search".
+func (r *Results) budgetText(b int) string {
 	switch v := r.Plan.Format(r.Plan.Values[b]); r.Plan.Kind {
 	case Nodes:
-		budget = v + " nodes"
+		return v + " nodes"
 	case Depth:
-		budget = "depth " + v
+		return "depth " + v
 	default:
-		budget = v + " per search"
+		return v + " per search"
 	}
+}
+
+func (r *Results) textDiffs(w io.Writer, b int) {
+	budget := r.budgetText(b)
 	for a := range r.Variants {
 		for c := a + 1; c < len(r.Variants); c++ {
 			onlyA, onlyC := r.Diff(b, a, c)
@@ -262,6 +267,9 @@ func idList(ids []string) string {
 func (r *Results) textPositions(w io.Writer) {
 	fmt.Fprintln(w)
 	last := len(r.Plan.Values) - 1
+	fmt.Fprintf(w, "per variant: the smallest %s that solved the position (-: none, n/a: no bm or am), and the final move\n", r.Plan.Kind)
+	fmt.Fprintf(w, "at %s as move@first_depth, first_depth being the first iteration that chose it (later ones may have left it\n"+
+		"and come back: not \"solved from that depth on\"); ok: it solves the position\n", r.budgetText(last))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "id\tbm\tam\t")
 	for _, name := range r.Variants {
@@ -375,20 +383,17 @@ func (r *Results) rowFields(row Row) object {
 	}
 }
 
-func (r *Results) positionFields(b, v, p int) object {
-	rec := r.Positions[p]
-	o := r.At(b, v, p)
-	var firstSolved any
-	if fs, ok := r.FirstSolved(v, p); ok {
-		firstSolved = fs
-	}
+// positionFields is the record of one search: variant at budget on rec
+// with outcome o; firstSolved is the smallest budget at which the variant
+// solved rec (nil if none).
+func (r *Results) positionFields(variant string, budget int64, rec epd.Record, o Outcome, firstSolved any) object {
 	var mate any
 	if o.Score.IsMate() {
 		mate = o.Score.MateMoves()
 	}
 	f := object{
-		{"variant", r.Variants[v]},
-		{string(r.Plan.Kind), r.Plan.Values[b]},
+		{"variant", variant},
+		{string(r.Plan.Kind), budget},
 		{"id", rec.ID},
 		{"line", rec.Line},
 		{"judged", o.Judged},
@@ -421,22 +426,41 @@ func strs(s []string) []string {
 	return s
 }
 
-// WriteJSON writes the run as one JSON object; see the package doc.
-func (r *Results) WriteJSON(w io.Writer) error {
-	rows := []object{}
-	for _, row := range r.Rows() {
-		rows = append(rows, r.rowFields(row))
-	}
-	positions := []object{}
-	for v := range r.Variants {
-		for b := range r.Plan.Values {
-			for p := range r.Positions {
-				if r.At(b, v, p).Done {
-					positions = append(positions, r.positionFields(b, v, p))
+// positionRecords are the records of the finished searches: variant by
+// variant, budgets ascending, positions in file order.
+func (r *Results) positionRecords() []object {
+	recs := []object{}
+	for v, variant := range r.Variants {
+		for b, budget := range r.Plan.Values {
+			for p, rec := range r.Positions {
+				o := r.At(b, v, p)
+				if !o.Done {
+					continue
 				}
+				var firstSolved any
+				if fs, ok := r.FirstSolved(v, p); ok {
+					firstSolved = fs
+				}
+				recs = append(recs, r.positionFields(variant, budget, rec, *o, firstSolved))
 			}
 		}
 	}
+	return recs
+}
+
+// rowRecords are the records of the rows.
+func (r *Results) rowRecords() []object {
+	recs := []object{}
+	for _, row := range r.Rows() {
+		recs = append(recs, r.rowFields(row))
+	}
+	return recs
+}
+
+// WriteJSON writes the run as one JSON object; see the package doc.
+func (r *Results) WriteJSON(w io.Writer) error {
+	rows := r.rowRecords()
+	positions := r.positionRecords()
 	skipped := []object{}
 	for _, s := range r.Skipped {
 		skipped = append(skipped, object{{"line", s.Line}, {"id", s.ID}, {"reason", s.Reason}})
@@ -465,25 +489,10 @@ func (r *Results) WriteJSON(w io.Writer) error {
 // budget) or, with positions, the per-position results instead; the columns
 // are the JSON keys.
 func (r *Results) WriteCSV(w io.Writer, positions bool) error {
-	var recs []object
+	// The header is the keys of any record (an empty run has none).
+	recs, header := r.rowRecords(), r.rowFields(Row{})
 	if positions {
-		for v := range r.Variants {
-			for b := range r.Plan.Values {
-				for p := range r.Positions {
-					if r.At(b, v, p).Done {
-						recs = append(recs, r.positionFields(b, v, p))
-					}
-				}
-			}
-		}
-	} else {
-		for _, row := range r.Rows() {
-			recs = append(recs, r.rowFields(row))
-		}
-	}
-	header := r.rowFields(Row{})
-	if positions {
-		header = r.positionFieldsHeader()
+		recs, header = r.positionRecords(), r.positionFields("", 0, epd.Record{}, Outcome{}, nil)
 	}
 	cw := csv.NewWriter(w)
 	names := make([]string, len(header))
@@ -504,13 +513,6 @@ func (r *Results) WriteCSV(w io.Writer, positions bool) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// positionFieldsHeader returns the per-position fields with any values, for
-// the CSV header of an empty or interrupted run.
-func (r *Results) positionFieldsHeader() object {
-	tmp := Results{Plan: r.Plan, Variants: []string{""}, Positions: []epd.Record{{}}, Outcomes: make([]Outcome, len(r.Plan.Values))}
-	return tmp.positionFields(0, 0, 0)
 }
 
 func csvValue(v any) string {

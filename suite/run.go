@@ -112,7 +112,7 @@ type Outcome struct {
 	Judged     bool   // the position has bm or am
 	Solved     bool   // the final move is one of bm and none of am
 	Move       string // final move, UCI
-	FirstDepth int    // first iteration whose best move was the final move; -1 if none completed
+	FirstDepth int    // first iteration that chose the final move (later ones may have left it and come back); -1 if none
 	Depth      int    // iteration depth of the final move
 	Score      search.Score
 	Nodes      int64
@@ -142,8 +142,6 @@ func (r *Results) At(b, v, p int) *Outcome {
 	return &r.Outcomes[(b*len(r.Variants)+v)*len(r.Positions)+p]
 }
 
-const defaultHash = 16
-
 // Run searches every position for every variant and budget, each search
 // single-threaded with an empty transposition table, over Concurrency
 // workers. Cancelling ctx stops it promptly: the searches in flight are
@@ -167,10 +165,19 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		res.Concurrency = runtime.NumCPU()
 	}
 	if res.HashMiB <= 0 {
-		res.HashMiB = defaultHash
+		res.HashMiB = search.DefaultHashMiB
 	}
 	for _, v := range cfg.Variants {
 		res.Variants = append(res.Variants, v.Name)
+	}
+	// Each position's FEN is parsed once; every search gets its own copy.
+	boards := make([]*board.Board, len(cfg.Positions))
+	for p, rec := range cfg.Positions {
+		b, err := board.FromFEN(rec.FEN)
+		if err != nil {
+			return nil, fmt.Errorf("position %s (line %d): %w", rec.ID, rec.Line, err)
+		}
+		boards[p] = b
 	}
 	nv, np := len(cfg.Variants), len(cfg.Positions)
 	total := len(cfg.Plan.Values) * nv * np
@@ -213,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 					s, sv = nil, v
 				}
 				out, err := searchOne(ctx, &s, cfg.Variants[v].Options, res.HashMiB,
-					cfg.Positions[p], cfg.Plan.Limits(cfg.Plan.Values[b]))
+					cfg.Positions[p], boards[p].Clone(), cfg.Plan.Limits(cfg.Plan.Values[b]))
 				if ctx.Err() != nil {
 					return // the search may have been cut short: drop it
 				}
@@ -250,9 +257,11 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	return res, nil
 }
 
-// searchOne searches one position with a pooled searcher, reset first, so
-// each search starts from an empty table exactly like a new Searcher.
-func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash int, rec epd.Record, lim search.Limits) (Outcome, error) {
+// searchOne searches one position (b, the record's board, which the search
+// may change) with a pooled searcher, reset first, so each search starts
+// from an empty table exactly like a new Searcher.
+func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash int, rec epd.Record, b *board.Board,
+	lim search.Limits) (Outcome, error) {
 	if *sp == nil {
 		s, err := search.New(o, hash)
 		if err != nil {
@@ -262,10 +271,6 @@ func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash
 	}
 	s := *sp
 	s.NewGame()
-	b, err := board.FromFEN(rec.FEN)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("position %s (line %d): %w", rec.ID, rec.Line, err)
-	}
 	type iter struct {
 		depth int
 		move  string

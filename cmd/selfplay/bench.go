@@ -5,13 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"selfplay/engines/board"
 	"selfplay/engines/search"
+	"selfplay/engines/uciserver"
 	"selfplay/epd"
+	"selfplay/suite"
 )
 
 // benchPosition is a position of the built-in benchmark.
@@ -20,7 +21,8 @@ type benchPosition struct {
 }
 
 // benchPositions: the six CRAFTY benchmark positions printed in Appendix A of
-// the NMR paper, then six opening and middlegame positions of our own.
+// the NMR paper, then five opening and middlegame positions and a rook
+// ending of our own.
 func benchPositions() []benchPosition {
 	return []benchPosition{
 		{"crafty-1", "3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5 w - - 0 1"},
@@ -54,7 +56,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	depth := fs.Int("depth", 7, "search depth")
 	epdFile := fs.String("epd", "", "EPD file with the positions (default: built-in benchmark)")
-	hash := fs.Int("hash", 16, "transposition table size in MiB")
+	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -72,7 +74,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		for _, b := range bad {
 			fmt.Fprintf(e.stderr, "selfplay bench: %s: skipped %v\n", *epdFile, b)
 		}
-		positions = positions[:0]
+		positions = nil
 		for _, r := range recs {
 			positions = append(positions, benchPosition{r.ID, r.FEN})
 		}
@@ -81,20 +83,15 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 			return exitUsage
 		}
 	}
-	specs := strings.Split(*variants, ",")
-	opts := make([]search.Options, len(specs))
-	for i, spec := range specs {
-		o, err := search.ParseVariant(strings.TrimSpace(spec))
-		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
-			return exitUsage
-		}
-		opts[i] = o
+	vs, err := suite.ParseVariants(*variants)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
+		return exitUsage
 	}
-	single := len(specs) == 1
+	single := len(vs) == 1
 	var rows []benchRow
-	for i, spec := range specs {
-		row, err := benchVariant(ctx, e.stdout, spec, opts[i], positions, *depth, *hash, single)
+	for _, v := range vs {
+		row, err := benchVariant(ctx, e.stdout, v.Name, v.Options, positions, *depth, *hash, single)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
 			return exitFailure
@@ -108,7 +105,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		r := rows[0]
 		fmt.Fprintf(e.stdout, "total nodes %d\n", r.nodes)
 		fmt.Fprintf(e.stdout, "time %d\n", r.elapsed.Milliseconds())
-		fmt.Fprintf(e.stdout, "nps %d\n", nps(r.nodes, r.elapsed))
+		fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(r.nodes, r.elapsed))
 		for _, c := range r.counters.Fields() {
 			fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
 		}
@@ -159,7 +156,7 @@ func printBenchTable(w io.Writer, rows []benchRow, depth, positions int) {
 		ext := c.ExtCheck + c.ExtRecapture + c.ExtKingThreat + c.ExtAttackEvading + c.ExtSingleReply
 		fmt.Fprintf(tw, "%s\t%d\t%+.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t\n",
 			r.variant, r.nodes, 100*(float64(r.nodes)/float64(max(base, 1))-1), c.MainNodes, c.QNodes,
-			r.elapsed.Milliseconds(), nps(r.nodes, r.elapsed), c.NullTried, c.NullFailHigh,
+			r.elapsed.Milliseconds(), uciserver.NPS(r.nodes, r.elapsed), c.NullTried, c.NullFailHigh,
 			c.FHRReductions, c.NMRReductions, c.VerifiedReductions, c.VerifiedResearches, c.FutilityPrunes, ext)
 	}
 	tw.Flush()

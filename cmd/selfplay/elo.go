@@ -25,17 +25,15 @@ type eloOptions struct {
 // cmdElo prints Elo, its interval, LOS, normalized Elo and optionally the
 // SPRT state of one W/L/D or pentanomial result, one `name value` figure per
 // line followed by a plain-language verdict line.
-func cmdElo(ctx context.Context, e env, args []string) int {
-	opts, err := parseEloFlags(e.stderr, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+func cmdElo(_ context.Context, e env, args []string) int {
+	fs, options := eloFlags(e.stderr)
+	if code, done := parseFlags(fs, args); done {
+		return code
 	}
+	opts, err := options()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay elo: %v\n", err)
 		return exitUsage
-	}
-	if err := ctx.Err(); err != nil {
-		return exitInterrupted
 	}
 	if err := printElo(e.stdout, opts); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay elo: %v\n", err)
@@ -44,8 +42,10 @@ func cmdElo(ctx context.Context, e env, args []string) int {
 	return exitOK
 }
 
-func parseEloFlags(stderr io.Writer, args []string) (eloOptions, error) {
-	fs := flag.NewFlagSet("selfplay elo", flag.ContinueOnError)
+// eloFlags defines the flags of `selfplay elo`; once they are parsed,
+// options checks them and returns what they ask for.
+func eloFlags(stderr io.Writer) (fs *flag.FlagSet, options func() (eloOptions, error)) {
+	fs = flag.NewFlagSet("elo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	w := fs.Int("w", 0, "games won by the first engine")
 	l := fs.Int("l", 0, "games lost by the first engine")
@@ -69,52 +69,48 @@ func parseEloFlags(stderr io.Writer, args []string) (eloOptions, error) {
 		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return eloOptions{}, err
-	}
-	if fs.NArg() > 0 {
-		return eloOptions{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return fs, func() (eloOptions, error) {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	opts := eloOptions{level: *level, first: *first, second: *second}
-	if !(opts.level > 0 && opts.level < 1) {
-		return eloOptions{}, fmt.Errorf("-level %v is not in (0, 1); write 95%% as 0.95", *level)
-	}
-	wld := set["w"] || set["l"] || set["d"]
-	switch {
-	case wld && set["penta"]:
-		return eloOptions{}, errors.New("give either -w/-l/-d or -penta, not both")
-	case set["penta"]:
-		p, err := parsePenta(*penta)
-		if err != nil {
-			return eloOptions{}, fmt.Errorf("-penta: %w", err)
+		opts := eloOptions{level: *level, first: *first, second: *second}
+		if !(opts.level > 0 && opts.level < 1) {
+			return eloOptions{}, fmt.Errorf("-level %v is not in (0, 1); write 95%% as 0.95", *level)
 		}
-		opts.penta, opts.paired = p, true
-	case wld:
-		opts.tri = stats.Trinomial{Wins: *w, Losses: *l, Draws: *d}
-		if err := opts.tri.Validate(); err != nil {
-			return eloOptions{}, fmt.Errorf("-w/-l/-d: %w", err)
-		}
-	default:
-		return eloOptions{}, errors.New("no result given: use -w W -l L -d D or -penta LL,LD,DD,WD,WW")
-	}
-
-	if !set["sprt"] {
-		for _, name := range []string{"alpha", "beta", "model"} {
-			if set[name] {
-				return eloOptions{}, fmt.Errorf("-%s needs -sprt elo0,elo1", name)
+		wld := set["w"] || set["l"] || set["d"]
+		switch {
+		case wld && set["penta"]:
+			return eloOptions{}, errors.New("give either -w/-l/-d or -penta, not both")
+		case set["penta"]:
+			p, err := parsePenta(*penta)
+			if err != nil {
+				return eloOptions{}, fmt.Errorf("-penta: %w", err)
 			}
+			opts.penta, opts.paired = p, true
+		case wld:
+			opts.tri = stats.Trinomial{Wins: *w, Losses: *l, Draws: *d}
+			if err := opts.tri.Validate(); err != nil {
+				return eloOptions{}, fmt.Errorf("-w/-l/-d: %w", err)
+			}
+		default:
+			return eloOptions{}, errors.New("no result given: use -w W -l L -d D or -penta LL,LD,DD,WD,WW")
 		}
+
+		if !set["sprt"] {
+			for _, name := range []string{"alpha", "beta", "model"} {
+				if set[name] {
+					return eloOptions{}, fmt.Errorf("-%s needs -sprt elo0,elo1", name)
+				}
+			}
+			return opts, nil
+		}
+		test, err := parseSPRT(*sprt, *alpha, *beta, *model)
+		if err != nil {
+			return eloOptions{}, err
+		}
+		opts.sprt = &test
 		return opts, nil
 	}
-	test, err := parseSPRT(*sprt, *alpha, *beta, *model)
-	if err != nil {
-		return eloOptions{}, err
-	}
-	opts.sprt = &test
-	return opts, nil
 }
 
 // parsePenta reads five comma-separated non-negative counts.

@@ -1,17 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"selfplay/runner"
+	"selfplay/runner/store"
 )
 
-// cmdExport writes stored games as one PGN file.
+// cmdExport writes stored games as one PGN file. Exit codes: 2 for bad
+// flags, a missing database, an unknown tournament, an -o file that cannot
+// be created; 1 when reading or writing fails.
 func cmdExport(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -28,29 +30,24 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
-	var w io.Writer = e.stdout
-	var f *os.File
-	if *out != "" {
-		if f, err = os.Create(*out); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)
-			return exitUsage
-		}
-		w = f
-	}
-	bw := bufio.NewWriter(w)
-	n, err := runner.ExportPGN(ctx, st, bw, runner.ExportFilter{Tournament: *tournament, Engine: *engine})
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	if *tournament != "" {
+		// Checked before any output, so that a mistyped name leaves no file.
+		if _, err := st.TournamentByName(ctx, *tournament); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+			if errors.Is(err, store.ErrNotFound) {
+				return exitUsage
+			}
+			return exitFailure
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)
-		return exitFailure
+	var n int
+	code := writeOutput(e, "export", *out, func(w io.Writer) error {
+		var err error
+		n, err = runner.ExportPGN(ctx, st, w, runner.ExportFilter{Tournament: *tournament, Engine: *engine})
+		return err
+	})
+	if code == exitOK {
+		fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
 	}
-	fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
-	return exitOK
+	return code
 }

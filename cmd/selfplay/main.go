@@ -55,19 +55,24 @@ func commands() []command {
 	}
 }
 
+// main cancels the commands' context on the first SIGINT or SIGTERM, so
+// that they stop cleanly (exit 130), and restores the default handling right
+// away: a second signal kills the process, whatever the command is doing.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := dispatch(ctx, env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
 func dispatch(ctx context.Context, e env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage(e.stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return exitOK
 	}
 	for _, c := range commands() {

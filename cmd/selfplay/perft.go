@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"selfplay/engines/board"
+	"selfplay/engines/uciserver"
 )
 
 // cmdPerft counts the move tree's leaves: a move-generator check against
 // published counts and a speed measurement (see ../shared/tools/perft-ratio).
-func cmdPerft(_ context.Context, e env, args []string) int {
+// An interruption is noticed between root moves (exit 130, no totals).
+func cmdPerft(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
@@ -31,18 +33,27 @@ func cmdPerft(_ context.Context, e env, args []string) int {
 	}
 	start := time.Now()
 	var nodes int64
-	if *divide {
-		for _, mc := range b.Divide(*depth) {
-			fmt.Fprintf(e.stdout, "%s %d\n", mc.Move, mc.Nodes)
-			nodes += mc.Nodes
+	// Board.Divide's loop, with a look at ctx before each root move.
+	var root board.MoveList
+	b.Generate(&root, board.All)
+	lists := make([]board.MoveList, *depth)
+	for _, m := range root.Slice() {
+		if ctx.Err() != nil {
+			fmt.Fprintln(e.stderr, "selfplay perft: interrupted")
+			return exitInterrupted
 		}
-	} else {
-		nodes = b.Perft(*depth, make([]board.MoveList, *depth))
+		b.MakeMove(m)
+		n := b.Perft(*depth-1, lists)
+		b.UnmakeMove()
+		if *divide {
+			fmt.Fprintf(e.stdout, "%s %d\n", m, n)
+		}
+		nodes += n
 	}
 	elapsed := time.Since(start)
 	fmt.Fprintf(e.stdout, "nodes %d\n", nodes)
 	fmt.Fprintf(e.stdout, "time %d\n", elapsed.Milliseconds())
-	fmt.Fprintf(e.stdout, "nps %.0f\n", float64(nodes)/max(elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(nodes, elapsed))
 	return exitOK
 }
 

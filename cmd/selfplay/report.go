@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"selfplay/report"
 	"selfplay/runner"
@@ -25,8 +23,8 @@ func reportWriters() map[string]func(io.Writer, report.Report) error {
 }
 
 // cmdReport prints the statistics of stored tournaments. Exit codes: 2 for
-// bad flags, a missing database, an unknown tournament or anchor; 1 when
-// reading or writing fails.
+// bad flags, a missing database, an unknown tournament or anchor, an -o
+// file that cannot be created; 1 when reading or writing fails.
 func cmdReport(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -62,33 +60,5 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		}
 		return exitFailure
 	}
-	if err := writeReport(e.stdout, *out, r, write); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
-		return exitFailure
-	}
-	return exitOK
-}
-
-// writeReport renders the report to the file path, or to stdout when path
-// is empty. A file is written completely or the error says why.
-func writeReport(stdout io.Writer, path string, r report.Report, write func(io.Writer, report.Report) error) error {
-	if path == "" {
-		return write(stdout, r)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw, r)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return writeOutput(e, "report", *out, func(w io.Writer) error { return write(w, r) })
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,8 +62,10 @@ func TestRunBadInputWritesNothing(t *testing.T) {
 		args    []string
 		wantErr []string
 	}{
-		{"unknown key", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "rounds", "x", 1) + "\nbogus = 1\n", nil, nil,
-			[]string{"t.toml", "bogus"}},
+		{"unknown key", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "concurrency = 2", "concurency = 2", 1), nil, nil,
+			[]string{"t.toml", "tournament[0].concurency: unknown key", `did you mean "concurrency"`}},
+		{"unknown key in a subtable", fmt.Sprintf(tinyConfig, `set = "fhr25"`) + "bogus = 1\n", nil, nil,
+			[]string{"t.toml", "tournament[0].adjudication.bogus: unknown key"}},
 		{"unknown preset", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), `preset = "fhr"`, `preset = "fhx"`, 1), nil, nil,
 			[]string{"t.toml", "engines.b.preset", "fhr"}},
 		{"bad opening file", fmt.Sprintf(tinyConfig, `file = "book.epd"`), map[string]string{"book.epd": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n"}, nil,
@@ -123,9 +126,22 @@ func TestRunAndExport(t *testing.T) {
 
 var (
 	buildOnce sync.Once
+	buildDir  string // removed by TestMain
 	binary    string
 	buildErr  error
 )
+
+// TestMain removes the directories that tests share (the binary's, the
+// stored tournament's).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range []string{buildDir, tinyDBDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
+}
 
 // selfplayBinary builds the command once for tests that need a real process.
 func selfplayBinary(t *testing.T) string {
@@ -136,7 +152,11 @@ func selfplayBinary(t *testing.T) string {
 			buildErr = err
 			return
 		}
+		buildDir = dir
 		binary = filepath.Join(dir, "selfplay")
+		if runtime.GOOS == "windows" {
+			binary += ".exe"
+		}
 		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

@@ -4,11 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"selfplay/engines/search"
+	"selfplay/engines/uciserver"
 )
 
 // cmdSearch searches one position and prints UCI-style info lines, the
@@ -22,7 +21,7 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	nodes := fs.Int64("nodes", 0, "node limit")
 	movetime := fs.Duration("movetime", 0, "time limit, e.g. 500ms")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
-	hash := fs.Int("hash", 16, "transposition table size in MiB")
+	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -54,7 +53,7 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	lim := search.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
-		OnIteration: func(i search.Info) { printInfo(e.stdout, i) }}
+		OnIteration: func(i search.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
 	res, err := s.Search(ctx, b, lim)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
@@ -63,7 +62,7 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	i := res.Info
 	fmt.Fprintf(e.stdout, "nodes %d\n", i.Nodes)
 	fmt.Fprintf(e.stdout, "time %d\n", i.Elapsed.Milliseconds())
-	fmt.Fprintf(e.stdout, "nps %d\n", nps(i.Nodes, i.Elapsed))
+	fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(i.Nodes, i.Elapsed))
 	for _, c := range i.Counters.Fields() {
 		fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
 	}
@@ -72,17 +71,4 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 		return exitInterrupted
 	}
 	return exitOK
-}
-
-// printInfo writes a UCI info line.
-func printInfo(w io.Writer, i search.Info) {
-	fmt.Fprintf(w, "info depth %d seldepth %d score %s nodes %d nps %d time %d pv %s\n",
-		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, nps(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds(), strings.Join(i.PV, " "))
-}
-
-func nps(nodes int64, d time.Duration) int64 {
-	if d <= 0 {
-		return 0
-	}
-	return int64(float64(nodes) / d.Seconds())
 }

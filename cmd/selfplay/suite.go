@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"selfplay/engines/search"
 	"selfplay/epd"
 	"selfplay/runner/store"
 	"selfplay/suite"
@@ -33,7 +32,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	diffs := fs.String("diff", "largest", "positions solved by one variant and not another, text only: largest (budget), all, none")
 	out := fs.String("o", "", "write the output to this file instead of stdout")
 	db := fs.String("db", "", "also store the run in this SQLite database (for selfplay report)")
-	hash := fs.Int("hash", 16, "transposition table size in MiB (per search)")
+	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB (per search)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: selfplay suite -epd FILE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
 		fs.PrintDefaults()
@@ -95,15 +94,12 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "%s: no positions to run", *epdFile)
 	}
 
-	var w io.Writer = e.stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		defer f.Close()
-		w = f
+	// The -o file is created before the run, so that a bad path fails fast.
+	o, code := createOutput(e, "suite", *out)
+	if o == nil {
+		return code
 	}
+	defer o.discard() // if the run fails before writing
 	var st *store.Store
 	if *db != "" {
 		if st, err = store.Open(ctx, *db); err != nil {
@@ -130,20 +126,16 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitFailure, "%v", err)
 	}
 
-	var buf bytes.Buffer
-	switch *format {
-	case "json":
-		err = res.WriteJSON(&buf)
-	case "csv":
-		err = res.WriteCSV(&buf, *positions)
-	default:
-		err = res.WriteText(&buf, suite.TextOptions{Diffs: diffSetting[*diffs], Positions: *positions})
-	}
-	if err == nil {
-		_, err = w.Write(buf.Bytes())
-	}
-	if err != nil {
-		return fail(exitFailure, "writing output: %v", err)
+	if code := o.write(func(w io.Writer) error {
+		switch *format {
+		case "json":
+			return res.WriteJSON(w)
+		case "csv":
+			return res.WriteCSV(w, *positions)
+		}
+		return res.WriteText(w, suite.TextOptions{Diffs: diffSetting[*diffs], Positions: *positions})
+	}); code != exitOK {
+		return code
 	}
 	if !res.Complete {
 		fmt.Fprintf(e.stderr, "selfplay suite: interrupted after %d of %d searches; the run is not stored\n", res.Done(), len(res.Outcomes))

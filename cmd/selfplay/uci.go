@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
 
@@ -14,7 +15,7 @@ func cmdUCI(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("uci", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
-	hash := fs.Int("hash", uciserver.DefaultHash, "transposition table size in MiB")
+	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -23,12 +24,10 @@ func cmdUCI(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
 		return exitUsage
 	}
+	// Run fails only when ctx is cancelled (the end of input and quit are
+	// normal ends).
 	if err := srv.Run(ctx, e.stdin, e.stdout); err != nil {
-		if ctx.Err() != nil {
-			return exitInterrupted
-		}
-		fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
-		return exitFailure
+		return exitInterrupted
 	}
 	return exitOK
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +22,7 @@ func TestUCICommand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
-	for _, want := range []string{"id name selfplay nmr-r3-4:dr=2\n", "option name Hash type spin default 2 ", "uciok\n", "readyok\n", "info depth 3 ", "bestmove "} {
+	for _, want := range []string{"id name selfplay nmr-r3-4:dr=2\n", "id author selfplay developers\n", "option name Hash type spin default 2 ", "uciok\n", "readyok\n", "info depth 3 ", "bestmove "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -46,23 +43,22 @@ func TestUCIMatchesInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the selfplay binary")
 	}
-	bin := filepath.Join(t.TempDir(), "selfplay")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, "selfplay/cmd/selfplay").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := selfplayBinary(t)
 	ctx := context.Background()
 	ext, err := uci.Start(ctx, uci.Config{Name: "fhr", Command: bin, Args: []string{"uci", "-variant", "fhr"}, StopTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ext.Close()
-	if name, author, _ := ext.EngineInfo(); name != "selfplay fhr" || author != "selfplay developers" {
-		t.Errorf("EngineInfo: %q, %q", name, author)
+	// The adapter read the server's id name and options: its option check
+	// names the engine and lists them.
+	_, err = uci.Start(ctx, uci.Config{Name: "fhr", Command: bin, Args: []string{"uci", "-variant", "fhr"},
+		Options: []uci.Option{{Name: "Contempt", Value: "1"}}})
+	if !errors.Is(err, uci.ErrOption) || !strings.Contains(err.Error(), "is not an option of selfplay fhr") ||
+		!strings.Contains(err.Error(), "Hash, Threads, Variant, null, r, ") {
+		t.Errorf("unknown option: %v", err)
 	}
-	loc, err := engines.NewVariant("fhr", "fhr", 16)
+	loc, err := engines.NewVariant("fhr", "fhr", search.DefaultHashMiB) // the server's default
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,31 +165,61 @@ func ParseVariant(spec string) (Options, error) {
 	return o, nil
 }
 
-// SwitchInfo documents one switch.
+// DefaultHashMiB is the transposition table size, in MiB, that commands and
+// the UCI server use when none is given.
+const DefaultHashMiB = 16
+
+// SwitchKind is the type of a switch's value.
+type SwitchKind uint8
+
+// Switch kinds.
+const (
+	SwitchString SwitchKind = iota // free text in a switch-specific syntax (r: "N" or "N~M")
+	SwitchBool                     // true or false
+	SwitchInt                      // an integer in Min..Max
+	SwitchChoice                   // one of Choices
+)
+
+// maxCentipawns bounds the centipawn switches (margins and windows).
+const maxCentipawns = 100000
+
+// SwitchInfo documents one switch: its name, its values for people (Values)
+// and for programs (Kind with Min and Max, or Choices), and what it does.
 type SwitchInfo struct {
 	Name, Values, Doc string
+	Kind              SwitchKind
+	Min, Max          int      // SwitchInt: the accepted range; r: the range of N and M
+	Choices           []string // SwitchChoice: the accepted values
 }
 
 // Switches lists every switch accepted by Options.Set.
 func Switches() []SwitchInfo {
+	check := func(name, doc string) SwitchInfo {
+		return SwitchInfo{Name: name, Values: "true|false", Doc: doc, Kind: SwitchBool}
+	}
+	spin := func(name, values string, lo, hi int, doc string) SwitchInfo {
+		return SwitchInfo{Name: name, Values: values, Doc: doc, Kind: SwitchInt, Min: lo, Max: hi}
+	}
 	return []SwitchInfo{
-		{"null", "off|standard|adaptive|verified|nmr", "null-move rule on fail-high (adaptive = standard, with r=N~M)"},
-		{"r", "N or N~M (1..6)", "null-move reduction R; N~M: R = depth > r-depth ? M : N"},
-		{"r-depth", "integer >= 1", "depth threshold of adaptive R (papers: 6)"},
-		{"dr", "1..4", "NMR depth reduction DR on a null-move fail-high"},
-		{"null-pawn-endings", "true|false", "allow null moves with only king and pawns"},
-		{"null-min-depth", "integer >= 1", "smallest remaining depth for a null move (2 = interior nodes only)"},
-		{"fhr", "true|false", "fail-high reductions (Feldmann)"},
-		{"fhr-margin", "centipawns >= 0", "FHR margin: reduce when e - t >= beta - margin"},
-		{"futility", "true|false", "futility cutoff at frontier nodes (Ye & Marsland)"},
-		{"futility-margin", "centipawns >= 0", "maximum positional gain assumed by the futility test"},
-		{"ext-check", "true|false", "extend checking moves"},
-		{"ext-recapture", "true|false", "extend recaptures back into the root's material window"},
-		{"ext-king-threat", "true|false", "extend moves that attack many squares around the enemy king"},
-		{"ext-attack-evading", "true|false", "extend a rook or queen escaping the last-moved piece's attack"},
-		{"ext-single-reply", "true|false", "extend the only legal move"},
-		{"recapture-window", "centipawns >= 0", "material window around the root for recapture extensions"},
-		{"king-threat-squares", "0..8", "king threat: extend when more than this many squares are attacked"},
+		{Name: "null", Values: "off|standard|adaptive|verified|nmr", Doc: "null-move rule on fail-high (adaptive = standard, with r=N~M)",
+			Kind: SwitchChoice, Choices: []string{"off", "standard", "adaptive", "verified", "nmr"}},
+		{Name: "r", Values: "N or N~M (1..6)", Doc: "null-move reduction R; N~M: R = depth > r-depth ? M : N",
+			Kind: SwitchString, Min: 1, Max: 6},
+		spin("r-depth", "integer >= 1", 1, MaxPly, "depth threshold of adaptive R (papers: 6)"),
+		spin("dr", "1..4", 1, 4, "NMR depth reduction DR on a null-move fail-high"),
+		check("null-pawn-endings", "allow null moves with only king and pawns"),
+		spin("null-min-depth", "integer >= 1", 1, MaxPly, "smallest remaining depth for a null move (2 = interior nodes only)"),
+		check("fhr", "fail-high reductions (Feldmann)"),
+		spin("fhr-margin", "centipawns >= 0", 0, maxCentipawns, "FHR margin: reduce when e - t >= beta - margin"),
+		check("futility", "futility cutoff at frontier nodes (Ye & Marsland)"),
+		spin("futility-margin", "centipawns >= 0", 0, maxCentipawns, "maximum positional gain assumed by the futility test"),
+		check("ext-check", "extend checking moves"),
+		check("ext-recapture", "extend recaptures back into the root's material window"),
+		check("ext-king-threat", "extend moves that attack many squares around the enemy king"),
+		check("ext-attack-evading", "extend a rook or queen escaping the last-moved piece's attack"),
+		check("ext-single-reply", "extend the only legal move"),
+		spin("recapture-window", "centipawns >= 0", 0, maxCentipawns, "material window around the root for recapture extensions"),
+		spin("king-threat-squares", "0..8", 0, 8, "king threat: extend when more than this many squares are attacked"),
 	}
 }
 
@@ -202,8 +232,70 @@ func SwitchNames() []string {
 	return out
 }
 
-// Set changes one switch; key and value as in Switches.
+// Get returns a switch's setting in the form Set accepts, so that
+// o.Set(key, v) with v from o.Get(key) leaves o unchanged. The null rule
+// reads back as off, standard, verified or nmr (adaptive is standard with
+// r=N~M); r is "" while no reduction is set (null move off in the zero
+// Options).
+func (o Options) Get(key string) (string, error) {
+	b, i := strconv.FormatBool, strconv.Itoa
+	switch key {
+	case "null":
+		return o.Null.String(), nil
+	case "r":
+		switch {
+		case o.NullRMin < 1:
+			return "", nil
+		case o.NullRMin == o.NullRMax:
+			return i(o.NullRMin), nil
+		}
+		return i(o.NullRMin) + "~" + i(o.NullRMax), nil
+	case "r-depth":
+		return i(o.NullRDepth), nil
+	case "dr":
+		return i(o.NullDR), nil
+	case "null-pawn-endings":
+		return b(o.NullPawnEndings), nil
+	case "null-min-depth":
+		return i(o.NullMinDepth), nil
+	case "fhr":
+		return b(o.FHR), nil
+	case "fhr-margin":
+		return i(o.FHRMargin), nil
+	case "futility":
+		return b(o.Futility), nil
+	case "futility-margin":
+		return i(o.FutilityMargin), nil
+	case "ext-check":
+		return b(o.ExtCheck), nil
+	case "ext-recapture":
+		return b(o.ExtRecapture), nil
+	case "ext-king-threat":
+		return b(o.ExtKingThreat), nil
+	case "ext-attack-evading":
+		return b(o.ExtAttackEvading), nil
+	case "ext-single-reply":
+		return b(o.ExtSingleReply), nil
+	case "recapture-window":
+		return i(o.RecaptureWindow), nil
+	case "king-threat-squares":
+		return i(o.KingThreatSquares), nil
+	}
+	return "", fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
+}
+
+// Set changes one switch; key and value as in Switches, whose ranges it
+// enforces.
 func (o *Options) Set(key, value string) error {
+	var info SwitchInfo
+	for _, sw := range Switches() {
+		if sw.Name == key {
+			info = sw
+		}
+	}
+	if info.Name == "" {
+		return fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
+	}
 	boolean := func(dst *bool) error {
 		b, err := strconv.ParseBool(value)
 		if err != nil {
@@ -212,15 +304,14 @@ func (o *Options) Set(key, value string) error {
 		*dst = b
 		return nil
 	}
-	integer := func(dst *int, lo, hi int) error {
+	integer := func(dst *int) error {
 		n, err := strconv.Atoi(value)
-		if err != nil || n < lo || n > hi {
-			return fmt.Errorf("switch %s: %q is not an integer in %d..%d", key, value, lo, hi)
+		if err != nil || n < info.Min || n > info.Max {
+			return fmt.Errorf("switch %s: %q is not an integer in %d..%d", key, value, info.Min, info.Max)
 		}
 		*dst = n
 		return nil
 	}
-	const big = 100000
 	switch key {
 	case "null":
 		switch value {
@@ -243,27 +334,27 @@ func (o *Options) Set(key, value string) error {
 		}
 		a, errA := strconv.Atoi(lo)
 		b, errB := strconv.Atoi(hi)
-		if errA != nil || errB != nil || a < 1 || b > 6 || a > b {
-			return fmt.Errorf("switch r: %q is not N or N~M with 1 <= N <= M <= 6", value)
+		if errA != nil || errB != nil || a < info.Min || b > info.Max || a > b {
+			return fmt.Errorf("switch r: %q is not N or N~M with %d <= N <= M <= %d", value, info.Min, info.Max)
 		}
 		o.NullRMin, o.NullRMax = a, b
 		return nil
 	case "r-depth":
-		return integer(&o.NullRDepth, 1, MaxPly)
+		return integer(&o.NullRDepth)
 	case "dr":
-		return integer(&o.NullDR, 1, 4)
+		return integer(&o.NullDR)
 	case "null-pawn-endings":
 		return boolean(&o.NullPawnEndings)
 	case "null-min-depth":
-		return integer(&o.NullMinDepth, 1, MaxPly)
+		return integer(&o.NullMinDepth)
 	case "fhr":
 		return boolean(&o.FHR)
 	case "fhr-margin":
-		return integer(&o.FHRMargin, 0, big)
+		return integer(&o.FHRMargin)
 	case "futility":
 		return boolean(&o.Futility)
 	case "futility-margin":
-		return integer(&o.FutilityMargin, 0, big)
+		return integer(&o.FutilityMargin)
 	case "ext-check":
 		return boolean(&o.ExtCheck)
 	case "ext-recapture":
@@ -275,11 +366,11 @@ func (o *Options) Set(key, value string) error {
 	case "ext-single-reply":
 		return boolean(&o.ExtSingleReply)
 	case "recapture-window":
-		return integer(&o.RecaptureWindow, 0, big)
+		return integer(&o.RecaptureWindow)
 	case "king-threat-squares":
-		return integer(&o.KingThreatSquares, 0, 8)
+		return integer(&o.KingThreatSquares)
 	}
-	return fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
+	return fmt.Errorf("switch %q: listed in Switches but not handled by Set", key)
 }
 
 // Validate reports option combinations the search cannot run.

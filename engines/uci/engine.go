@@ -60,9 +60,6 @@ type Engine struct {
 	closed   bool
 	restarts int
 	pending  error // a failed restart in NewGame, reported by the next Search
-	idName   string
-	idAuthor string
-	options  []string // option names as the engine advertises them
 }
 
 var _ engines.Engine = (*Engine)(nil)
@@ -97,14 +94,6 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 
 // Name returns the configured name.
 func (e *Engine) Name() string { return e.cfg.Name }
-
-// EngineInfo returns what the engine said of itself in the last handshake:
-// its id name and author and the names of its options.
-func (e *Engine) EngineInfo() (name, author string, options []string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.idName, e.idAuthor, append([]string(nil), e.options...)
-}
 
 // Restarts returns how many times the process was restarted after a crash,
 // a kill or a protocol fault.
@@ -149,21 +138,22 @@ func (e *Engine) launch(ctx context.Context) (*proc, error) {
 	return p, nil
 }
 
-// handshake: uci/uciok, option check, setoption, isready/readyok.
+// handshake: uci/uciok, option check, setoption, isready/readyok. The id
+// name and the advertised options serve the check's error message only.
 func (e *Engine) handshake(ctx context.Context, p *proc) error {
 	if err := p.send("uci"); err != nil {
 		return e.crashed(p, "uci")
 	}
-	var name, author string
+	var name string
 	var options, other []string
 	err := e.await(ctx, p, "uci", e.cfg.InitTimeout, func(f []string, line string) bool {
 		switch {
 		case f[0] == "uciok":
 			return true
-		case f[0] == "id" && len(f) > 2 && f[1] == "name":
-			name = strings.Join(f[2:], " ")
-		case f[0] == "id" && len(f) > 2 && f[1] == "author":
-			author = strings.Join(f[2:], " ")
+		case f[0] == "id":
+			if len(f) > 2 && f[1] == "name" {
+				name = strings.Join(f[2:], " ")
+			}
 		case f[0] == "option":
 			if n := optionName(f[1:]); n != "" {
 				options = append(options, n)
@@ -181,10 +171,6 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		}
 		return err
 	}
-	e.mu.Lock()
-	e.idName, e.idAuthor, e.options = name, author, options
-	e.mu.Unlock()
-
 	var cmds []string
 	for _, o := range e.cfg.Options {
 		i := indexFold(options, o.Name)

@@ -65,13 +65,14 @@ func startFake(t *testing.T, cfg Config) *Engine {
 	return e
 }
 
+// pid is the process id of the running engine process; 0 if none.
 func (e *Engine) pid() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.p == nil {
 		return 0
 	}
-	return e.p.pid
+	return e.p.cmd.Process.Pid
 }
 
 var nodes100 = engines.Limits{Nodes: 100}
@@ -82,10 +83,6 @@ func TestHandshakeAndOptions(t *testing.T) {
 		Name: "fake", Command: fakePath, Args: []string{"-option", "Skill Level"},
 		Options: []Option{{"hash", "32"}, {"skill level", "5"}, {"THREADS", "1"}},
 	})
-	name, author, opts := e.EngineInfo()
-	if name != "fake engine" || author != "the tests" || !slices.Equal(opts, []string{"Hash", "Threads", "Skill Level"}) {
-		t.Errorf("EngineInfo = %q, %q, %q", name, author, opts)
-	}
 	if e.Name() != "fake" {
 		t.Errorf("Name = %q", e.Name())
 	}
@@ -97,7 +94,8 @@ func TestHandshakeAndOptions(t *testing.T) {
 	if !errors.Is(err, ErrOption) {
 		t.Fatalf("unknown option: err = %v, want ErrOption", err)
 	}
-	for _, want := range []string{`"Contempt"`, "Hash, Threads, Skill Level"} {
+	// The message names the engine by its id name and lists its options as advertised.
+	for _, want := range []string{`"Contempt" is not an option of fake engine`, "(it has: Hash, Threads, Skill Level)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("unknown option error %q does not contain %q", err, want)
 		}
@@ -181,6 +179,21 @@ func TestLegalPlay(t *testing.T) {
 	}
 }
 
+// The fake engine exits on a position command it cannot follow, so that an
+// adapter sending a wrong one shows up as a crash rather than going unseen.
+func TestFakeRejectsBadPosition(t *testing.T) {
+	t.Parallel()
+	for _, moves := range [][]string{{"e2e5"}, {"e2e4", "e2e4"}} {
+		e := startFake(t, fakeConfig())
+		_, err := e.Search(context.Background(), board.StartFEN, moves, nodes100)
+		var fe *Error
+		if !errors.Is(err, ErrCrashed) || !errors.As(err, &fe) || !strings.Contains(fe.Detail, "exit status 4") ||
+			!slices.ContainsFunc(fe.Stderr, func(l string) bool { return strings.Contains(l, "fake: bad position command") }) {
+			t.Errorf("moves %v: err = %v, want a crash with exit status 4 and the fake's complaint", moves, err)
+		}
+	}
+}
+
 func TestMoveText(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ mode, fen, want string }{
@@ -239,7 +252,7 @@ func TestFaults(t *testing.T) {
 			if elapsed > c.maxTime {
 				t.Errorf("took %v, want at most %v", elapsed, c.maxTime)
 			}
-			if !processGone(pid) {
+			if !processGone(t, pid) {
 				t.Errorf("process %d is still there", pid)
 			}
 		})
@@ -363,7 +376,7 @@ func TestContext(t *testing.T) {
 		if d := time.Since(begin); d > 600*time.Millisecond {
 			t.Errorf("took %v", d)
 		}
-		if !processGone(pid) {
+		if !processGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -400,9 +413,6 @@ func TestClose(t *testing.T) {
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if !processGone(pid) {
-			t.Errorf("process %d is still there", pid)
-		}
 		if err := e.Close(); err != nil {
 			t.Errorf("second Close: %v", err)
 		}
@@ -410,6 +420,9 @@ func TestClose(t *testing.T) {
 			t.Errorf("Search after Close: %v", err)
 		}
 		e.NewGame() // no effect, no panic
+		if !processGone(t, pid) {
+			t.Errorf("process %d is still there", pid)
+		}
 	})
 	t.Run("ignores quit", func(t *testing.T) {
 		t.Parallel()
@@ -420,7 +433,7 @@ func TestClose(t *testing.T) {
 		if d := time.Since(begin); d > 600*time.Millisecond {
 			t.Errorf("Close took %v", d)
 		}
-		if !processGone(pid) {
+		if !processGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -437,7 +450,7 @@ func TestClose(t *testing.T) {
 		if d := time.Since(begin); d > time.Second {
 			t.Errorf("took %v", d)
 		}
-		if !processGone(pid) {
+		if !processGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -453,12 +466,12 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		child, _ := strconv.Atoi(string(data))
-		if processGone(child) {
+		if processGone(t, child) {
 			t.Fatalf("child %d did not start", child)
 		}
 		e.Close()
 		deadline := time.Now().Add(2 * time.Second)
-		for !processGone(child) {
+		for !processGone(t, child) {
 			if time.Now().After(deadline) {
 				t.Fatalf("child %d survived Close", child)
 			}
@@ -512,8 +525,10 @@ func TestStockfish(t *testing.T) {
 		b.MakeMove(m)
 		moves = append(moves, res.Move)
 	}
-	if name, _, _ := e.EngineInfo(); !strings.Contains(strings.ToLower(name), "stockfish") {
-		t.Errorf("id name %q", name)
+	// The handshake read the id name: the option check's message names it.
+	_, err := Start(context.Background(), Config{Name: "stockfish", Command: path, Options: []Option{{"No Such Option", "1"}}})
+	if !errors.Is(err, ErrOption) || !strings.Contains(strings.ToLower(err.Error()), "is not an option of stockfish") {
+		t.Errorf("unknown option: %v", err)
 	}
 }
 

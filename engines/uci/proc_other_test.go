@@ -2,5 +2,12 @@
 
 package uci
 
-// processGone cannot be checked portably here; the kill itself is tested on unix.
-func processGone(pid int) bool { return pid > 0 }
+import "testing"
+
+// processGone cannot be checked portably here: the test that needs the
+// check is skipped at this point (the kill itself is tested on unix).
+func processGone(t *testing.T, pid int) bool {
+	t.Helper()
+	t.Skipf("cannot check that process %d is gone on this system", pid)
+	return false
+}

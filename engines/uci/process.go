@@ -23,7 +23,6 @@ const (
 // single goroutine into lines; another goroutine reaps the process.
 type proc struct {
 	cmd    *exec.Cmd
-	pid    int
 	stdin  io.WriteCloser
 	stdout *os.File
 	stderr *tailWriter
@@ -66,7 +65,6 @@ func startProc(cfg *Config, log io.Writer) (*proc, error) {
 	pw.Close() // the child has its copy
 	p := &proc{
 		cmd:    cmd,
-		pid:    cmd.Process.Pid,
 		stdin:  stdin,
 		stdout: pr,
 		stderr: tail,
@@ -124,7 +122,8 @@ func (p *proc) send(line string) error {
 	return err
 }
 
-// alive reports whether the process has neither exited nor closed stdout.
+// alive reports whether the process has not exited (yet: it may have
+// closed stdout already, which the reader reports by closing lines).
 func (p *proc) alive() bool {
 	select {
 	case <-p.exited:

@@ -12,9 +12,10 @@ import (
 	"selfplay/engines/search"
 )
 
-// isMoveText reports whether s is a move in UCI's long algebraic notation
+// IsMoveText reports whether s is a move in UCI's long algebraic notation
 // (syntax only: e2e4, e7e8q; castling as the king's move or king takes rook).
-func isMoveText(s string) bool {
+// The null move 0000 is not move text.
+func IsMoveText(s string) bool {
 	if len(s) != 4 && len(s) != 5 {
 		return false
 	}
@@ -39,7 +40,7 @@ func parseBestMove(rest []string) (string, error) {
 	if len(m) == 5 && m[4] >= 'A' && m[4] <= 'Z' {
 		m = m[:4] + strings.ToLower(m[4:]) // e7e8Q, seen in the wild
 	}
-	if !isMoveText(m) {
+	if !IsMoveText(m) {
 		return "", fmt.Errorf("bestmove %q is not a move", rest[0])
 	}
 	return m, nil
@@ -58,11 +59,11 @@ type infoLine struct {
 	hasPV                    bool
 }
 
-// infoArgs is the number of values that follow each numeric keyword of an
-// info line; other keywords are handled in parseInfo.
+// infoArgs is the number of values that follow each keyword of an info
+// line that the adapter skips; the keywords it reads are handled in
+// parseInfo.
 var infoArgs = map[string]int{
-	"depth": 1, "seldepth": 1, "time": 1, "nodes": 1, "multipv": 1,
-	"currmovenumber": 1, "hashfull": 1, "nps": 1, "tbhits": 1, "sbhits": 1,
+	"time": 1, "currmovenumber": 1, "hashfull": 1, "nps": 1, "tbhits": 1, "sbhits": 1,
 	"cpuload": 1, "wdl": 3,
 }
 
@@ -79,7 +80,7 @@ func parseInfo(f []string) infoLine {
 	}
 	moves := func(i int) (int, []string) {
 		var mv []string
-		for i < len(f) && isMoveText(f[i]) {
+		for i < len(f) && IsMoveText(f[i]) {
 			mv = append(mv, f[i])
 			i++
 		}

@@ -22,6 +22,7 @@ import (
 
 	"selfplay/engines/board"
 	"selfplay/engines/search"
+	"selfplay/engines/uci"
 )
 
 // Author is the id author line's text.
@@ -87,7 +88,8 @@ func (o *output) errorf(format string, args ...any) {
 // Run answers the commands read from in until quit, the end of in, or the
 // cancellation of ctx. A running search is stopped by quit and ctx; at the
 // end of input a search with a limit finishes first, so that
-// `echo "go depth 6" | selfplay uci` prints its move.
+// `echo "go depth 6" | selfplay uci` prints its move. The error is ctx's
+// when it was cancelled, else nil.
 func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.out = &output{w: out}
 	lines := make(chan string)
@@ -240,11 +242,13 @@ func (s *Server) setOption(args []string) error {
 		if !strings.EqualFold(id, sw.Name) {
 			continue
 		}
-		if v == "<empty>" && switchKinds[sw.Name].kind == kindString && switchValue(s.opts, sw.Name) == "" {
-			return nil // a GUI sending back the empty default
+		if v == emptyString && sw.Kind == search.SwitchString {
+			if cur, _ := s.opts.Get(sw.Name); cur == "" {
+				return nil // a GUI sending back the empty default
+			}
 		}
 		val := v
-		if k := switchKinds[sw.Name].kind; k == kindCheck || k == kindCombo {
+		if sw.Kind == search.SwitchBool || sw.Kind == search.SwitchChoice {
 			val = strings.ToLower(v)
 		}
 		o := s.opts
@@ -260,13 +264,11 @@ func (s *Server) setOption(args []string) error {
 }
 
 // searcher makes s.s match the options, building a new one (and a new
-// transposition table) when they changed.
+// transposition table) when they changed; search.New rejects options the
+// search cannot run with.
 func (s *Server) searcher() error {
 	if s.s != nil && s.sOpts == s.opts && s.sHash == s.hash {
 		return nil
-	}
-	if err := s.opts.Validate(); err != nil {
-		return fmt.Errorf("options: %w", err)
 	}
 	sr, err := search.New(s.opts, s.hash)
 	if err != nil {
@@ -344,7 +346,7 @@ func parseGo(args []string) (goArgs, []error) {
 		case "ponder":
 			continue // Ponder is not offered; search normally
 		case "searchmoves":
-			for i+1 < len(args) && len(args[i+1]) >= 4 && args[i+1][0] >= 'a' && args[i+1][0] <= 'h' {
+			for i+1 < len(args) && uci.IsMoveText(args[i+1]) {
 				i++
 			}
 			errs = append(errs, errors.New("go: searchmoves is not supported; searching all moves"))
@@ -429,7 +431,7 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 	}()
 	var last *search.Info
 	lim.OnIteration = func(i search.Info) {
-		s.printInfo(i)
+		s.out.printf("%s", FormatInfo(i))
 		last = &i
 	}
 	res, err := r.searcher.Search(ctx, b, lim)
@@ -447,23 +449,26 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 	}
 	i := res.Info
 	if last == nil || last.Nodes != i.Nodes || last.SelDepth != i.SelDepth || last.Depth != i.Depth {
-		s.printInfo(i)
+		s.out.printf("%s", FormatInfo(i))
 	}
 	return res.Move.UCI()
 }
 
-func (s *Server) printInfo(i search.Info) {
+// FormatInfo is the UCI info line (without end of line) of a search
+// iteration: depth, seldepth, score, nodes, nps, time and, if any, pv.
+func FormatInfo(i search.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d",
-		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, nps(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds())
+		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, NPS(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds())
 	if len(i.PV) > 0 {
 		b.WriteString(" pv ")
 		b.WriteString(strings.Join(i.PV, " "))
 	}
-	s.out.printf("%s", b.String())
+	return b.String()
 }
 
-func nps(nodes int64, d time.Duration) int64 {
+// NPS is nodes per second over d; 0 when d is not positive.
+func NPS(nodes int64, d time.Duration) int64 {
 	if d <= 0 {
 		return 0
 	}

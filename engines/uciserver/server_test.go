@@ -150,29 +150,38 @@ func TestHandshake(t *testing.T) {
 	s.until("readyok", second)
 }
 
-// TestSwitchKinds: every switch has a UCI type, and its value as shown
-// round-trips through Options.Set in every preset.
-func TestSwitchKinds(t *testing.T) {
-	for _, sw := range search.Switches() {
-		if _, ok := switchKinds[sw.Name]; !ok {
-			t.Errorf("switch %s has no UCI option type in switchKinds", sw.Name)
-		}
-	}
+// TestSwitchOptions: every switch is offered with the UCI type, range and
+// values of its search.SwitchInfo and its current setting as the default,
+// in every preset.
+func TestSwitchOptions(t *testing.T) {
 	for _, p := range search.PresetNames() {
 		o, _ := search.Preset(p)
-		for _, sw := range search.SwitchNames() {
-			v := switchValue(o, sw)
-			if v == "" {
-				if sw == "r" && o.Null == search.NullOff {
-					continue
+		lines := optionLines(p, o, 7)
+		for _, sw := range search.Switches() {
+			v, err := o.Get(sw.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want string
+			switch sw.Kind {
+			case search.SwitchBool:
+				want = fmt.Sprintf("option name %s type check default %s", sw.Name, v)
+			case search.SwitchInt:
+				want = fmt.Sprintf("option name %s type spin default %s min %d max %d", sw.Name, v, sw.Min, sw.Max)
+			case search.SwitchChoice:
+				want = fmt.Sprintf("option name %s type combo default %s var %s", sw.Name, v, strings.Join(sw.Choices, " var "))
+			case search.SwitchString:
+				if v == "" {
+					v = "<empty>"
 				}
-				t.Errorf("%s: switch %s has no value", p, sw)
-				continue
+				want = fmt.Sprintf("option name %s type string default %s", sw.Name, v)
 			}
-			o2 := o
-			if err := o2.Set(sw, v); err != nil || o2 != o {
-				t.Errorf("%s: switch %s=%s does not round-trip (%v)", p, sw, v, err)
+			if !slices.Contains(lines, want) {
+				t.Errorf("%s: no %q among\n%s", p, want, strings.Join(lines, "\n"))
 			}
+		}
+		if n := len(lines); n != 3+len(search.Switches()) {
+			t.Errorf("%s: %d option lines", p, n)
 		}
 	}
 }
@@ -454,7 +463,91 @@ func TestParseGo(t *testing.T) {
 	if c == nil || c.WhiteTime != time.Second || c.BlackTime != 0 || c.WhiteInc != 10*time.Millisecond || c.BlackInc != 20*time.Millisecond || c.MovesToGo != 7 {
 		t.Errorf("clock %+v", c)
 	}
-	if g.lim.Depth != 3 || g.lim.Nodes != 12 || g.lim.MoveTime != time.Millisecond || !g.infinite || len(errs) != 1 {
+	if g.lim.Depth != 3 || g.lim.Nodes != 12 || g.lim.MoveTime != time.Millisecond || !g.infinite || len(errs) != 1 ||
+		!strings.Contains(errs[0].Error(), "searchmoves is not supported") {
 		t.Errorf("parseGo: %+v, %v", g, errs)
+	}
+}
+
+// searchmoves skips the moves after it and nothing else: the keywords that
+// follow (some of which start with a file letter) still count.
+func TestParseGoSearchMoves(t *testing.T) {
+	cases := []struct {
+		args string
+		want goArgs
+	}{
+		{"searchmoves e2e4 depth 3", goArgs{lim: search.Limits{Depth: 3}}},
+		{"searchmoves e2e4 d7d8q g1f3 depth 5 nodes 9", goArgs{lim: search.Limits{Depth: 5, Nodes: 9}}},
+		{"searchmoves e1g1 btime 900 binc 30 wtime 800 winc 20", goArgs{lim: search.Limits{Clock: &search.Clock{
+			WhiteTime: 800 * time.Millisecond, BlackTime: 900 * time.Millisecond, WhiteInc: 20 * time.Millisecond, BlackInc: 30 * time.Millisecond}}}},
+		{"searchmoves depth 4", goArgs{lim: search.Limits{Depth: 4}}},
+		{"depth 2 searchmoves a2a4 h7h8n infinite", goArgs{lim: search.Limits{Depth: 2}, infinite: true}},
+		{"searchmoves e2e4 movetime 40", goArgs{lim: search.Limits{MoveTime: 40 * time.Millisecond}}},
+	}
+	for _, c := range cases {
+		g, errs := parseGo(strings.Fields(c.args))
+		gc, wc := g.lim.Clock, c.want.lim.Clock
+		g.lim.Clock, c.want.lim.Clock = nil, nil
+		if (gc == nil) != (wc == nil) || (gc != nil && *gc != *wc) {
+			t.Errorf("parseGo(%q): clock %+v, want %+v", c.args, gc, wc)
+		}
+		if g.infinite != c.want.infinite || g.lim.Depth != c.want.lim.Depth || g.lim.Nodes != c.want.lim.Nodes || g.lim.MoveTime != c.want.lim.MoveTime {
+			t.Errorf("parseGo(%q) = %+v, want %+v", c.args, g, c.want)
+		}
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "searchmoves") {
+			t.Errorf("parseGo(%q): errors %v, want the one on searchmoves", c.args, errs)
+		}
+	}
+}
+
+// go searchmoves e2e4 depth 3 searches to depth 3 (and not without limit).
+func TestGoSearchMovesDepth(t *testing.T) {
+	s := newSession(t, "plain")
+	s.send("position startpos", "go searchmoves e2e4 depth 3")
+	best, lines := s.until("bestmove ", 5*second)
+	want := reference(t, "plain", board.StartFEN, nil, search.Limits{Depth: 3})
+	if best != "bestmove "+want.Move.UCI() {
+		t.Errorf("%q, want bestmove %s", best, want.Move.UCI())
+	}
+	if !slices.Contains(lines, "info string error: go: searchmoves is not supported; searching all moves") {
+		t.Errorf("no error line for searchmoves: %q", lines)
+	}
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "info depth 3 ") || !strings.Contains(last, fmt.Sprintf(" nodes %d ", want.Info.Nodes)) {
+		t.Errorf("last info %q, want depth 3 and nodes %d", last, want.Info.Nodes)
+	}
+}
+
+func TestFormatInfo(t *testing.T) {
+	i := search.Info{Depth: 7, SelDepth: 11, Score: 35, Nodes: 30000, Elapsed: 1500 * time.Millisecond, PV: []string{"e2e4", "e7e5"}}
+	if got, want := FormatInfo(i), "info depth 7 seldepth 11 score cp 35 nodes 30000 nps 20000 time 1500 pv e2e4 e7e5"; got != want {
+		t.Errorf("FormatInfo = %q, want %q", got, want)
+	}
+	i.PV, i.Elapsed = nil, 0
+	if got, want := FormatInfo(i), "info depth 7 seldepth 11 score cp 35 nodes 30000 nps 0 time 0"; got != want {
+		t.Errorf("FormatInfo without pv = %q, want %q", got, want)
+	}
+	if n := NPS(1000, -time.Second); n != 0 {
+		t.Errorf("NPS over a negative time = %d", n)
+	}
+}
+
+// A GUI sends back the empty default of r unchanged: accepted while r has no
+// value, an error once it has one.
+func TestEmptyStringOption(t *testing.T) {
+	s := newSession(t, "plain")
+	s.send("setoption name r value <empty>", "isready")
+	if _, lines := s.until("readyok", second); len(lines) != 0 {
+		t.Errorf("r = <empty> with null move off: %q", lines)
+	}
+	s.send("setoption name Variant value null-r3", "setoption name r value <empty>", "isready")
+	if _, lines := s.until("readyok", second); !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "info string error: setoption r: ")
+	}) {
+		t.Errorf("r = <empty> with r = 3: %q", lines)
+	}
+	s.send("uci")
+	if _, lines := s.until("uciok", second); !slices.Contains(lines, "option name r type string default 3") {
+		t.Errorf("r changed by a rejected setoption: %q", lines)
 	}
 }

@@ -21,8 +21,7 @@ import (
 
 // Store is an open database.
 type Store struct {
-	db   *sql.DB
-	path string
+	db *sql.DB
 }
 
 // Open opens (creating if needed) the database file and brings its schema up
@@ -56,7 +55,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// One connection: SQLite has one writer anyway, and a single connection
 	// serialises the workers' transactions without SQLITE_BUSY retries.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
+	s := &Store{db: db}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
@@ -66,9 +65,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes the database (checkpointing the WAL).
 func (s *Store) Close() error { return s.db.Close() }
-
-// Path returns the path the store was opened with.
-func (s *Store) Path() string { return s.path }
 
 // migrations[i] brings the schema from user_version i to i+1.
 var migrations = []string{
@@ -159,6 +155,10 @@ var migrations = []string{
 		time_ms     REAL NOT NULL,
 		PRIMARY KEY (run_id, variant, limit_value, position)
 	);`,
+	// The engine charged with a game's fault (illegal move, time forfeit,
+	// engine timeout, crash or error), so that a drawn time forfeit is
+	// charged without reading the reason text; '' for other endings.
+	`ALTER TABLE games ADD COLUMN culprit TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the user_version of an up-to-date database.
@@ -369,6 +369,7 @@ type Game struct {
 	Result       string
 	Termination  string
 	Reason       string
+	Culprit      string // engine charged with the fault that ended the game (illegal move, time forfeit, engine timeout, crash, error), also in a draw; "" otherwise
 	Plies        int
 	FinalFEN     string
 	Started      time.Time
@@ -390,25 +391,13 @@ type Move struct {
 	Time     time.Duration
 }
 
-// GameKey identifies a game of a tournament.
-type GameKey struct{ Pair, Index int }
-
-// GameKeys returns the keys of the stored games of a tournament.
-func (s *Store) GameKeys(ctx context.Context, tid int64) (map[GameKey]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT pair_index, game_index FROM games WHERE tournament_id = ?`, tid)
-	if err != nil {
-		return nil, fmt.Errorf("reading games: %w", err)
+// CountGames returns the number of stored games of a tournament.
+func (s *Store) CountGames(ctx context.Context, tid int64) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE tournament_id = ?`, tid).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting games: %w", err)
 	}
-	defer rows.Close()
-	out := map[GameKey]bool{}
-	for rows.Next() {
-		var k GameKey
-		if err := rows.Scan(&k.Pair, &k.Index); err != nil {
-			return nil, fmt.Errorf("reading games: %w", err)
-		}
-		out[k] = true
-	}
-	return out, rows.Err()
+	return n, nil
 }
 
 // SaveGame stores a finished game and its moves in one transaction. Storing
@@ -420,10 +409,10 @@ func (s *Store) SaveGame(ctx context.Context, g *Game) error {
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name,
-		start_fen, opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at, pgn)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Pair, g.Index, g.Round, g.OpeningID, g.OpeningName, g.StartFEN, strings.Join(g.OpeningMoves, " "),
-		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished), g.PGN)
+		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished), g.PGN)
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
@@ -438,8 +427,7 @@ func (s *Store) SaveGame(ctx context.Context, g *Game) error {
 	}
 	defer stmt.Close()
 	for _, m := range g.Moves {
-		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes,
-			float64(m.Time)/float64(time.Millisecond)); err != nil {
+		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes, ms(m.Time)); err != nil {
 			return fmt.Errorf("saving game %d.%d move %d: %w", g.Pair, g.Index, m.Ply, err)
 		}
 	}
@@ -473,7 +461,7 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 		args = append(args, f.Engine, f.Engine)
 	}
 	q := `SELECT id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen, opening_moves,
-		white, black, result, termination, reason, plies, final_fen, started_at, finished_at, pgn FROM games`
+		white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn FROM games`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -488,7 +476,7 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 		var g Game
 		var moves, started, finished string
 		if err := rows.Scan(&g.ID, &g.TournamentID, &g.Pair, &g.Index, &g.Round, &g.OpeningID, &g.OpeningName, &g.StartFEN,
-			&moves, &g.White, &g.Black, &g.Result, &g.Termination, &g.Reason, &g.Plies, &g.FinalFEN, &started, &finished, &g.PGN); err != nil {
+			&moves, &g.White, &g.Black, &g.Result, &g.Termination, &g.Reason, &g.Culprit, &g.Plies, &g.FinalFEN, &started, &finished, &g.PGN); err != nil {
 			return nil, fmt.Errorf("reading games: %w", err)
 		}
 		g.OpeningMoves = strings.Fields(moves)
@@ -519,11 +507,11 @@ func (s *Store) moves(ctx context.Context, gameID int64) ([]Move, error) {
 	var out []Move
 	for rows.Next() {
 		var m Move
-		var ms float64
-		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &ms); err != nil {
+		var t float64
+		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &t); err != nil {
 			return nil, fmt.Errorf("reading moves: %w", err)
 		}
-		m.Time = time.Duration(ms * float64(time.Millisecond))
+		m.Time = fromMS(t)
 		out = append(out, m)
 	}
 	return out, rows.Err()

@@ -63,7 +63,7 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
-		White: "b", Black: "a", Result: "1-0", Termination: "checkmate", Plies: 3, PGN: "pgn",
+		White: "b", Black: "a", Result: "1/2-1/2", Termination: "time forfeit", Reason: "Black (a) loses on time", Culprit: "a", Plies: 3, PGN: "pgn",
 		Started: time.Now(), Finished: time.Now(),
 		Moves: []Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
 	if err := s.SaveGame(ctx, g); err != nil {
@@ -79,6 +79,21 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	got := games[0]
 	if got.OpeningMoves[1] != "e7e5" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
 		t.Fatalf("round trip: %+v", got)
+	}
+	if got.Culprit != "a" || got.Result != "1/2-1/2" || got.Termination != "time forfeit" || got.Reason != g.Reason {
+		t.Fatalf("round trip of the ending: culprit %q result %q termination %q reason %q", got.Culprit, got.Result, got.Termination, got.Reason)
+	}
+	// A game without a fault has no culprit.
+	clean := &Game{TournamentID: id, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b", Result: "1-0", Termination: "checkmate"}
+	if err := s.SaveGame(ctx, clean); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.CountGames(ctx, id); err != nil || n != 2 {
+		t.Fatalf("CountGames = %d, %v; want 2", n, err)
+	}
+	all, err := s.Games(ctx, GameFilter{TournamentID: id})
+	if err != nil || len(all) != 2 || all[0].Culprit != "a" || all[1].Culprit != "" || all[1].Pair != 1 || len(all[0].Moves) != 0 {
+		t.Fatalf("Games = %+v, %v", all, err)
 	}
 	tour, err := s.TournamentByName(ctx, "t")
 	if err != nil || len(tour.Engines) != 2 || tour.Engines[1].Options != "y" {
@@ -106,5 +121,45 @@ func TestSuiteRunRoundTrip(t *testing.T) {
 	runs, err := s.SuiteRuns(ctx)
 	if err != nil || len(runs) != 1 || runs[0].Rows[0].Solved != 1 || runs[0].Positions[0].FirstFound != 3 || runs[0].Rows[0].Time != time.Second {
 		t.Fatalf("SuiteRuns = %+v, %v", runs, err)
+	}
+}
+
+// A database of schema 2 gets the culprit column, ” for its games.
+func TestMigrationAddsCulprit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:2] {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		"PRAGMA user_version = 2",
+		`INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at) VALUES (1, 't', '{}', 'h', 'running', 2, '', '')`,
+		`INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen, opening_moves, white, black,
+			result, termination, reason, plies, final_fen, started_at, finished_at, pgn)
+			VALUES (1, 0, 0, 0, 'o', '', '', '', 'a', 'b', '0-1', 'engine crash', 'White (a) crashed', 9, '', '', '', '')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	games, err := s.Games(context.Background(), GameFilter{})
+	if err != nil || len(games) != 1 || games[0].Culprit != "" || games[0].Reason != "White (a) crashed" {
+		t.Fatalf("after migration: %+v, %v", games, err)
+	}
+	var v int
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 3 || SchemaVersion() != 3 {
+		t.Fatalf("user_version %d, SchemaVersion %d; want 3", v, SchemaVersion())
 	}
 }

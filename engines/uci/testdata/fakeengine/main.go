@@ -15,6 +15,9 @@
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
 //	sleep           sleep -delay and exit (the child of -childpid)
+//
+// In every mode a position command it cannot follow (bad FEN, illegal
+// move) makes it exit with status 4, after a line on stderr.
 package main
 
 import (
@@ -117,10 +120,13 @@ func main() {
 			}
 			game = chess.NewGame()
 		case "position":
+			// The adapter must only send well-formed positions and legal
+			// moves: anything else is a bug that the tests should see, so
+			// the fake fails loudly (the adapter reports a crash).
 			g, err := position(f[1:])
 			if err != nil {
-				say("info string error: %v", err)
-				continue
+				fmt.Fprintf(os.Stderr, "fake: bad position command %q: %v\n", in.Text(), err)
+				os.Exit(4)
 			}
 			game = g
 		case "go":
@@ -187,6 +193,9 @@ func position(f []string) (*chess.Game, error) {
 	default:
 		return nil, fmt.Errorf("position %q", f[0])
 	}
+	if len(fen) < 4 || len(fen) > 6 {
+		return nil, fmt.Errorf("FEN %q has %d fields", strings.Join(fen, " "), len(fen))
+	}
 	for len(fen) < 6 {
 		fen = append(fen, []string{"0", "1"}[len(fen)-4])
 	}
@@ -195,7 +204,10 @@ func position(f []string) (*chess.Game, error) {
 		return nil, err
 	}
 	g := chess.NewGame(opt)
-	if i < len(f) && f[i] == "moves" {
+	if i < len(f) {
+		if f[i] != "moves" {
+			return nil, fmt.Errorf("%q after the position", f[i])
+		}
 		for _, s := range f[i+1:] {
 			m, err := chess.UCINotation{}.Decode(g.Position(), s)
 			if err != nil {

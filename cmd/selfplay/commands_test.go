@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestBareCommandUsage(t *testing.T) {
+	code, stdout, stderr := run(t)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "usage: selfplay <command>") {
+		t.Errorf("no command: exit %d, stdout %q, stderr %q; want exit %d and the usage on stderr", code, stdout, stderr, exitUsage)
+	}
+	for _, h := range []string{"help", "-h", "--help"} {
+		code, stdout, stderr := run(t, h)
+		if code != exitOK || stderr != "" || !strings.Contains(stdout, "usage: selfplay <command>") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want the usage on stdout", h, code, stdout, stderr)
+		}
+	}
+}
+
+func TestPerft(t *testing.T) {
+	code, stdout, stderr := run(t, "perft", "-depth", "3")
+	if code != exitOK || !strings.HasPrefix(stdout, "nodes 8902\n") || !regexp.MustCompile(`(?m)^nps \d+$`).MatchString(stdout) {
+		t.Errorf("perft -depth 3: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, _ = run(t, "perft", "-depth", "2", "-divide", "-fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != exitOK || len(lines) != 48+3 || !strings.Contains(stdout, "e1g1 43\n") || !strings.Contains(stdout, "nodes 2039\n") {
+		t.Errorf("perft -divide: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// A perft whose context is cancelled stops before the next root move, prints
+// no totals and exits 130.
+func TestPerftInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := dispatch(ctx, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"perft", "-depth", "4", "-divide"})
+	if code != exitInterrupted || out.String() != "" || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, no output", code, out.String(), errb.String(), exitInterrupted)
+	}
+}
+
+// lineWriter passes on output and signals when the first line is complete.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan struct{}
+	once  sync.Once
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if bytes.IndexByte(w.buf.Bytes(), '\n') >= 0 {
+		w.once.Do(func() { close(w.first) })
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// waitExit waits for cmd to end and returns its exit error.
+func waitExit(t *testing.T, cmd *exec.Cmd, timeout time.Duration) *exec.ExitError {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("exit: %v", err)
+		}
+		return ee
+	case <-time.After(timeout):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running %v after the signal", timeout)
+		return nil
+	}
+}
+
+// SIGINT and SIGTERM stop perft between root moves with exit 130.
+func TestPerftSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	bin := selfplayBinary(t)
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		out := &lineWriter{first: make(chan struct{})}
+		// About a second per root move; the whole count takes half a minute.
+		cmd := exec.Command(bin, "perft", "-depth", "7", "-divide")
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-out.first: // a root move is done: the handler is in place
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no divide line within a minute: %q", out.String())
+		}
+		cmd.Process.Signal(sig)
+		ee := waitExit(t, cmd, 60*time.Second)
+		if ee.ExitCode() != exitInterrupted || strings.Contains(out.String(), "nodes ") || !strings.Contains(out.String(), "interrupted") {
+			t.Errorf("%v: %v, output %q; want exit %d without totals", sig, ee, out.String(), exitInterrupted)
+		}
+	}
+}
+
+// A second SIGINT kills a command that has not stopped after the first.
+func TestSecondInterruptKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send")
+	}
+	bin := selfplayBinary(t)
+	// Each root move of perft 8 takes half a minute or more: the first
+	// signal is not acted on before the second comes.
+	cmd := exec.Command(bin, "perft", "-depth", "8")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // main has set up its signal handling
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		cmd.Wait()
+		t.Fatalf("the first SIGINT ended the process (%v); it should only have cancelled the context", cmd.ProcessState)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	ee := waitExit(t, cmd, 10*time.Second)
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("after the second SIGINT: %v, want killed by SIGINT", ee)
+	}
+}
+
+// tinyDB plays the tiny tournament once and returns its database.
+var tinyDB = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "selfplay-test-db")
+	if err != nil {
+		return "", err
+	}
+	tinyDBDir = dir
+	cfg := filepath.Join(dir, "t.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(tinyConfig, `set = "fhr25"`)), 0o644); err != nil {
+		return "", err
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"run", "-config", cfg}); code != exitOK {
+		return "", fmt.Errorf("run: exit %d: %s", code, errb.String())
+	}
+	return filepath.Join(dir, "games.db"), nil
+})
+
+var tinyDBDir string // removed by TestMain
+
+func storedTiny(t *testing.T) string {
+	t.Helper()
+	db, err := tinyDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// Output flags: a file that cannot be created is bad input (exit 2, nothing
+// written); a write that fails is a failure (exit 1).
+func TestOutputExitCodes(t *testing.T) {
+	db := storedTiny(t)
+	dir := t.TempDir()
+	epdPath := filepath.Join(dir, "t.epd")
+	if err := os.WriteFile(epdPath, []byte(suiteTestEPD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commands := map[string][]string{
+		"report": {"report", "-db", db},
+		"export": {"export", "-db", db},
+		"suite":  {"suite", "-epd", epdPath, "-depth", "1", "-hash", "1"},
+	}
+	for name, args := range commands {
+		t.Run(name, func(t *testing.T) {
+			bad := filepath.Join(dir, "no-such-dir", name+".out")
+			code, stdout, stderr := run(t, append(args, "-o", bad)...)
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, "selfplay "+name+": -o: ") || !strings.Contains(stderr, bad) {
+				t.Errorf("-o %s: exit %d, stdout %q, stderr %q; want exit %d", bad, code, stdout, stderr, exitUsage)
+			}
+			code, stdout, stderr = run(t, append(args, "-o", dir)...)
+			if code != exitUsage || stdout != "" {
+				t.Errorf("-o a directory: exit %d, stdout %q, stderr %q; want exit %d", code, stdout, stderr, exitUsage)
+			}
+			good := filepath.Join(dir, name+".out")
+			code, stdout, stderr = run(t, append(args, "-o", good)...)
+			if data, err := os.ReadFile(good); code != exitOK || stdout != "" || err != nil || len(data) == 0 {
+				t.Errorf("-o %s: exit %d, stdout %q, stderr %q, file %d bytes (%v)", good, code, stdout, stderr, len(data), err)
+			}
+			if _, err := os.Stat("/dev/full"); err != nil {
+				return
+			}
+			code, stdout, stderr = run(t, append(args, "-o", "/dev/full")...)
+			if code != exitFailure || !strings.Contains(stderr, "/dev/full") || !strings.Contains(stderr, "no space") {
+				t.Errorf("-o /dev/full: exit %d, stdout %q, stderr %q; want exit %d", code, stdout, stderr, exitFailure)
+			}
+		})
+	}
+}
+
+func TestExportBadInput(t *testing.T) {
+	db := storedTiny(t)
+	out := filepath.Join(t.TempDir(), "nope.pgn")
+	code, stdout, stderr := run(t, "export", "-db", db, "-tournament", "nope", "-o", out)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `tournament "nope"`) {
+		t.Errorf("unknown tournament: exit %d, stdout %q, stderr %q; want exit %d", code, stdout, stderr, exitUsage)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("unknown tournament: %s was created (%v)", out, err)
+	}
+	if code, _, stderr := run(t, "export", "-db", db, "stray"); code != exitUsage || !strings.Contains(stderr, "unexpected argument") {
+		t.Errorf("stray argument: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr = run(t, "export", "-db", db, "-tournament", "tiny")
+	if code != exitOK || strings.Count(stdout, `[Event "tiny"]`) != 50 || !strings.Contains(stderr, "50 games") {
+		t.Errorf("export -tournament tiny: exit %d, %d games, stderr %q", code, strings.Count(stdout, `[Event "tiny"]`), stderr)
+	}
+}
+
+// A suite run that fails after creating its -o file leaves no empty file.
+func TestSuiteFailureRemovesOutput(t *testing.T) {
+	dir, epdPath := suiteFile(t)
+	out := filepath.Join(dir, "out.txt")
+	code, _, stderr := suiteCmd(t, context.Background(), "-epd", epdPath, "-depth", "1", "-o", out, "-db", filepath.Join(dir, "no-such-dir", "s.db"))
+	if code != exitUsage {
+		t.Errorf("bad -db: exit %d, stderr %q; want %d", code, stderr, exitUsage)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s left behind (%v)", out, err)
+	}
+}
+
+func TestBench(t *testing.T) {
+	dir := t.TempDir()
+	epdPath := filepath.Join(dir, "b.epd")
+	if err := os.WriteFile(epdPath, []byte(suiteTestEPD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "bench", "-epd", epdPath, "-depth", "2", "-hash", "1")
+	if code != exitOK || strings.Count(stdout, "position ") != 5 || !strings.Contains(stdout, "position mate1 depth ") ||
+		strings.Contains(stdout, "crafty") || !regexp.MustCompile(`(?m)^nps \d+$`).MatchString(stdout) {
+		t.Errorf("bench -epd: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = run(t, "bench", "-epd", epdPath, "-depth", "1", "-hash", "1", "-variant", " plain , fhr ")
+	if code != exitOK || !strings.Contains(stdout, "bench depth 1 positions 5") || !regexp.MustCompile(`(?m)^ *fhr  `).MatchString(stdout) {
+		t.Errorf("bench two variants: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, tc := range []struct{ variant, want string }{
+		{"plain,nosuch", `unknown variant preset "nosuch"`},
+		{"plain,plain", "given twice"},
+		{"plain,", "empty item"},
+		{"plain:dr=9", "dr"},
+	} {
+		code, stdout, stderr := run(t, "bench", "-depth", "1", "-variant", tc.variant)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("-variant %q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.variant, code, stdout, stderr, exitUsage, tc.want)
+		}
+	}
+}
+
+// The search command prints the UCI server's info lines.
+func TestSearchCommand(t *testing.T) {
+	code, stdout, stderr := run(t, "search", "-depth", "3", "-hash", "1")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	info := regexp.MustCompile(`^info depth (\d+) seldepth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ time \d+ pv( [a-h][1-8][a-h][1-8][nbrq]?)+$`)
+	var depths []string
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		if l := sc.Text(); strings.HasPrefix(l, "info ") {
+			m := info.FindStringSubmatch(l)
+			if m == nil {
+				t.Errorf("info line %q", l)
+				continue
+			}
+			depths = append(depths, m[1])
+		}
+	}
+	if strings.Join(depths, ",") != "1,2,3" || !strings.Contains(stdout, "\nbestmove ") {
+		t.Errorf("depths %v in\n%s", depths, stdout)
+	}
+}
