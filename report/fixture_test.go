@@ -9,7 +9,7 @@ import (
 
 	"selfplay/report"
 	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // base is the fixed clock of the fixture: every stored time derives from

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // ExportFilter selects the games to export; empty fields select all.

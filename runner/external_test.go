@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 var (

@@ -14,7 +14,7 @@ import (
 	"selfplay/engines/search"
 	"selfplay/engines/uci"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // gameJob is one game of the schedule.

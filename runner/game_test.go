@@ -13,7 +13,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

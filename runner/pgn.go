@@ -9,7 +9,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // pgnHeader is what the PGN needs beyond the stored game.

@@ -9,7 +9,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // standardTerminations are the ways the runner ends a game, in the order

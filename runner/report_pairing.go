@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

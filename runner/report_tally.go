@@ -3,7 +3,7 @@ package runner
 import (
 	"fmt"
 
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

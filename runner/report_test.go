@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

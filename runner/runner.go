@@ -22,7 +22,7 @@ import (
 	"selfplay/engines/search"
 	"selfplay/openings"
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // Options adjust a run beyond the config file.

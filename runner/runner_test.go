@@ -15,7 +15,7 @@ import (
 	"github.com/notnil/chess"
 
 	"selfplay/config"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

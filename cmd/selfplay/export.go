@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // cmdExport writes stored games as one PGN file. Exit codes: 2 for bad

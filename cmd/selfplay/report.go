@@ -9,7 +9,7 @@ import (
 
 	"selfplay/report"
 	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/stats"
 )
 

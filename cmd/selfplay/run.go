@@ -11,7 +11,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // cmdRun plays the tournaments of a config file. Exit codes: 0 when every

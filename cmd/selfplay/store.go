@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // openExisting opens a database that must already exist (export, report):

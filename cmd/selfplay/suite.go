@@ -10,7 +10,7 @@ import (
 
 	"selfplay/engines/search"
 	"selfplay/epd"
-	"selfplay/runner/store"
+	"selfplay/store"
 	"selfplay/suite"
 )
 

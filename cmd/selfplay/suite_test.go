@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 const suiteTestEPD = `6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "mate1";
