@@ -10,6 +10,7 @@ import (
 	"selfplay/report"
 	"selfplay/runner"
 	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // base is the fixed clock of the fixture: every stored time derives from
@@ -22,7 +23,7 @@ type fixtureGame struct {
 	pair, index int
 	opening     string // fixture opening key
 	result      string
-	term        string
+	term        record.Termination
 	reason      string
 	culprit     string // engine charged with a fault, "" for none
 }
@@ -84,10 +85,10 @@ func gauntletOpponent(pair int) string {
 // fixtureMoves are a game's moves: two book moves, then six engine moves
 // with figures that depend on the engine (fhr searches a ply deeper, the
 // FHR paper's Observation 1).
-func fixtureMoves(book string, white, black string) []store.Move {
-	var moves []store.Move
+func fixtureMoves(book string, white, black string) []record.Move {
+	var moves []record.Move
 	for i, uci := range []string{book[:4], book[5:]} {
-		moves = append(moves, store.Move{Ply: i + 1, UCI: uci, SAN: uci, Book: true})
+		moves = append(moves, record.Move{Ply: i + 1, UCI: uci, SAN: uci, Book: true})
 	}
 	for i := 0; i < 6; i++ {
 		ply := len(moves) + 1
@@ -99,7 +100,7 @@ func fixtureMoves(book string, white, black string) []store.Move {
 		if mover == "fhr" {
 			depth, nodes = 8, 18000
 		}
-		moves = append(moves, store.Move{Ply: ply, UCI: "a2a3", SAN: "a3", Score: 10 * i, Depth: depth + i%2,
+		moves = append(moves, record.Move{Ply: ply, UCI: "a2a3", SAN: "a3", Score: 10 * i, Depth: depth + i%2,
 			SelDepth: depth + 6 + i%3, Nodes: nodes + int64(100*i), Time: time.Duration(20+i) * time.Millisecond})
 	}
 	return moves
@@ -110,9 +111,9 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 	games []fixtureGame, pairing func(pair int) (string, string)) {
 	t.Helper()
 	ctx := context.Background()
-	row := store.Tournament{Name: name, Config: snapshot, ConfigHash: "fixture", TotalGames: total}
+	row := record.Tournament{Name: name, Config: snapshot, ConfigHash: "fixture", TotalGames: total}
 	for _, e := range engines {
-		row.Engines = append(row.Engines, store.Engine{Name: e, Options: "preset=" + e})
+		row.Engines = append(row.Engines, record.Engine{Name: e, Options: "preset=" + e})
 	}
 	id, err := st.CreateTournament(ctx, row)
 	if err != nil {
@@ -125,7 +126,7 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 			white, black = second, first
 		}
 		o := fixtureOpenings[fg.opening]
-		g := &store.Game{
+		g := &record.Game{
 			TournamentID: id, Pair: fg.pair, Index: fg.index, OpeningID: o[0], OpeningName: o[1],
 			StartFEN:     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			OpeningMoves: []string{o[2][:4], o[2][5:]}, White: white, Black: black,
@@ -140,7 +141,7 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 		}
 	}
 	if total == len(games) {
-		if err := st.UpdateStatus(ctx, id, store.StatusComplete, "", 0); err != nil {
+		if err := st.UpdateStatus(ctx, id, record.StatusComplete, "", 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,8 +163,8 @@ func fixtureStore(t *testing.T) *store.Store {
 		`{"format":"gauntlet","players":["fhr","null-r3","nmr","idle"]}`,
 		[]string{"fhr", "null-r3", "nmr", "idle"}, 12, gauntletGames(),
 		func(pair int) (string, string) { return "fhr", gauntletOpponent(pair) })
-	run := &store.SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 10000,20000", Created: base,
-		Rows: []store.SuiteRow{
+	run := &record.SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 10000,20000", Created: base,
+		Rows: []record.SuiteRow{
 			{Variant: "plain", Limit: 10000, Positions: 300, Solved: 201, Nodes: 3000000, MainNodes: 1200000, QNodes: 1800000, Time: 1500 * time.Millisecond},
 			{Variant: "fhr", Limit: 10000, Positions: 300, Solved: 214, Nodes: 2900000, MainNodes: 1100000, QNodes: 1800000, Time: 1450 * time.Millisecond},
 			{Variant: "plain", Limit: 20000, Positions: 300, Solved: 230, Nodes: 6000000, MainNodes: 2400000, QNodes: 3600000, Time: 3 * time.Second},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"selfplay/store"
+	"selfplay/store/record"
 )
 
 var (
@@ -128,15 +129,15 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 	fake, _ := built(t)
 	tests := []struct {
 		mode        string
-		termination string
+		termination record.Termination
 	}{
 		{"legal", ""},
-		{"crash", TermEngineCrash},
-		{"crash-after=3", TermEngineCrash},
-		{"hang", TermEngineTimeout},
-		{"garbage", TermEngineError},
-		{"illegal", TermIllegalMove},
-		{"null", TermIllegalMove},
+		{"crash", record.EngineCrash},
+		{"crash-after=3", record.EngineCrash},
+		{"hang", record.EngineTimeout},
+		{"garbage", record.EngineError},
+		{"illegal", record.IllegalMove},
+		{"null", record.IllegalMove},
 		{"slow-start", ""},
 	}
 	for _, tt := range tests {
@@ -154,7 +155,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 			}
 			for _, g := range games {
 				if tt.termination == "" {
-					if g.Termination == TermEngineCrash || g.Termination == TermEngineError || g.Termination == TermIllegalMove || g.Termination == TermEngineTimeout {
+					if g.Termination == record.EngineCrash || g.Termination == record.EngineError || g.Termination == record.IllegalMove || g.Termination == record.EngineTimeout {
 						t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
 					}
 					continue
@@ -285,7 +286,7 @@ func TestStockfishGauntlet(t *testing.T) {
 	}
 	for _, g := range games {
 		switch g.Termination {
-		case TermEngineCrash, TermEngineError, TermEngineTimeout, TermIllegalMove, TermTimeForfeit:
+		case record.EngineCrash, record.EngineError, record.EngineTimeout, record.IllegalMove, record.TimeForfeit:
 			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
 		}
 		checkGame(t, &g, 20)

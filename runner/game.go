@@ -14,7 +14,7 @@ import (
 	"selfplay/engines/search"
 	"selfplay/engines/uci"
 	"selfplay/openings"
-	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // gameJob is one game of the schedule.
@@ -30,8 +30,8 @@ var errAbandoned = errors.New("game abandoned")
 // playGame plays one game between two engines and returns it for storage.
 // Engine faults end the game with a recorded reason; only cancellation of
 // ctx returns an error (and the game is abandoned).
-func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black engines.Engine, referee *search.Searcher) (*store.Game, error) {
-	g := &store.Game{
+func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black engines.Engine, referee *search.Searcher) (*record.Game, error) {
+	g := &record.Game{
 		Pair: job.pair, Index: job.index, Round: job.round,
 		OpeningID: job.opening.ID, OpeningName: job.opening.Name,
 		StartFEN: job.opening.StartFEN, OpeningMoves: job.opening.Moves,
@@ -52,7 +52,7 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 			return nil, err
 		}
 		moves = append(moves, uci)
-		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
+		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
 	}
 	white.NewGame()
 	black.NewGame()
@@ -61,12 +61,12 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	names := [2]string{job.white, job.black}
 	clock := newGameClock(t.Limits.TC)
 	adj := &adjudicator{cfg: t.Adjudication}
-	end := func(result, term, reason string) {
+	end := func(result string, term record.Termination, reason string) {
 		g.Result, g.Termination, g.Reason = result, term, reason
 	}
 	// fault ends the game by a fault of the side to move's engine, which is
-	// charged with it (store.Game.Culprit) whatever the result.
-	fault := func(side board.Color, result, term, reason string) {
+	// charged with it (record.Game.Culprit) whatever the result.
+	fault := func(side board.Color, result string, term record.Termination, reason string) {
 		end(result, term, reason)
 		g.Culprit = names[side]
 	}
@@ -80,7 +80,7 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 			if ctx.Err() != nil {
 				return nil, errAbandoned
 			}
-			end(result, TermAdjudication, reason)
+			end(result, record.Adjudication, reason)
 			break
 		}
 		side := a.b.Side()
@@ -99,23 +99,23 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
 			switch {
 			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
-				fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
+				fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
 			case timedOut:
-				fault(side, lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
+				fault(side, lossFor(side), record.EngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
 			case errors.Is(err, uci.ErrCrashed):
-				fault(side, lossFor(side), TermEngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
+				fault(side, lossFor(side), record.EngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
 			default:
-				fault(side, lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
+				fault(side, lossFor(side), record.EngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
 			}
 			break
 		}
 		if forfeit := clock.spend(side, elapsed, t.Limits); forfeit != "" {
-			fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
+			fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
 			break
 		}
 		m := a.find(res.Move)
 		if m == nil {
-			fault(side, lossFor(side), TermIllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
+			fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
 			break
 		}
 		san, err := a.play(m)
@@ -124,10 +124,10 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		moves = append(moves, res.Move)
 		i := res.Info
-		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
+		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
 			Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
 		if result, reason := adj.afterMove(side, i.Score, a); result != "" {
-			end(result, TermAdjudication, reason)
+			end(result, record.Adjudication, reason)
 			break
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/openings"
-	"selfplay/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 func mustTC(t *testing.T, s string) *config.TimeControl {
@@ -445,15 +445,16 @@ func TestCulprit(t *testing.T) {
 		opening      openings.Opening
 		limits       config.Limits
 		white, black func(*board.Board) (engines.Result, error)
-		result, term string
+		result       string
+		term         record.Termination
 		culprit      string
 	}{
-		{"illegal move by Black", standard, nodes, nil, illegal, "1-0", TermIllegalMove, "b"},
-		{"engine error by White", standard, nodes, failing, nil, "0-1", TermEngineError, "w"},
+		{"illegal move by Black", standard, nodes, nil, illegal, "1-0", record.IllegalMove, "b"},
+		{"engine error by White", standard, nodes, failing, nil, "0-1", record.EngineError, "w"},
 		// White forfeits on time, but Black's lone king cannot mate.
 		{"drawn time forfeit", pawnVsKing, config.Limits{MoveTime: time.Millisecond, TimeMargin: time.Millisecond, MoveTimeout: time.Minute},
-			slow, nil, "1/2-1/2", TermTimeForfeit, "w"},
-		{"adjudication", standard, nodes, nil, nil, "1/2-1/2", TermAdjudication, ""},
+			slow, nil, "1/2-1/2", record.TimeForfeit, "w"},
+		{"adjudication", standard, nodes, nil, nil, "1/2-1/2", record.Adjudication, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -481,8 +482,8 @@ func TestPGNHeaderFromOpening(t *testing.T) {
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
 	}
-	g := &store.Game{White: "a", Black: "b", Result: "1/2-1/2", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
-		Moves: []store.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}}
+	g := &record.Game{White: "a", Black: "b", Result: "1/2-1/2", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
+		Moves: []record.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}}
 	pgn := writePGN(g, h)
 	if !strings.Contains(pgn, "12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3") || !strings.Contains(pgn, `[FEN "8/8/8/8/8/8/8/K6k b - - 3 12"]`) {
 		t.Errorf("PGN:\n%s", pgn)
@@ -503,7 +504,7 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	addPair := func(first0, first1 string) { // results of the pair's games, White's view
 		t.Helper()
 		for i, r := range []string{first0, first1} {
-			g := &store.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: r}
+			g := &record.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: r}
 			if i == 1 {
 				g.White, g.Black = "b", "a"
 			}

@@ -9,8 +9,9 @@ import (
 
 	"selfplay/config"
 	"selfplay/report"
-	"selfplay/store"
 	"selfplay/stats"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // ReportOptions select the tournaments of a report and its statistics.
@@ -44,7 +45,7 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 	}
 	selected := all
 	if opt.Tournament != "" {
-		i := slices.IndexFunc(all, func(t store.Tournament) bool { return t.Name == opt.Tournament })
+		i := slices.IndexFunc(all, func(t record.Tournament) bool { return t.Name == opt.Tournament })
 		if i < 0 {
 			return report.Report{}, fmt.Errorf("tournament %q: %w (stored tournaments: %s)", opt.Tournament,
 				store.ErrNotFound, tournamentNames(all))
@@ -59,7 +60,7 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
 		anchor := ""
-		if slices.ContainsFunc(t.Engines, func(e store.Engine) bool { return e.Name == opt.Anchor }) {
+		if slices.ContainsFunc(t.Engines, func(e record.Engine) bool { return e.Name == opt.Anchor }) {
 			anchor, anchored = opt.Anchor, true
 		}
 		rt, err := tournamentReport(t, games, level, anchor)
@@ -81,7 +82,7 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 }
 
 // tournamentNames lists tournaments for an error message.
-func tournamentNames(ts []store.Tournament) string {
+func tournamentNames(ts []record.Tournament) string {
 	if len(ts) == 0 {
 		return "none"
 	}
@@ -93,7 +94,7 @@ func tournamentNames(ts []store.Tournament) string {
 }
 
 // engineNames lists the distinct engines of tournaments for an error message.
-func engineNames(ts []store.Tournament) string {
+func engineNames(ts []record.Tournament) string {
 	var names []string
 	for _, t := range ts {
 		for _, e := range t.Engines {
@@ -141,7 +142,7 @@ func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
 
 // tournamentReport computes a tournament's report from its stored games
 // (in schedule order, with moves).
-func tournamentReport(t store.Tournament, games []store.Game, level float64, anchor string) (report.Tournament, error) {
+func tournamentReport(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
 	var snap snapshotInfo
 	if err := json.Unmarshal([]byte(t.Config), &snap); err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
@@ -163,7 +164,7 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 		decision = &d
 	}
 	rt := report.Tournament{
-		Name: t.Name, Format: snap.Format, Status: t.Status,
+		Name: t.Name, Format: snap.Format, Status: string(t.Status),
 		GamesStored: len(games), GamesScheduled: t.TotalGames,
 		Engines: names, Played: playedRange(games), RatingAnchor: anchor,
 	}
@@ -187,7 +188,7 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 }
 
 // playedRange is the earliest start and latest finish of the games.
-func playedRange(games []store.Game) *report.TimeRange {
+func playedRange(games []record.Game) *report.TimeRange {
 	var r *report.TimeRange
 	for _, g := range games {
 		if r == nil {

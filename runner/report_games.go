@@ -5,27 +5,21 @@ import (
 	"strings"
 
 	"selfplay/report"
-	"selfplay/store"
+	"selfplay/store/record"
 )
 
-// standardTerminations are the ways the runner ends a game, in the order
-// the report lists them (every one, played or not, so the lines are stable).
-func standardTerminations() []string {
-	return []string{TermCheckmate, TermStalemate, TermRepetition, TermFiftyMoves, TermInsufficient,
-		TermAdjudication, TermIllegalMove, TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError}
-}
-
-// terminationsReport counts the games per termination, and per engine the
+// terminationsReport counts the games per termination (every standard one,
+// played or not, so the lines are stable), and per engine the
 // games that ended that way against it: lost, or drawn by its own fault (a
-// time forfeit against a lone king), as store.Game.Culprit says.
-func terminationsReport(engines []string, games []store.Game) report.Terminations {
+// time forfeit against a lone king), as record.Game.Culprit says.
+func terminationsReport(engines []string, games []record.Game) report.Terminations {
 	t := report.Terminations{Engines: engines}
-	index := map[string]int{}
-	for _, term := range standardTerminations() {
+	index := map[record.Termination]int{}
+	for _, term := range record.Terminations() {
 		index[term] = len(t.Rows)
-		t.Rows = append(t.Rows, report.TerminationRow{Termination: term, Against: map[string]int{}})
+		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
 	}
-	var other []string
+	var other []record.Termination
 	for _, g := range games {
 		if _, ok := index[g.Termination]; !ok && !slices.Contains(other, g.Termination) {
 			other = append(other, g.Termination)
@@ -34,7 +28,7 @@ func terminationsReport(engines []string, games []store.Game) report.Termination
 	slices.Sort(other) // terminations unknown to this version, after the standard ones
 	for _, term := range other {
 		index[term] = len(t.Rows)
-		t.Rows = append(t.Rows, report.TerminationRow{Termination: term, Against: map[string]int{}})
+		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
 	}
 	for _, g := range games {
 		row := &t.Rows[index[g.Termination]]
@@ -57,7 +51,7 @@ func terminationsReport(engines []string, games []store.Game) report.Termination
 }
 
 // searchReport averages each engine's search figures over its own moves.
-func searchReport(engines []string, games []store.Game) []report.EngineSearch {
+func searchReport(engines []string, games []record.Game) []report.EngineSearch {
 	type sums struct {
 		moves                  int
 		depth, seldepth, nodes float64

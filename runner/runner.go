@@ -23,6 +23,7 @@ import (
 	"selfplay/openings"
 	"selfplay/report"
 	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // Options adjust a run beyond the config file.
@@ -39,7 +40,7 @@ type Options struct {
 	// with LogDir.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
-	OnGameStored func(*store.Game)
+	OnGameStored func(*record.Game)
 }
 
 // ErrInterrupted is returned when the context is cancelled mid-run.
@@ -151,10 +152,10 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := st.DeleteTournament(ctx, row.ID); err != nil {
 			return err
 		}
-		row = store.Tournament{}
+		row = record.Tournament{}
 	case row.ConfigHash != hash:
 		return &ConfigChangedError{Tournament: t.Name, Changes: config.DiffSnapshots(row.Config, snapshot)}
-	case row.Status == store.StatusComplete:
+	case row.Status == record.StatusComplete:
 		n, err := st.CountGames(ctx, row.ID)
 		if err != nil {
 			return err
@@ -164,7 +165,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return nil
 	}
 
-	var stored []store.Game
+	var stored []record.Game
 	if row.ID != 0 {
 		if stored, err = st.Games(ctx, store.GameFilter{TournamentID: row.ID}); err != nil {
 			return err
@@ -211,10 +212,10 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 	}
 	if row.ID == 0 {
-		row = store.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: len(jobs)}
+		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: len(jobs)}
 		for _, name := range t.Engines {
 			e, _ := cfg.Engine(name)
-			row.Engines = append(row.Engines, store.Engine{Name: name, Options: engineDescription(e)})
+			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
 		}
 		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
 			return err
@@ -238,7 +239,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if sprt.enabled() {
 		state, llr = sprt.result.State.String(), sprt.result.LLR
 	}
-	if err := st.UpdateStatus(ctx, row.ID, store.StatusComplete, state, llr); err != nil {
+	if err := st.UpdateStatus(ctx, row.ID, record.StatusComplete, state, llr); err != nil {
 		return err
 	}
 	return printReport(ctx, st, t.Name, opts.Progress)
@@ -293,7 +294,7 @@ func engineDescription(e config.Engine) string {
 
 // outcome is a finished game reported by a worker.
 type outcome struct {
-	game *store.Game
+	game *record.Game
 	err  error
 }
 
@@ -387,7 +388,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 // store saves a finished game and counts it. The game is stored even if the
 // run is being interrupted: it is finished, and finished games are never
 // lost.
-func (r *run) store(ctx context.Context, g *store.Game) error {
+func (r *run) store(ctx context.Context, g *record.Game) error {
 	g.TournamentID = r.tid
 	if err := r.st.SaveGame(context.WithoutCancel(ctx), g); err != nil {
 		return err

@@ -15,8 +15,9 @@ import (
 	"github.com/notnil/chess"
 
 	"selfplay/config"
-	"selfplay/store"
 	"selfplay/stats"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // quickConfig is a tournament small enough for unit tests: 25 openings x 2
@@ -79,7 +80,7 @@ func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
 }
 
 // storedGames returns a tournament's row and stored games.
-func storedGames(t *testing.T, st *store.Store, name string) (store.Tournament, []store.Game) {
+func storedGames(t *testing.T, st *store.Store, name string) (record.Tournament, []record.Game) {
 	t.Helper()
 	tour, err := st.TournamentByName(context.Background(), name)
 	if err != nil {
@@ -124,7 +125,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tour.Status != store.StatusComplete || tour.TotalGames != 50 {
+	if tour.Status != record.StatusComplete || tour.TotalGames != 50 {
 		t.Fatalf("tournament row %+v", tour)
 	}
 	games, err := st.Games(ctx, store.GameFilter{TournamentID: tour.ID, WithMoves: true})
@@ -156,7 +157,7 @@ func TestEndToEnd(t *testing.T) {
 // checkGame replays a stored game's PGN with notnil/chess and checks that it
 // reaches the stored final position and that the result fits the
 // termination.
-func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
+func checkGame(t *testing.T, g *record.Game, adjudicationMove int) {
 	t.Helper()
 	id := fmt.Sprintf("game %d.%d (%s)", g.Pair, g.Index, g.Termination)
 	read, err := chess.PGN(strings.NewReader(g.PGN))
@@ -173,7 +174,7 @@ func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
 	}
 	draw := g.Result == "1/2-1/2"
 	switch g.Termination {
-	case TermCheckmate:
+	case record.Checkmate:
 		if pos.Status() != chess.Checkmate {
 			t.Fatalf("%s: final position is not mate", id)
 		}
@@ -184,23 +185,23 @@ func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
 		if g.Result != want {
 			t.Fatalf("%s: result %s, want %s", id, g.Result, want)
 		}
-	case TermStalemate:
+	case record.Stalemate:
 		if pos.Status() != chess.Stalemate || !draw {
 			t.Fatalf("%s: not a stalemate draw", id)
 		}
-	case TermFiftyMoves:
+	case record.FiftyMoves:
 		if pos.HalfMoveClock() < 100 || !draw {
 			t.Fatalf("%s: halfmove clock %d", id, pos.HalfMoveClock())
 		}
-	case TermRepetition:
+	case record.Repetition:
 		if !draw || !contains(game.EligibleDraws(), chess.ThreefoldRepetition) {
 			t.Fatalf("%s: notnil sees no threefold repetition (eligible %v)", id, game.EligibleDraws())
 		}
-	case TermInsufficient:
+	case record.InsufficientMaterial:
 		if !draw || game.Method() != chess.InsufficientMaterial {
 			t.Fatalf("%s: notnil sees no insufficient material", id)
 		}
-	case TermAdjudication:
+	case record.Adjudication:
 		if len(g.Moves) != 2*adjudicationMove { // counted from the initial position
 			t.Fatalf("%s: adjudicated after %d plies, want %d", id, len(g.Moves), 2*adjudicationMove)
 		}
@@ -242,7 +243,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	stored := 0
-	err := Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+	err := Run(ctx, cfg, st, Options{OnGameStored: func(*record.Game) {
 		if stored++; stored == 12 {
 			cancel()
 		}
@@ -251,11 +252,11 @@ func TestResumeAfterCancel(t *testing.T) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
 	tour, games := storedGames(t, st, "quick")
-	if len(games) < 12 || len(games) >= 50 || tour.Status != store.StatusRunning {
+	if len(games) < 12 || len(games) >= 50 || tour.Status != record.StatusRunning {
 		t.Fatalf("after cancel: %d games, status %s", len(games), tour.Status)
 	}
 	resumed := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { resumed++ }}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { resumed++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if resumed != 50-len(games) {
@@ -266,7 +267,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	// A third run plays nothing.
 	again := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { again++ }}); err != nil || again != 0 {
+	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { again++ }}); err != nil || again != 0 {
 		t.Fatalf("complete tournament replayed %d games (err %v)", again, err)
 	}
 }
@@ -276,7 +277,7 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+	Run(ctx, cfg, st, Options{OnGameStored: func(*record.Game) {
 		if n++; n == 2 {
 			cancel()
 		}
@@ -291,7 +292,7 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	tour, games := storedGames(t, st, "quick")
-	if len(games) != 50 || tour.Status != store.StatusComplete {
+	if len(games) != 50 || tour.Status != record.StatusComplete {
 		t.Fatalf("after restart: %d games, status %s", len(games), tour.Status)
 	}
 }
@@ -323,12 +324,12 @@ model = "logistic"
 			}
 			tour, games := storedGames(t, st, "quick")
 			lower, _ := stats.SPRT{Elo0: 400, Elo1: 500, Alpha: 0.05, Beta: 0.05, Model: stats.LogisticElo}.Bounds()
-			if tour.SPRTState != "H0" || tour.SPRTLLR > lower || tour.Status != store.StatusComplete || len(games) >= 50 {
+			if tour.SPRTState != "H0" || tour.SPRTLLR > lower || tour.Status != record.StatusComplete || len(games) >= 50 {
 				t.Fatalf("SPRT state %q, LLR %v (lower bound %v), status %s, %d games", tour.SPRTState, tour.SPRTLLR, lower, tour.Status, len(games))
 			}
 			// Resuming a decided match plays nothing more.
 			n := 0
-			if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { n++ }}); err != nil || n != 0 {
+			if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { n++ }}); err != nil || n != 0 {
 				t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
 			}
 		})

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"selfplay/store/record"
 )
 
 // Store is an open database.
@@ -192,34 +194,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// Tournament statuses.
-const (
-	StatusRunning  = "running"
-	StatusComplete = "complete"
-)
-
-// Tournament is a row of the tournaments table with its engines.
-type Tournament struct {
-	ID         int64
-	Name       string
-	Config     string
-	ConfigHash string
-	Status     string
-	TotalGames int
-	SPRTState  string
-	SPRTLLR    float64
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	FinishedAt time.Time // zero while running
-	Engines    []Engine
-}
-
-// Engine is a player of a tournament with its resolved options.
-type Engine struct {
-	Name    string
-	Options string
-}
-
 const timeLayout = time.RFC3339Nano
 
 func formatTime(t time.Time) string {
@@ -241,32 +215,32 @@ func parseTime(s string) time.Time {
 var ErrNotFound = errors.New("not found")
 
 // TournamentByName returns the tournament and its engines, or ErrNotFound.
-func (s *Store) TournamentByName(ctx context.Context, name string) (Tournament, error) {
+func (s *Store) TournamentByName(ctx context.Context, name string) (record.Tournament, error) {
 	ts, err := s.tournaments(ctx, "WHERE name = ?", name)
 	if err != nil {
-		return Tournament{}, err
+		return record.Tournament{}, err
 	}
 	if len(ts) == 0 {
-		return Tournament{}, fmt.Errorf("tournament %q: %w", name, ErrNotFound)
+		return record.Tournament{}, fmt.Errorf("tournament %q: %w", name, ErrNotFound)
 	}
 	return ts[0], nil
 }
 
 // Tournaments returns every tournament in creation order.
-func (s *Store) Tournaments(ctx context.Context) ([]Tournament, error) {
+func (s *Store) Tournaments(ctx context.Context) ([]record.Tournament, error) {
 	return s.tournaments(ctx, "")
 }
 
-func (s *Store) tournaments(ctx context.Context, where string, args ...any) ([]Tournament, error) {
+func (s *Store) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
 		created_at, updated_at, finished_at FROM tournaments `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
 	}
 	defer rows.Close()
-	var out []Tournament
+	var out []record.Tournament
 	for rows.Next() {
-		var t Tournament
+		var t record.Tournament
 		var created, updated, finished string
 		if err := rows.Scan(&t.ID, &t.Name, &t.Config, &t.ConfigHash, &t.Status, &t.TotalGames, &t.SPRTState, &t.SPRTLLR,
 			&created, &updated, &finished); err != nil {
@@ -287,15 +261,15 @@ func (s *Store) tournaments(ctx context.Context, where string, args ...any) ([]T
 	return out, nil
 }
 
-func (s *Store) engines(ctx context.Context, tid int64) ([]Engine, error) {
+func (s *Store) engines(ctx context.Context, tid int64) ([]record.Engine, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name, options FROM engines WHERE tournament_id = ? ORDER BY rowid`, tid)
 	if err != nil {
 		return nil, fmt.Errorf("reading engines: %w", err)
 	}
 	defer rows.Close()
-	var out []Engine
+	var out []record.Engine
 	for rows.Next() {
-		var e Engine
+		var e record.Engine
 		if err := rows.Scan(&e.Name, &e.Options); err != nil {
 			return nil, fmt.Errorf("reading engines: %w", err)
 		}
@@ -306,7 +280,7 @@ func (s *Store) engines(ctx context.Context, tid int64) ([]Engine, error) {
 
 // CreateTournament inserts a tournament and its engines; t.ID is ignored and
 // the new ID returned.
-func (s *Store) CreateTournament(ctx context.Context, t Tournament) (int64, error) {
+func (s *Store) CreateTournament(ctx context.Context, t record.Tournament) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
@@ -314,7 +288,7 @@ func (s *Store) CreateTournament(ctx context.Context, t Tournament) (int64, erro
 	defer tx.Rollback()
 	now := formatTime(time.Now())
 	res, err := tx.ExecContext(ctx, `INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, t.Name, t.Config, t.ConfigHash, StatusRunning, t.TotalGames, now, now)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, t.Name, t.Config, t.ConfigHash, record.StatusRunning, t.TotalGames, now, now)
 	if err != nil {
 		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
 	}
@@ -340,10 +314,10 @@ func (s *Store) DeleteTournament(ctx context.Context, id int64) error {
 
 // UpdateStatus records a tournament's status and SPRT state; complete sets
 // finished_at.
-func (s *Store) UpdateStatus(ctx context.Context, id int64, status, sprtState string, sprtLLR float64) error {
+func (s *Store) UpdateStatus(ctx context.Context, id int64, status record.Status, sprtState string, sprtLLR float64) error {
 	now := time.Now()
 	finished := ""
-	if status == StatusComplete {
+	if status == record.StatusComplete {
 		finished = formatTime(now)
 	}
 	_, err := s.db.ExecContext(ctx, `UPDATE tournaments SET status = ?, sprt_state = ?, sprt_llr = ?, updated_at = ?,
@@ -353,42 +327,6 @@ func (s *Store) UpdateStatus(ctx context.Context, id int64, status, sprtState st
 		return fmt.Errorf("updating tournament %d: %w", id, err)
 	}
 	return nil
-}
-
-// Game is a finished game with its moves.
-type Game struct {
-	ID           int64
-	TournamentID int64
-	Pair, Index  int
-	Round        int
-	OpeningID    string
-	OpeningName  string
-	StartFEN     string
-	OpeningMoves []string
-	White, Black string
-	Result       string
-	Termination  string
-	Reason       string
-	Culprit      string // engine charged with the fault that ended the game (illegal move, time forfeit, engine timeout, crash, error), also in a draw; "" otherwise
-	Plies        int
-	FinalFEN     string
-	Started      time.Time
-	Finished     time.Time
-	PGN          string
-	Moves        []Move // every ply from StartFEN, opening moves included
-}
-
-// Move is one ply of a stored game.
-type Move struct {
-	Ply      int
-	UCI      string
-	SAN      string
-	Book     bool
-	Score    int // mover's view (engines/search.Score encoding)
-	Depth    int
-	SelDepth int
-	Nodes    int64
-	Time     time.Duration
 }
 
 // CountGames returns the number of stored games of a tournament.
@@ -402,7 +340,7 @@ func (s *Store) CountGames(ctx context.Context, tid int64) (int, error) {
 
 // SaveGame stores a finished game and its moves in one transaction. Storing
 // the same game twice is an error (the UNIQUE key), never a duplicate row.
-func (s *Store) SaveGame(ctx context.Context, g *Game) error {
+func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
@@ -449,7 +387,7 @@ type GameFilter struct {
 }
 
 // Games returns games in (tournament, pair, index) order.
-func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
+func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) {
 	var where []string
 	var args []any
 	if f.TournamentID != 0 {
@@ -471,9 +409,9 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
 	defer rows.Close()
-	var out []Game
+	var out []record.Game
 	for rows.Next() {
-		var g Game
+		var g record.Game
 		var moves, started, finished string
 		if err := rows.Scan(&g.ID, &g.TournamentID, &g.Pair, &g.Index, &g.Round, &g.OpeningID, &g.OpeningName, &g.StartFEN,
 			&moves, &g.White, &g.Black, &g.Result, &g.Termination, &g.Reason, &g.Culprit, &g.Plies, &g.FinalFEN, &started, &finished, &g.PGN); err != nil {
@@ -497,16 +435,16 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]Game, error) {
 	return out, nil
 }
 
-func (s *Store) moves(ctx context.Context, gameID int64) ([]Move, error) {
+func (s *Store) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms
 		FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)
 	}
 	defer rows.Close()
-	var out []Move
+	var out []record.Move
 	for rows.Next() {
-		var m Move
+		var m record.Move
 		var t float64
 		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &t); err != nil {
 			return nil, fmt.Errorf("reading moves: %w", err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"selfplay/store/record"
 )
 
 func open(t *testing.T) (*Store, string) {
@@ -57,15 +59,15 @@ func TestOpenErrors(t *testing.T) {
 func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
-	id, err := s.CreateTournament(ctx, Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2,
-		Engines: []Engine{{"a", "x"}, {"b", "y"}}})
+	id, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2,
+		Engines: []record.Engine{{Name: "a", Options: "x"}, {Name: "b", Options: "y"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
+	g := &record.Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
 		White: "b", Black: "a", Result: "1/2-1/2", Termination: "time forfeit", Reason: "Black (a) loses on time", Culprit: "a", Plies: 3, PGN: "pgn",
 		Started: time.Now(), Finished: time.Now(),
-		Moves: []Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
+		Moves: []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
 	if err := s.SaveGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 		t.Fatalf("round trip of the ending: culprit %q result %q termination %q reason %q", got.Culprit, got.Result, got.Termination, got.Reason)
 	}
 	// A game without a fault has no culprit.
-	clean := &Game{TournamentID: id, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b", Result: "1-0", Termination: "checkmate"}
+	clean := &record.Game{TournamentID: id, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b", Result: "1-0", Termination: "checkmate"}
 	if err := s.SaveGame(ctx, clean); err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +114,9 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 func TestSuiteRunRoundTrip(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
-	r := &SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 5400",
-		Rows:      []SuiteRow{{Variant: "fhr", Limit: 5400, Positions: 2, Solved: 1, Nodes: 10000, Time: time.Second}},
-		Positions: []SuitePosition{{Variant: "fhr", Limit: 5400, Position: "WAC.001", Solved: true, Move: "g3g6", FirstFound: 3}}}
+	r := &record.SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 5400",
+		Rows:      []record.SuiteRow{{Variant: "fhr", Limit: 5400, Positions: 2, Solved: 1, Nodes: 10000, Time: time.Second}},
+		Positions: []record.SuitePosition{{Variant: "fhr", Limit: 5400, Position: "WAC.001", Solved: true, Move: "g3g6", FirstFound: 3}}}
 	if err := s.SaveSuiteRun(ctx, r); err != nil {
 		t.Fatal(err)
 	}

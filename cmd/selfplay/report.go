@@ -9,8 +9,8 @@ import (
 
 	"selfplay/report"
 	"selfplay/runner"
-	"selfplay/store"
 	"selfplay/stats"
+	"selfplay/store"
 )
 
 // reportWriters are the output formats of `selfplay report`.
