@@ -146,7 +146,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 			cfg := loadConfig(t, externalConfig(t, ext))
 			st := openStore(t, cfg)
 			logDir := t.TempDir()
-			if err := Run(context.Background(), cfg, st, Options{LogDir: logDir}); err != nil {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(logDir)}); err != nil {
 				t.Fatal(err)
 			}
 			games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
@@ -189,7 +189,7 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := loadConfig(t, externalConfig(t, tt.ext))
 			st := openStore(t, cfg)
-			err := Run(context.Background(), cfg, st, Options{})
+			err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
 			if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Run = %v, want an engine setup error mentioning %q", err, tt.want)
 			}
@@ -216,13 +216,13 @@ func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
 	body := fmt.Sprintf(quickConfig, 2)
 	inProcess := loadConfig(t, body)
 	a := openStore(t, inProcess)
-	if err := Run(context.Background(), inProcess, a, Options{}); err != nil {
+	if err := Run(context.Background(), inProcess, a, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	external := loadConfig(t, strings.Replace(body, "[engines.fhr]\npreset = \"fhr\"\nhash = 1",
 		fmt.Sprintf("[engines.fhr]\ncommand = %q\nargs = [\"uci\", \"-variant\", \"fhr\", \"-hash\", \"1\"]", selfplay), 1))
 	b := openStore(t, external)
-	if err := Run(context.Background(), external, b, Options{}); err != nil {
+	if err := Run(context.Background(), external, b, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	if pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b)); pa != pb {
@@ -241,7 +241,7 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- Run(ctx, cfg, st, Options{}) }()
+	go func() { done <- Run(ctx, cfg, st, Options{NewEngine: newPlayer("")}) }()
 	// Both workers' engines are up (the preflight's is gone by then).
 	deadline := time.After(30 * time.Second)
 	for processesRunning(fake) < 2 {
@@ -277,7 +277,7 @@ func TestStockfishGauntlet(t *testing.T) {
 	ext := fmt.Sprintf("command = %q\noptions = { \"Skill Level\" = 0, Threads = 1, Hash = 16 }", sf)
 	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "nodes = 300", "nodes = 2000", 1))
 	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{LogDir: t.TempDir()}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
 	games, _ := st.Games(context.Background(), store.GameFilter{WithMoves: true})

@@ -11,8 +11,6 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
-	"selfplay/engines/uci"
 	"selfplay/openings"
 	"selfplay/store/record"
 )
@@ -30,7 +28,7 @@ var errAbandoned = errors.New("game abandoned")
 // playGame plays one game between two engines and returns it for storage.
 // Engine faults end the game with a recorded reason; only cancellation of
 // ctx returns an error (and the game is abandoned).
-func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black engines.Engine, referee *search.Searcher) (*record.Game, error) {
+func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black, referee engines.Engine) (*record.Game, error) {
 	g := &record.Game{
 		Pair: job.pair, Index: job.index, Round: job.round,
 		OpeningID: job.opening.ID, OpeningName: job.opening.Name,
@@ -54,9 +52,6 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		moves = append(moves, uci)
 		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
 	}
-	white.NewGame()
-	black.NewGame()
-
 	players := [2]engines.Engine{white, black}
 	names := [2]string{job.white, job.black}
 	clock := newGameClock(t.Limits.TC)
@@ -64,19 +59,31 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	end := func(result string, term record.Termination, reason string) {
 		g.Result, g.Termination, g.Reason = result, term, reason
 	}
-	// fault ends the game by a fault of the side to move's engine, which is
-	// charged with it (record.Game.Culprit) whatever the result.
+	// fault ends the game by a fault of side's engine, which is charged
+	// with it (record.Game.Culprit) whatever the result.
 	fault := func(side board.Color, result string, term record.Termination, reason string) {
 		end(result, term, reason)
 		g.Culprit = names[side]
 	}
-	for {
+	over := false
+	for _, side := range []board.Color{board.White, board.Black} {
+		if err := players[side].NewGame(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, errAbandoned
+			}
+			term := faultKind(err, false)
+			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s at the new game: %v", sideName(side), names[side], faultVerb(term), err))
+			over = true
+			break
+		}
+	}
+	for !over {
 		if r := a.rule(); r.over {
 			end(r.result, r.termination, r.reason)
 			break
 		}
 		if lim := t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
-			result, reason := adj.atMoveLimit(ctx, a, referee)
+			result, reason := adj.atMoveLimit(ctx, a, referee, job.opening.StartFEN, moves)
 			if ctx.Err() != nil {
 				return nil, errAbandoned
 			}
@@ -96,16 +103,13 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		loser := sideName(side)
 		if err != nil {
-			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
-			switch {
-			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
-				fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
-			case timedOut:
-				fault(side, lossFor(side), record.EngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
-			case errors.Is(err, uci.ErrCrashed):
-				fault(side, lossFor(side), record.EngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
+			switch term := faultKind(err, t.Limits.TC != nil || t.Limits.MoveTime > 0); term {
+			case record.TimeForfeit:
+				fault(side, timeLossFor(side, a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
+			case record.EngineTimeout:
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
 			default:
-				fault(side, lossFor(side), record.EngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, names[us], faultVerb(term), err))
 			}
 			break
 		}
@@ -135,6 +139,33 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	g.FinalFEN = a.pos.String()
 	g.Finished = time.Now()
 	return g, nil
+}
+
+// faultKind classifies an engine's error by the contract's fault kinds: a
+// timeout is a time forfeit when the game has a clock (clocked), else an
+// engine timeout; a crash is a crash; anything else is an engine error.
+func faultKind(err error, clocked bool) record.Termination {
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engines.ErrTimeout)
+	switch {
+	case timedOut && clocked:
+		return record.TimeForfeit
+	case timedOut:
+		return record.EngineTimeout
+	case errors.Is(err, engines.ErrCrashed):
+		return record.EngineCrash
+	}
+	return record.EngineError
+}
+
+// faultVerb says what the engine did, for the reason text of a fault.
+func faultVerb(term record.Termination) string {
+	switch term {
+	case record.EngineCrash:
+		return "crashed"
+	case record.EngineTimeout, record.TimeForfeit:
+		return "timed out"
+	}
+	return "failed"
 }
 
 // safeSearch calls the engine and turns a panic into an error, so a faulty

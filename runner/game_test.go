@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
+	"selfplay/engines/local"
 	"selfplay/openings"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -168,14 +169,15 @@ func TestJitteredNodes(t *testing.T) {
 // answers with play(position) (default: the first legal move in UCI order,
 // score 0).
 type scripted struct {
-	name   string
-	play   func(b *board.Board) (engines.Result, error)
-	limits []engines.Limits
+	name       string
+	play       func(b *board.Board) (engines.Result, error)
+	newGameErr error // NewGame's answer
+	limits     []engines.Limits
 }
 
-func (e *scripted) Name() string { return e.name }
-func (e *scripted) NewGame()     {}
-func (e *scripted) Close() error { return nil }
+func (e *scripted) Name() string                      { return e.name }
+func (e *scripted) NewGame(ctx context.Context) error { return e.newGameErr }
+func (e *scripted) Close() error                      { return nil }
 func (e *scripted) Search(ctx context.Context, fen string, moves []string, lim engines.Limits) (engines.Result, error) {
 	e.limits = append(e.limits, lim)
 	b, err := board.FromFEN(fen)
@@ -269,35 +271,35 @@ func TestResignAndDrawAdjudication(t *testing.T) {
 	cases := []struct {
 		name   string
 		cfg    config.Adjudication
-		scores []search.Score // ply by ply, White first
-		ply    int            // the ply after which the game ends (1-based), 0: not ended
+		scores []engines.Score // ply by ply, White first
+		ply    int             // the ply after which the game ends (1-based), 0: not ended
 		result string
 		reason string
 	}{
 		{"white resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -500, 700}, 4, "0-1", "White resigns: both engines scored 500 cp or more against it for 2 moves"},
+			[]engines.Score{-600, 600, -500, 700}, 4, "0-1", "White resigns: both engines scored 500 cp or more against it for 2 moves"},
 		{"black resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{600, -600, 600, -600}, 4, "1-0", "Black resigns"},
+			[]engines.Score{600, -600, 600, -600}, 4, "1-0", "Black resigns"},
 		{"the winner must agree", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 100, -600, 100, -600, 100}, 0, "", ""},
+			[]engines.Score{-600, 100, -600, 100, -600, 100}, 0, "", ""},
 		{"the run must be consecutive", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -499, 600, -600, 600}, 0, "", ""},
+			[]engines.Score{-600, 600, -499, 600, -600, 600}, 0, "", ""},
 		{"a run restarts", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "White resigns"},
+			[]engines.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "White resigns"},
 		{"draw", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, -10, 0, 3}, 4, "1/2-1/2", "Draw by adjudication: both engines scored within 10 cp for 2 moves"},
+			[]engines.Score{5, -10, 0, 3}, 4, "1/2-1/2", "Draw by adjudication: both engines scored within 10 cp for 2 moves"},
 		{"draw needs both engines", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, -11, 0, 3, 5, 20, 1}, 0, "", ""},
+			[]engines.Score{5, -11, 0, 3, 5, 20, 1}, 0, "", ""},
 		{"draw interrupted", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, 5, 50, 5, 5, 5, 5}, 7, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{5, 5, 50, 5, 5, 5, 5}, 7, "1/2-1/2", "Draw by adjudication"},
 		// Draw adjudication from move 2: White's and Black's first moves
 		// (plies 1 and 2) are move 1 and do not count, even though Black's
 		// leaves full-move number 2 on the board; the run starts at ply 3
 		// and ends after Black's move 3 (ply 6).
 		{"draw from move 2", config.Adjudication{DrawScore: 10, DrawMoves: 2, DrawMoveFrom: 2},
-			[]search.Score{0, 0, 0, 0, 0, 0, 0}, 6, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{0, 0, 0, 0, 0, 0, 0}, 6, "1/2-1/2", "Draw by adjudication"},
 		{"draw from move 1", config.Adjudication{DrawScore: 10, DrawMoves: 2, DrawMoveFrom: 1},
-			[]search.Score{0, 0, 0, 0, 0, 0, 0}, 4, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{0, 0, 0, 0, 0, 0, 0}, 4, "1/2-1/2", "Draw by adjudication"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -349,22 +351,22 @@ func TestMoveLimitPolicies(t *testing.T) {
 	cases := []struct {
 		name   string
 		cfg    config.Adjudication
-		last   [2]search.Score // each side's last score, its own view
-		have   bool            // both sides have reported a score
+		last   [2]engines.Score // each side's last score, its own view
+		have   bool             // both sides have reported a score
 		result string
 		reason string
 	}{
-		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]search.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
-		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{}, false, "1/2-1/2", "Adjudicated at move 60: draw (no scores to agree on)"},
-		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{250, -200}, true, "1-0", "Adjudicated at move 60: engines agree White wins (+2.50, +2.00)"},
-		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{-300, 200}, true, "0-1", "Adjudicated at move 60: engines agree Black wins (-3.00, -2.00)"},
-		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{250, -199}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+2.50, +1.99)"},
-		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{300, 300}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+3.00, -3.00)"},
+		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]engines.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
+		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{}, false, "1/2-1/2", "Adjudicated at move 60: draw (no scores to agree on)"},
+		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -200}, true, "1-0", "Adjudicated at move 60: engines agree White wins (+2.50, +2.00)"},
+		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{-300, 200}, true, "0-1", "Adjudicated at move 60: engines agree Black wins (-3.00, -2.00)"},
+		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -199}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+2.50, +1.99)"},
+		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{300, 300}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+3.00, -3.00)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			adj := &adjudicator{cfg: c.cfg, last: c.last, haveLast: [2]bool{c.have, c.have}}
-			result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, fen), nil)
+			result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, fen), nil, fen, nil)
 			if result != c.result || !strings.HasPrefix(reason, c.reason) {
 				t.Errorf("%s (%s), want %s (%s)", result, reason, c.result, c.reason)
 			}
@@ -372,11 +374,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 	}
 	// The referee scores the position itself, from White's view even with
 	// Black to move.
-	opts, err := search.ParseVariant("plain")
-	if err != nil {
-		t.Fatal(err)
-	}
-	referee, err := search.New(opts, 1)
+	referee, err := local.NewVariant("plain", "plain", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +385,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 		{"3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "0-1"},
 		{"4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "1/2-1/2"},
 	} {
-		result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, c.fen), referee)
+		result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, c.fen), referee, c.fen, nil)
 		if result != c.result || !strings.HasPrefix(reason, "Adjudicated at move 60: ") || !strings.Contains(reason, "referee plain scores") {
 			t.Errorf("referee in %s: %s (%s), want %s", c.fen, result, reason, c.result)
 		}
@@ -455,17 +453,29 @@ func TestCulprit(t *testing.T) {
 		{"drawn time forfeit", pawnVsKing, config.Limits{MoveTime: time.Millisecond, TimeMargin: time.Millisecond, MoveTimeout: time.Minute},
 			slow, nil, "1/2-1/2", record.TimeForfeit, "w"},
 		{"adjudication", standard, nodes, nil, nil, "1/2-1/2", record.Adjudication, ""},
+		// Faults at the new game, classified by the contract's kinds,
+		// before any move.
+		{"crash at the new game by Black", standard, nodes, nil, nil, "1-0", record.EngineCrash, "b"},
+		{"timeout at the new game by White", standard, nodes, nil, nil, "0-1", record.EngineTimeout, "w"},
+	}
+	newGameErrs := map[string][2]error{
+		"crash at the new game by Black":   {nil, fmt.Errorf("restart: %w", engines.ErrCrashed)},
+		"timeout at the new game by White": {fmt.Errorf("isready: %w", engines.ErrTimeout), nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tr := &config.Tournament{Name: "t", Limits: c.limits, Adjudication: config.Adjudication{Move: 5, Policy: config.PolicyDraw}}
+			errs := newGameErrs[c.name]
 			g, err := playGame(context.Background(), tr, gameJob{opening: c.opening, white: "w", black: "b"},
-				&scripted{name: "w", play: c.white}, &scripted{name: "b", play: c.black}, nil)
+				&scripted{name: "w", play: c.white, newGameErr: errs[0]}, &scripted{name: "b", play: c.black, newGameErr: errs[1]}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if g.Result != c.result || g.Termination != c.term || g.Culprit != c.culprit {
 				t.Errorf("%s %s (%s), culprit %q; want %s %s, culprit %q", g.Result, g.Termination, g.Reason, g.Culprit, c.result, c.term, c.culprit)
+			}
+			if errs != [2]error{} && (g.Plies != 0 || !strings.Contains(g.Reason, "at the new game")) {
+				t.Errorf("a fault at the new game: %d plies played, reason %q", g.Plies, g.Reason)
 			}
 		})
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"selfplay/config"
+	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 	"selfplay/openings"
 	"selfplay/store/record"
 )
@@ -99,7 +99,7 @@ func moveComment(m record.Move) string {
 	if m.Book {
 		return "{book}"
 	}
-	return fmt.Sprintf("{%s/%d %dN %.3fs}", search.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
+	return fmt.Sprintf("{%s/%d %dN %.3fs}", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
 }
 
 // sanitizeComment keeps a reason text valid inside a PGN comment.

@@ -19,7 +19,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
-	"selfplay/engines/search"
+	"selfplay/engines/local"
 	"selfplay/openings"
 	"selfplay/report"
 	"selfplay/store"
@@ -33,11 +33,8 @@ type Options struct {
 	Concurrency int       // overrides every tournament's concurrency when > 0
 	Progress    io.Writer // progress lines and result tables (nil: discarded)
 	Terminal    bool      // Progress is a terminal: one live line per tournament
-	// LogDir receives the stderr of external engines, one NAME.log each
-	// ("" discards it).
-	LogDir string
-	// NewEngine creates the engine of a config entry; nil uses NewEngine
-	// with LogDir.
+	// NewEngine creates the engine of a config entry (players.New in the
+	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
 	OnGameStored func(*record.Game)
@@ -65,9 +62,7 @@ func Run(ctx context.Context, cfg *config.File, st *store.Store, opts Options) e
 		opts.Progress = io.Discard
 	}
 	if opts.NewEngine == nil {
-		opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-			return NewEngine(ctx, e, opts.LogDir)
-		}
+		return errors.New("runner: Options.NewEngine is not set")
 	}
 	if err := CheckNames(cfg, opts); err != nil {
 		return err
@@ -415,10 +410,10 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 			e.Close()
 		}
 	}()
-	var referee *search.Searcher
+	var referee engines.Engine
 	var err error
 	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
-		if referee, err = search.New(a.RefereeOptions, refereeHashMiB); err != nil {
+		if referee, err = local.New(a.Referee, a.RefereeOptions, refereeHashMiB); err != nil {
 			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/notnil/chess"
 
 	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/players"
 	"selfplay/stats"
 	"selfplay/store"
 	"selfplay/store/record"
@@ -73,7 +75,7 @@ func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
 	t.Helper()
 	cfg := loadConfig(t, fmt.Sprintf(quickConfig, concurrency))
 	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	return cfg, st
@@ -243,7 +245,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	stored := 0
-	err := Run(ctx, cfg, st, Options{OnGameStored: func(*record.Game) {
+	err := Run(ctx, cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) {
 		if stored++; stored == 12 {
 			cancel()
 		}
@@ -256,7 +258,7 @@ func TestResumeAfterCancel(t *testing.T) {
 		t.Fatalf("after cancel: %d games, status %s", len(games), tour.Status)
 	}
 	resumed := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { resumed++ }}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { resumed++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if resumed != 50-len(games) {
@@ -267,7 +269,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	// A third run plays nothing.
 	again := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { again++ }}); err != nil || again != 0 {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { again++ }}); err != nil || again != 0 {
 		t.Fatalf("complete tournament replayed %d games (err %v)", again, err)
 	}
 }
@@ -277,18 +279,18 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	Run(ctx, cfg, st, Options{OnGameStored: func(*record.Game) {
+	Run(ctx, cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) {
 		if n++; n == 2 {
 			cancel()
 		}
 	}})
 	cfg.Tournaments[0].Limits.Nodes = 400
-	err := Run(context.Background(), cfg, st, Options{})
+	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
 	var changed *ConfigChangedError
 	if !errors.As(err, &changed) || !strings.Contains(err.Error(), "limits.nodes: 300 -> 400") || !strings.Contains(err.Error(), "-restart quick") {
 		t.Fatalf("Run with a changed config = %v", err)
 	}
-	if err := Run(context.Background(), cfg, st, Options{Restart: []string{"quick"}}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Restart: []string{"quick"}}); err != nil {
 		t.Fatal(err)
 	}
 	tour, games := storedGames(t, st, "quick")
@@ -319,7 +321,7 @@ model = "logistic"
 `
 			cfg := loadConfig(t, body)
 			st := openStore(t, cfg)
-			if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 				t.Fatal(err)
 			}
 			tour, games := storedGames(t, st, "quick")
@@ -329,7 +331,7 @@ model = "logistic"
 			}
 			// Resuming a decided match plays nothing more.
 			n := 0
-			if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*record.Game) { n++ }}); err != nil || n != 0 {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { n++ }}); err != nil || n != 0 {
 				t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
 			}
 		})
@@ -382,5 +384,13 @@ func TestExportParsesInPGNExtract(t *testing.T) {
 		if !strings.Contains(string(withFEN), placement) {
 			t.Fatalf("game %d.%d: pgn-extract never reaches %s", g.Pair, g.Index, g.FinalFEN)
 		}
+	}
+}
+
+// newPlayer starts the players as the selfplay command does, logging
+// external engines' stderr to logDir ("" discards it).
+func newPlayer(logDir string) func(context.Context, config.Engine) (engines.Engine, error) {
+	return func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.New(ctx, e, logDir)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/players"
 	"selfplay/runner"
 	"selfplay/store"
 )
@@ -46,7 +48,11 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		Concurrency: *concurrency,
 		Progress:    e.stdout,
 		Terminal:    isTerminal(e.stdout),
-		LogDir:      filepath.Join(filepath.Dir(cfg.Database), "engine-logs"),
+	}
+	// External engines' stderr goes to engine-logs/NAME.log beside the database.
+	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
+	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)

@@ -59,7 +59,6 @@ type Engine struct {
 	starting *proc      // a process in its handshake
 	closed   bool
 	restarts int
-	pending  error // a failed restart in NewGame, reported by the next Search
 }
 
 var _ engines.Engine = (*Engine)(nil)
@@ -257,18 +256,12 @@ func (e *Engine) crashed(p *proc, op string) error {
 	return err
 }
 
-// current returns the running process, restarting it if it is gone. A
-// Search (takePending) first reports the failure of a restart in NewGame.
-func (e *Engine) current(ctx context.Context, takePending bool) (*proc, error) {
+// current returns the running process, restarting it if it is gone.
+func (e *Engine) current(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, e.fault(ErrClosed, "search", "", nil)
-	}
-	if err := e.pending; err != nil && takePending {
-		e.pending = nil
-		e.mu.Unlock()
-		return nil, err
 	}
 	p := e.p
 	e.mu.Unlock()
@@ -310,22 +303,18 @@ func (e *Engine) closedErr(err error) error {
 }
 
 // NewGame sends ucinewgame and waits for readyok, restarting the process
-// first if it died. A failed restart is reported by the next Search.
-func (e *Engine) NewGame() {
-	ctx := context.Background()
-	p, err := e.current(ctx, false)
-	e.mu.Lock()
-	e.pending = nil
-	if err != nil && !errors.Is(err, ErrClosed) {
-		e.pending = err
-	}
-	e.mu.Unlock()
+// first if it died. A failed restart is returned (the next call tries
+// again); a process that fails ucinewgame is killed and the next Search
+// restarts it.
+func (e *Engine) NewGame(ctx context.Context) error {
+	p, err := e.current(ctx)
 	if err != nil {
-		return
+		return err
 	}
 	if p.send("ucinewgame") != nil || e.sync(ctx, p, "ucinewgame") != nil {
 		e.abandon(p) // the next Search restarts it
 	}
+	return nil
 }
 
 // Search sends the position and go, and waits for bestmove. Time limits are
@@ -347,7 +336,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	if err := ctx.Err(); err != nil {
 		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, err)
 	}
-	p, err := e.current(ctx, true)
+	p, err := e.current(ctx)
 	if err != nil {
 		return engines.Result{}, err
 	}

@@ -1,4 +1,8 @@
-package runner
+// Package players starts the player of a config entry: an in-process
+// variant (engines/local) or an external UCI engine (engines/uci) whose
+// stderr goes to a log file. The runner receives it as a function and
+// knows only the engines.Engine contract.
+package players
 
 import (
 	"context"
@@ -11,15 +15,16 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
+	"selfplay/engines/local"
 	"selfplay/engines/uci"
 )
 
-// NewEngine creates the player of a config entry: an in-process variant, or
-// an external UCI engine whose stderr is appended to logDir/NAME.log (when
+// New creates the player of a config entry: an in-process variant, or an
+// external UCI engine whose stderr is appended to logDir/NAME.log (when
 // logDir is not empty).
-func NewEngine(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
+func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
 	if !e.External() {
-		return engines.NewLocal(e.Name, e.Options, e.Hash)
+		return local.New(e.Name, e.Options, e.Hash)
 	}
 	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout}
 	names := make([]string, 0, len(e.UCIOptions))
@@ -64,32 +69,4 @@ func (l *loggedEngine) Close() error {
 		err = errors.Join(err, l.log.Close())
 	}
 	return err
-}
-
-// ErrEngineSetup marks a player that cannot be started with its config
-// (missing command, unknown UCI option): a bad-input error, found before the
-// tournament's first game.
-var ErrEngineSetup = errors.New("engine setup")
-
-// preflight starts every external engine of the tournament once, so a wrong
-// command or an unknown option is reported before any game is played.
-func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts Options) error {
-	for _, name := range t.Engines {
-		e, ok := cfg.Engine(name)
-		if !ok || !e.External() {
-			continue
-		}
-		eng, err := opts.NewEngine(ctx, e)
-		if ctx.Err() != nil {
-			if err == nil {
-				eng.Close()
-			}
-			return ErrInterrupted
-		}
-		if err != nil {
-			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
-		}
-		eng.Close()
-	}
-	return nil
 }
