@@ -14,6 +14,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/local"
 	"selfplay/openings"
+	"selfplay/results"
 	"selfplay/stats"
 	"selfplay/store/record"
 )
@@ -505,7 +506,7 @@ func TestPGNHeaderFromOpening(t *testing.T) {
 func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	tr := &config.Tournament{Name: "m", Format: config.FormatMatch, Engines: []string{"a", "b"},
 		SPRT: &config.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: config.SPRTLogistic}}
-	tally := NewTally()
+	tally := results.NewTally()
 	s, err := newSPRTState(tr, tally)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"selfplay/engines/local"
 	"selfplay/openings"
 	"selfplay/report"
+	"selfplay/results"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -166,7 +167,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 			return err
 		}
 	}
-	tally := NewTally()
+	tally := results.NewTally()
 	sprt, err := newSPRTState(t, tally)
 	if err != nil {
 		return err
@@ -243,7 +244,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 // printReport writes a finished tournament's text report (what `selfplay
 // report -tournament NAME` prints).
 func printReport(ctx context.Context, st *store.Store, name string, w io.Writer) error {
-	rep, err := BuildReport(ctx, st, ReportOptions{Tournament: name, SkipSuiteRuns: true})
+	rep, err := results.Load(ctx, st, results.Options{Tournament: name, SkipSuiteRuns: true})
 	if err != nil {
 		return err
 	}
@@ -301,7 +302,7 @@ type run struct {
 	tid   int64 // the tournament's row
 	st    *store.Store
 	opts  Options
-	tally *Tally
+	tally *results.Tally
 	sprt  *sprtState
 	prog  *progress
 }
@@ -319,13 +320,13 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
-	results := make(chan outcome)
+	finished := make(chan outcome)
 	var wg sync.WaitGroup
 	for w := 0; w < min(concurrency, len(pending)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(runCtx, jobs, results)
+			r.worker(runCtx, jobs, finished)
 		}()
 	}
 	go func() {
@@ -340,7 +341,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 	}()
 	go func() {
 		wg.Wait()
-		close(results)
+		close(finished)
 	}()
 
 	ticker := time.NewTicker(time.Second)
@@ -354,7 +355,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 	}
 	for {
 		select {
-		case res, ok := <-results:
+		case res, ok := <-finished:
 			if !ok {
 				if ctx.Err() != nil {
 					return ErrInterrupted // errors after Ctrl-C are its consequences
@@ -402,7 +403,7 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 // worker plays games from jobs with its own engine instances (one per
 // engine name, reused across games after NewGame) and, for the referee
 // policy, its own referee.
-func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- outcome) {
+func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- outcome) {
 	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {
@@ -434,7 +435,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 	}
 	for j := range jobs {
 		if err != nil {
-			results <- outcome{err: err}
+			finished <- outcome{err: err}
 			return
 		}
 		white, werr := get(j.white)
@@ -443,7 +444,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 			if ctx.Err() != nil {
 				return // interrupted while starting an engine
 			}
-			results <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
+			finished <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
 			return
 		}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
@@ -456,7 +457,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 		// The collector reads until every worker is gone, so this never
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
-		results <- outcome{game: g, err: gerr}
+		finished <- outcome{game: g, err: gerr}
 	}
 }
 

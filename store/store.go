@@ -435,6 +435,12 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) 
 	return out, nil
 }
 
+// TournamentGames returns a tournament's games in schedule order, with
+// their moves (results.Source).
+func (s *Store) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
+	return s.Games(ctx, GameFilter{TournamentID: tournamentID, WithMoves: true})
+}
+
 func (s *Store) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms
 		FROM moves WHERE game_id = ? ORDER BY ply`, gameID)

@@ -8,9 +8,8 @@ import (
 	"io"
 
 	"selfplay/report"
-	"selfplay/runner"
+	"selfplay/results"
 	"selfplay/stats"
-	"selfplay/store"
 )
 
 // reportWriters are the output formats of `selfplay report`.
@@ -52,10 +51,10 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
-	r, err := runner.BuildReport(ctx, st, runner.ReportOptions{Tournament: *tournament, Level: *level, Anchor: *anchor})
+	r, err := results.Load(ctx, st, results.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, results.ErrNotFound) {
 			return exitUsage
 		}
 		return exitFailure

@@ -1,8 +1,16 @@
-package runner
+// Package results turns stored records into results: the tally of a
+// tournament's games (the scoreboard the runner keeps while it plays, for
+// its SPRT and progress line), and the report model of package report
+// built from records — ratings, pairings with their estimates, Elo progress
+// and LLR path, openings, terminations, search averages and suite runs.
+// Building is a pure function of the records (Tournament, SuiteRuns); Load
+// reads them from a Source such as the store.
+package results
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,12 +18,11 @@ import (
 	"selfplay/config"
 	"selfplay/report"
 	"selfplay/stats"
-	"selfplay/store"
 	"selfplay/store/record"
 )
 
-// ReportOptions select the tournaments of a report and its statistics.
-type ReportOptions struct {
+// Options select the tournaments of a report and its statistics.
+type Options struct {
 	Tournament string  // only this tournament; "" for all of them
 	Level      float64 // confidence level of the intervals; 0 for stats.DefaultLevel
 	// Anchor is rated 0 in the rating table of every tournament it plays
@@ -26,12 +33,26 @@ type ReportOptions struct {
 	SkipSuiteRuns bool
 }
 
-// BuildReport gathers the report of the selected stored tournaments (in
-// creation order) and, unless opt.SkipSuiteRuns, of every stored suite
-// run. A tournament or anchor
-// that is not in the database is an error wrapping store.ErrNotFound whose
-// message lists what is there.
-func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (report.Report, error) {
+// Source is where Load reads records: *store.Store, or records in memory.
+type Source interface {
+	// Tournaments returns every tournament with its engines, in creation order.
+	Tournaments(ctx context.Context) ([]record.Tournament, error)
+	// TournamentGames returns a tournament's games in schedule order, with
+	// their moves.
+	TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error)
+	// SuiteRuns returns every suite run with its rows, oldest first.
+	SuiteRuns(ctx context.Context) ([]record.SuiteRun, error)
+}
+
+// ErrNotFound is wrapped by Load's error for a tournament or anchor that
+// is not in the source.
+var ErrNotFound = errors.New("not found")
+
+// Load builds the report of the selected tournaments (in creation order)
+// and, unless opt.SkipSuiteRuns, of every suite run. A tournament or anchor
+// that is not in the source is an error wrapping ErrNotFound whose message
+// lists what is there.
+func Load(ctx context.Context, src Source, opt Options) (report.Report, error) {
 	level := opt.Level
 	if level == 0 {
 		level = stats.DefaultLevel
@@ -39,7 +60,7 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 	if !(level > 0 && level < 1) {
 		return report.Report{}, fmt.Errorf("confidence level %v is not in (0, 1)", level)
 	}
-	all, err := st.Tournaments(ctx)
+	all, err := src.Tournaments(ctx)
 	if err != nil {
 		return report.Report{}, err
 	}
@@ -48,14 +69,14 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 		i := slices.IndexFunc(all, func(t record.Tournament) bool { return t.Name == opt.Tournament })
 		if i < 0 {
 			return report.Report{}, fmt.Errorf("tournament %q: %w (stored tournaments: %s)", opt.Tournament,
-				store.ErrNotFound, tournamentNames(all))
+				ErrNotFound, tournamentNames(all))
 		}
 		selected = all[i : i+1]
 	}
 	r := report.Report{Level: level, Anchor: opt.Anchor}
 	anchored := false
 	for _, t := range selected {
-		games, err := st.Games(ctx, store.GameFilter{TournamentID: t.ID, WithMoves: true})
+		games, err := src.TournamentGames(ctx, t.ID)
 		if err != nil {
 			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
@@ -63,20 +84,22 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 		if slices.ContainsFunc(t.Engines, func(e record.Engine) bool { return e.Name == opt.Anchor }) {
 			anchor, anchored = opt.Anchor, true
 		}
-		rt, err := tournamentReport(t, games, level, anchor)
+		rt, err := Tournament(t, games, level, anchor)
 		if err != nil {
-			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+			return report.Report{}, err
 		}
 		r.Tournaments = append(r.Tournaments, rt)
 	}
 	if opt.Anchor != "" && !anchored {
 		return report.Report{}, fmt.Errorf("anchor %q: %w in the reported tournaments (engines: %s)", opt.Anchor,
-			store.ErrNotFound, engineNames(selected))
+			ErrNotFound, engineNames(selected))
 	}
 	if !opt.SkipSuiteRuns {
-		if r.SuiteRuns, err = suiteRunsReport(ctx, st); err != nil {
+		runs, err := src.SuiteRuns(ctx)
+		if err != nil {
 			return report.Report{}, err
 		}
+		r.SuiteRuns = SuiteRuns(runs)
 	}
 	return r, nil
 }
@@ -140,9 +163,18 @@ func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
 	return t, nil
 }
 
-// tournamentReport computes a tournament's report from its stored games
-// (in schedule order, with moves).
-func tournamentReport(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
+// Tournament computes a tournament's report from its games (in schedule
+// order, with moves) at the confidence level, its ratings anchored at
+// anchor ("" for the average).
+func Tournament(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
+	rt, err := tournament(t, games, level, anchor)
+	if err != nil {
+		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	return rt, nil
+}
+
+func tournament(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
 	var snap snapshotInfo
 	if err := json.Unmarshal([]byte(t.Config), &snap); err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
@@ -236,12 +268,8 @@ func ratingsReport(names []string, tally *Tally, level float64, anchor string) (
 	return rows, nil
 }
 
-// suiteRunsReport lists the stored suite runs.
-func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, error) {
-	runs, err := st.SuiteRuns(ctx)
-	if err != nil {
-		return nil, err
-	}
+// SuiteRuns is the report of suite runs.
+func SuiteRuns(runs []record.SuiteRun) []report.SuiteRun {
 	var out []report.SuiteRun
 	for _, run := range runs {
 		r := report.SuiteRun{ID: run.ID, Suite: run.Suite, LimitKind: run.LimitKind, Settings: run.Settings,
@@ -253,5 +281,5 @@ func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, e
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }
