@@ -9,7 +9,6 @@ package results
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -132,24 +131,10 @@ func engineNames(ts []record.Tournament) string {
 	return strings.Join(names, ", ")
 }
 
-// snapshotInfo is what the report needs of a tournament's config snapshot
-// (config.Tournament.Snapshot).
-type snapshotInfo struct {
-	Format  string   `json:"format"`
-	Players []string `json:"players"`
-	SPRT    *struct {
-		Elo0  float64 `json:"elo0"`
-		Elo1  float64 `json:"elo1"`
-		Alpha float64 `json:"alpha"`
-		Beta  float64 `json:"beta"`
-		Model string  `json:"model"`
-	} `json:"sprt"`
-}
-
 // sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
 // nil.
-func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
-	if s.SPRT == nil || s.Format != "match" {
+func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
+	if s.SPRT == nil || s.Format != config.FormatMatch {
 		return nil, nil
 	}
 	model, err := stats.ParseEloModel(s.SPRT.Model)
@@ -175,11 +160,11 @@ func Tournament(t record.Tournament, games []record.Game, level float64, anchor 
 }
 
 func tournament(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
-	var snap snapshotInfo
-	if err := json.Unmarshal([]byte(t.Config), &snap); err != nil {
+	snap, err := config.ParseSnapshot(t.Config)
+	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}
-	test, err := snap.sprtTest()
+	test, err := sprtTest(snap)
 	if err != nil {
 		return report.Tournament{}, err
 	}
@@ -240,7 +225,7 @@ func playedRange(games []record.Game) *report.TimeRange {
 // pairingOrder lists the pairings as the schedule plays them (from the
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
-func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
+func pairingOrder(snap config.Snapshot, tally *Tally) [][2]string {
 	keys := config.Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {

@@ -131,9 +131,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
-	snapshot, err := t.Snapshot(cfg)
+	snap, err := t.Snapshot(cfg)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	snapshot, err := snap.Encode()
+	if err != nil {
+		return err
 	}
 	sum := sha256.Sum256([]byte(snapshot))
 	hash := hex.EncodeToString(sum[:])
