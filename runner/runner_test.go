@@ -98,7 +98,7 @@ func storedGames(t *testing.T, st *store.Store, name string) (record.Tournament,
 func exportAll(t *testing.T, st *store.Store) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := ExportPGN(context.Background(), st, &buf, ExportFilter{}); err != nil {
+	if _, err := st.WritePGN(context.Background(), &buf, store.GameFilter{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -163,8 +164,8 @@ var migrations = []string{
 	`ALTER TABLE games ADD COLUMN culprit TEXT NOT NULL DEFAULT '';`,
 }
 
-// SchemaVersion is the user_version of an up-to-date database.
-func SchemaVersion() int { return len(migrations) }
+// schemaVersion is the user_version of an up-to-date database.
+func schemaVersion() int { return len(migrations) }
 
 func (s *Store) migrate(ctx context.Context) error {
 	var v int
@@ -433,6 +434,21 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) 
 		}
 	}
 	return out, nil
+}
+
+// WritePGN writes the stored PGN of the selected games, in tournament and
+// schedule order, and returns how many it wrote.
+func (s *Store) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, error) {
+	games, err := s.Games(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	for i, g := range games {
+		if _, err := io.WriteString(w, g.PGN); err != nil {
+			return i, fmt.Errorf("writing PGN: %w", err)
+		}
+	}
+	return len(games), nil
 }
 
 // TournamentGames returns a tournament's games in schedule order, with

@@ -28,8 +28,8 @@ func TestSchemaVersionAndWAL(t *testing.T) {
 	var mode string
 	s.db.QueryRow("PRAGMA user_version").Scan(&v)
 	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
-	if v != SchemaVersion() || mode != "wal" {
-		t.Fatalf("user_version %d (want %d), journal_mode %s", v, SchemaVersion(), mode)
+	if v != schemaVersion() || mode != "wal" {
+		t.Fatalf("user_version %d (want %d), journal_mode %s", v, schemaVersion(), mode)
 	}
 	s.Close()
 	// Reopening an up-to-date database migrates nothing and works.
@@ -161,7 +161,7 @@ func TestMigrationAddsCulprit(t *testing.T) {
 	}
 	var v int
 	s.db.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != 3 || SchemaVersion() != 3 {
-		t.Fatalf("user_version %d, SchemaVersion %d; want 3", v, SchemaVersion())
+	if v != 3 || schemaVersion() != 3 {
+		t.Fatalf("user_version %d, schemaVersion %d; want 3", v, schemaVersion())
 	}
 }
