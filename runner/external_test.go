@@ -4,58 +4,82 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"selfplay/engines/uci/ucitest"
+	"selfplay/engines/uciserver"
 	"selfplay/store"
 	"selfplay/store/record"
 )
 
-var (
-	buildOnce  sync.Once
-	buildDir   string
-	buildError error
+// The test binary re-runs itself as the engines of these tests (the
+// helper-process pattern of os/exec's own tests): with helperEnv set, its
+// first argument names the helper, the rest are the helper's arguments.
+const (
+	helperEnv  = "SELFPLAY_RUNNER_TEST_HELPER"
+	fakeEngine = "runner-helper-fakeengine" // ucitest's fake UCI engine
+	uciVariant = "runner-helper-uci"        // a variant over UCI, as `selfplay uci` serves it
 )
 
-// TestMain removes the binaries built by built.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
+	if os.Getenv(helperEnv) == "1" && len(os.Args) > 1 {
+		os.Exit(runHelper(os.Args[1], os.Args[2:]))
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// built compiles the fake UCI engine and selfplay once per test binary
-// (removed by TestMain).
-func built(t *testing.T) (fake, selfplay string) {
+// runHelper is the process of a helper engine; it returns the exit status.
+func runHelper(name string, args []string) int {
+	switch name {
+	case fakeEngine:
+		ucitest.Main(args)
+		return 0
+	case uciVariant:
+		fs := flag.NewFlagSet(uciVariant, flag.ContinueOnError)
+		variant := fs.String("variant", "plain", "variant spec")
+		hash := fs.Int("hash", 16, "transposition table MiB")
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		srv, err := uciserver.New(*variant, *hash)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		if err := srv.Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "unknown test helper %q\n", name)
+	return 2
+}
+
+// helperEngine returns the TOML of an external engine that is this test
+// binary re-run as the helper name with args; the marker in its command
+// line (the helper name) is what processesRunning looks for.
+func helperEngine(t *testing.T, name string, args ...string) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds binaries")
+		t.Skip("starts engine processes")
 	}
-	buildOnce.Do(func() {
-		buildDir, buildError = os.MkdirTemp("", "runner-external")
-		if buildError != nil {
-			return
-		}
-		for out, pkg := range map[string]string{"fakeengine": "../engines/uci/testdata/fakeengine", "selfplay": "../cmd/selfplay"} {
-			if b, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, out), pkg).CombinedOutput(); err != nil {
-				buildError = fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
-				return
-			}
-		}
-	})
-	if buildError != nil {
-		t.Fatal(buildError)
+	t.Setenv(helperEnv, "1")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return filepath.Join(buildDir, "fakeengine"), filepath.Join(buildDir, "selfplay")
+	q := make([]string, 0, len(args)+1)
+	for _, a := range append([]string{name}, args...) {
+		q = append(q, strconv.Quote(a))
+	}
+	return fmt.Sprintf("command = %q\nargs = [%s]", exe, strings.Join(q, ", "))
 }
 
 // externalConfig: one opening (a game pair) between an external engine and
@@ -86,9 +110,9 @@ referee_nodes = 1000
 }
 
 // processesRunning counts the live children of this test process whose
-// command line contains path: other processes on the machine, such as
+// command line contains marker: other processes on the machine, such as
 // another test's stockfish, do not count.
-func processesRunning(path string) int {
+func processesRunning(marker string) int {
 	entries, _ := os.ReadDir("/proc")
 	n := 0
 	for _, e := range entries {
@@ -96,7 +120,7 @@ func processesRunning(path string) int {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), path) {
+		if err == nil && strings.Contains(string(b), marker) {
 			n++
 		}
 	}
@@ -126,7 +150,6 @@ func parentPID(pid string) int {
 }
 
 func TestFaultyExternalEnginesLose(t *testing.T) {
-	fake, _ := built(t)
 	tests := []struct {
 		mode        string
 		termination record.Termination
@@ -142,7 +165,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", %q, \"-delay\", \"300ms\"]\ninit_timeout = \"5s\"", fake, tt.mode)
+			ext := helperEngine(t, fakeEngine, "-mode", tt.mode, "-delay", "300ms") + "\ninit_timeout = \"5s\""
 			cfg := loadConfig(t, externalConfig(t, ext))
 			st := openStore(t, cfg)
 			logDir := t.TempDir()
@@ -169,7 +192,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 					t.Errorf("reason %q does not name the engine", g.Reason)
 				}
 			}
-			if n := processesRunning(fake); n != 0 {
+			if n := processesRunning(fakeEngine); n != 0 {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})
@@ -177,17 +200,20 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 }
 
 func TestExternalEngineSetupErrors(t *testing.T) {
-	fake, _ := built(t)
 	tests := []struct {
-		name, ext, want string
+		name string
+		ext  func(t *testing.T) string
+		want string
 	}{
-		{"unknown option", fmt.Sprintf("command = %q\noptions = { Bogus = 3 }", fake), "Bogus"},
-		{"too slow to start", fmt.Sprintf("command = %q\nargs = [\"-mode\", \"slow-start\", \"-delay\", \"3s\"]\ninit_timeout = \"300ms\"", fake), "ext"},
-		{"missing command", "command = \"/nonexistent/engine\"", "/nonexistent/engine"},
+		{"unknown option", func(t *testing.T) string { return helperEngine(t, fakeEngine) + "\noptions = { Bogus = 3 }" }, "Bogus"},
+		{"too slow to start", func(t *testing.T) string {
+			return helperEngine(t, fakeEngine, "-mode", "slow-start", "-delay", "3s") + "\ninit_timeout = \"300ms\""
+		}, "ext"},
+		{"missing command", func(*testing.T) string { return "command = \"/nonexistent/engine\"" }, "/nonexistent/engine"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := loadConfig(t, externalConfig(t, tt.ext))
+			cfg := loadConfig(t, externalConfig(t, tt.ext(t)))
 			st := openStore(t, cfg)
 			err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
 			if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), tt.want) {
@@ -202,7 +228,7 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 			if err != nil || len(games) != 0 {
 				t.Fatalf("%d games stored (%v)", len(games), err)
 			}
-			if n := processesRunning(fake); n != 0 {
+			if n := processesRunning(fakeEngine); n != 0 {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})
@@ -212,7 +238,6 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 // The same games whether fhr plays in-process or as `selfplay uci` over the
 // protocol: UCI adds no change to the games under node limits.
 func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
-	_, selfplay := built(t)
 	body := fmt.Sprintf(quickConfig, 2)
 	inProcess := loadConfig(t, body)
 	a := openStore(t, inProcess)
@@ -220,7 +245,7 @@ func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	external := loadConfig(t, strings.Replace(body, "[engines.fhr]\npreset = \"fhr\"\nhash = 1",
-		fmt.Sprintf("[engines.fhr]\ncommand = %q\nargs = [\"uci\", \"-variant\", \"fhr\", \"-hash\", \"1\"]", selfplay), 1))
+		"[engines.fhr]\n"+helperEngine(t, uciVariant, "-variant", "fhr", "-hash", "1"), 1))
 	b := openStore(t, external)
 	if err := Run(context.Background(), external, b, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
@@ -228,15 +253,14 @@ func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
 	if pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b)); pa != pb {
 		t.Fatal("the games differ when fhr plays through UCI")
 	}
-	if n := processesRunning(selfplay); n != 0 {
+	if n := processesRunning(uciVariant); n != 0 {
 		t.Errorf("%d selfplay uci processes left running", n)
 	}
 }
 
 // Cancelling a run (Ctrl-C) leaves no engine process behind.
 func TestNoEngineSurvivesCancel(t *testing.T) {
-	fake, _ := built(t)
-	ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", \"hang\"]", fake)
+	ext := helperEngine(t, fakeEngine, "-mode", "hang")
 	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), `move_timeout = "1s"`, `move_timeout = "1m"`, 1))
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -244,14 +268,14 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 	go func() { done <- Run(ctx, cfg, st, Options{NewEngine: newPlayer("")}) }()
 	// Both workers' engines are up (the preflight's is gone by then).
 	deadline := time.After(30 * time.Second)
-	for processesRunning(fake) < 2 {
+	for processesRunning(fakeEngine) < 2 {
 		select {
 		case err := <-done:
 			t.Fatalf("Run ended early: %v", err)
 		case <-deadline:
 			cancel()
 			<-done
-			t.Fatalf("the engines did not start within 30s (%d running)", processesRunning(fake))
+			t.Fatalf("the engines did not start within 30s (%d running)", processesRunning(fakeEngine))
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -259,7 +283,7 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
-	if n := processesRunning(fake); n != 0 {
+	if n := processesRunning(fakeEngine); n != 0 {
 		t.Fatalf("%d engine processes survive the interrupted run", n)
 	}
 }

@@ -493,11 +493,84 @@ func TestPGNHeaderFromOpening(t *testing.T) {
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
 	}
-	g := &record.Game{White: "a", Black: "b", Result: "1/2-1/2", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
-		Moves: []record.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}}
-	pgn := writePGN(g, h)
-	if !strings.Contains(pgn, "12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3") || !strings.Contains(pgn, `[FEN "8/8/8/8/8/8/8/K6k b - - 3 12"]`) {
-		t.Errorf("PGN:\n%s", pgn)
+}
+
+// writePGN's whole output: tags (escaped), move numbers from the start
+// position, comments, wrapping at 79 columns, the result and the reason.
+func TestWritePGN(t *testing.T) {
+	day := time.Date(2024, 3, 1, 12, 0, 0, 0, time.Local)
+	cases := []struct {
+		name string
+		g    *record.Game
+		h    pgnHeader
+		want string
+	}{
+		{
+			name: "standard start",
+			g: &record.Game{Pair: 3, Index: 1, White: `a\b`, Black: `"p"`, Result: "0-1", Termination: record.Checkmate,
+				Reason: "Black mates {in the end}\nfinally", OpeningID: "fhr-01", OpeningName: "1. e4 e5", Started: day,
+				StartFEN: openings.StandardStartFEN,
+				Moves: []record.Move{
+					{SAN: "e4", Book: true}, {SAN: "e5", Book: true},
+					{SAN: "Nf3", Score: 31, Depth: 12, Nodes: 8123, Time: 42 * time.Millisecond},
+					{SAN: "Nc6", Score: -25, Depth: 11, Nodes: 9000, Time: 2 * time.Millisecond},
+					{SAN: "Bc4", Score: 0, Depth: 13, Nodes: 12000, Time: 1500 * time.Millisecond},
+					{SAN: "Nf6", Score: int(engines.MateIn(2)), Depth: 9, Nodes: 100, Time: time.Millisecond},
+					{SAN: "Ng5", Score: int(engines.MateIn(-2)), Depth: 8, Nodes: 50, Time: 0},
+					{SAN: "Qe7", Score: int(engines.MateIn(1)), Depth: 7, Nodes: 20, Time: 0},
+				}},
+			h: pgnHeader{event: `fhr "vs" plain`, timeControl: "40/120+0.5", standard: true, startMove: 1},
+			want: `[Event "fhr \"vs\" plain"]
+[Site "selfplay"]
+[Date "2024.03.01"]
+[Round "4.2"]
+[White "a\\b"]
+[Black "\"p\""]
+[Result "0-1"]
+[TimeControl "40/120+0.5"]
+[PlyCount "8"]
+[Termination "checkmate"]
+[Opening "1. e4 e5"]
+
+1. e4 {book} 1... e5 {book} 2. Nf3 {+0.31/12 8123N 0.042s} 2... Nc6 {-0.25/11
+9000N 0.002s} 3. Bc4 {+0.00/13 12000N 1.500s} 3... Nf6 {+M2/9 100N 0.001s} 4.
+Ng5 {-M2/8 50N 0.000s} 4... Qe7 {+M1/7 20N 0.000s} 0-1 {Black mates (in the
+end) finally}
+
+`,
+		},
+		{
+			name: "Black to move at move 12, no opening name, no reason",
+			g: &record.Game{White: "a", Black: "b", Result: "1/2-1/2", Termination: record.Adjudication, OpeningID: "x",
+				Started: day, StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
+				Moves: []record.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}},
+			h: pgnHeader{event: "t", timeControl: "-", startMove: 12, blackFirst: true},
+			want: `[Event "t"]
+[Site "selfplay"]
+[Date "2024.03.01"]
+[Round "1.1"]
+[White "a"]
+[Black "b"]
+[Result "1/2-1/2"]
+[SetUp "1"]
+[FEN "8/8/8/8/8/8/8/K6k b - - 3 12"]
+[TimeControl "-"]
+[PlyCount "3"]
+[Termination "adjudication"]
+[Opening "x"]
+
+12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3 {+0.00/0 0N 0.000s}
+1/2-1/2
+
+`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := writePGN(c.g, c.h); got != c.want {
+				t.Errorf("PGN:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
 	}
 }
 
