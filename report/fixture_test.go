@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"selfplay/report"
-	"selfplay/results"
+	"selfplay/standings"
 	"selfplay/store/record"
 )
 
@@ -106,7 +106,7 @@ func fixtureMoves(book string, white, black string) []record.Move {
 	return moves
 }
 
-// fixtureSource holds the fixture's records in memory (results.Source).
+// fixtureSource holds the fixture's records in memory (standings.Source).
 type fixtureSource struct {
 	tournaments []record.Tournament
 	games       map[int64][]record.Game
@@ -188,9 +188,9 @@ func fixtureRecords() *fixtureSource {
 }
 
 // fixtureReport is the report of the fixture records.
-func fixtureReport(t *testing.T, opt results.Options) report.Report {
+func fixtureReport(t *testing.T, opt standings.Options) report.Report {
 	t.Helper()
-	r, err := results.Load(context.Background(), fixtureRecords(), opt)
+	r, err := standings.Load(context.Background(), fixtureRecords(), opt)
 	if err != nil {
 		t.Fatal(fmt.Errorf("building the fixture report: %w", err))
 	}

@@ -14,7 +14,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/local"
 	"selfplay/openings"
-	"selfplay/results"
+	"selfplay/standings"
 	"selfplay/stats"
 	"selfplay/store/record"
 )
@@ -579,7 +579,7 @@ end) finally}
 func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	tr := &config.Tournament{Name: "m", Format: config.FormatMatch, Engines: []string{"a", "b"},
 		SPRT: &config.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: config.SPRTLogistic}}
-	tally := results.NewTally()
+	tally := standings.NewTally()
 	s, err := newSPRTState(tr, tally)
 	if err != nil {
 		t.Fatal(err)

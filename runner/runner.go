@@ -22,7 +22,7 @@ import (
 	"selfplay/engines/local"
 	"selfplay/openings"
 	"selfplay/report"
-	"selfplay/results"
+	"selfplay/standings"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -171,7 +171,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 			return err
 		}
 	}
-	tally := results.NewTally()
+	tally := standings.NewTally()
 	sprt, err := newSPRTState(t, tally)
 	if err != nil {
 		return err
@@ -248,7 +248,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 // printReport writes a finished tournament's text report (what `selfplay
 // report -tournament NAME` prints).
 func printReport(ctx context.Context, st *store.Store, name string, w io.Writer) error {
-	rep, err := results.Load(ctx, st, results.Options{Tournament: name, SkipSuiteRuns: true})
+	rep, err := standings.Load(ctx, st, standings.Options{Tournament: name, SkipSuiteRuns: true})
 	if err != nil {
 		return err
 	}
@@ -306,7 +306,7 @@ type run struct {
 	tid   int64 // the tournament's row
 	st    *store.Store
 	opts  Options
-	tally *results.Tally
+	tally *standings.Tally
 	sprt  *sprtState
 	prog  *progress
 }

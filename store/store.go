@@ -452,7 +452,7 @@ func (s *Store) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, e
 }
 
 // TournamentGames returns a tournament's games in schedule order, with
-// their moves (results.Source).
+// their moves (standings.Source).
 func (s *Store) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
 	return s.Games(ctx, GameFilter{TournamentID: tournamentID, WithMoves: true})
 }

@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"selfplay/report"
-	"selfplay/results"
+	"selfplay/standings"
 	"selfplay/stats"
 )
 
@@ -51,10 +51,10 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
-	r, err := results.Load(ctx, st, results.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
+	r, err := standings.Load(ctx, st, standings.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
-		if errors.Is(err, results.ErrNotFound) {
+		if errors.Is(err, standings.ErrNotFound) {
 			return exitUsage
 		}
 		return exitFailure

@@ -1,11 +1,11 @@
-// Package results turns stored records into results: the tally of a
+// Package standings turns stored records into results: the tally of a
 // tournament's games (the scoreboard the runner keeps while it plays, for
 // its SPRT and progress line), and the report model of package report
 // built from records — ratings, pairings with their estimates, Elo progress
 // and LLR path, openings, terminations, search averages and suite runs.
 // Building is a pure function of the records (Tournament, SuiteRuns); Load
 // reads them from a Source such as the store.
-package results
+package standings
 
 import (
 	"context"
