@@ -79,6 +79,9 @@ type RatingTable struct {
 	Anchor string // "" when the average rated player is at 0
 	Level  float64
 	Rows   []PlayerRating
+	// cov is the covariance of the Rated rows' ratings, indexed by row
+	// (nil rows for the others); LOS reads it.
+	cov [][]float64
 }
 
 // Ratings computes maximum-likelihood logistic (Bradley–Terry) ratings for
@@ -157,7 +160,7 @@ func Ratings(players []string, results []PairResult, opt RatingOptions) (RatingT
 		rows[i] = row
 	}
 	slices.SortStableFunc(rows, compareRows)
-	return RatingTable{Anchor: opt.Anchor, Level: level, Rows: rows}, nil
+	return RatingTable{Anchor: opt.Anchor, Level: level, Rows: rows, cov: rowCovariance(rows, index, group, cov)}, nil
 }
 
 // compareRows orders +Inf players first, then finite ratings downwards,
