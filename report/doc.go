@@ -1,7 +1,9 @@
 // Package report holds the statistics report of stored tournaments (what
-// `selfplay report` prints) and renders it as text, JSON or HTML. The data
-// is built from the stored records by package results; this package does no I/O beyond
-// writing to the io.Writer it is given.
+// `selfplay report` prints) and of games read from PGN files (what
+// `selfplay ratings` prints), and renders it as text, JSON or HTML. The
+// data is built from the stored records by package standings, or from PGN
+// files by package pgnrate; this package does no I/O beyond writing to the
+// io.Writer it is given.
 //
 // # Formats
 //
@@ -10,9 +12,13 @@
 // ("== Suite run ID: FILE =="), each made of "key  value" facts and tables
 // under "-- Heading --" lines. A tournament section holds: its status,
 // format, engines, time range and SPRT state; the Bradley-Terry rating
-// table; per pairing the counts, both models' estimates, the verdict and the
-// SPRT; per pairing the results by opening (the FHR paper's Table 2); the
-// terminations; and the search figures per engine.
+// table with the LOS of each engine over the next; with more than two
+// engines a crosstable; per pairing the counts, both models' estimates, the
+// verdict and the SPRT; per pairing the results by opening (the FHR paper's
+// Table 2); the terminations; and the search figures per engine. Games read
+// from PGN files ("== Games of FILES ==") have a header of what was read,
+// skipped and paired instead of the status, and no openings or search
+// figures; their terminations come from the Termination tags.
 //
 // WriteHTML shows the same sections and words as one self-contained page
 // (inline CSS and SVG, no scripts, no external references), plus two charts
@@ -35,12 +41,15 @@
 //	  "level": 0.95,                 confidence level of every interval
 //	  "anchor": "",                  the -anchor asked for ("" = average)
 //	  "tournaments": [{
-//	    "name", "format" (match | gauntlet | round-robin), "status" (running | complete),
+//	    "name", "format" (match | gauntlet | round-robin | pgn), "status" (running | complete | "" for pgn),
 //	    "games_stored", "games_scheduled", "engines": [names],
 //	    "played": {"start", "end"} | null,
+//	    "input": null | {"files": [paths], "games", "rated", "unfinished", "malformed",
+//	                     "pairs", "unpaired"},
 //	    "rating_anchor": "" | engine rated 0 in this table,
 //	    "ratings": [{"rank", "engine", "rating", "error" (half the interval), "low", "high",
-//	                 "status" (rated | +inf | -inf | unconnected), "games", "points", "score" (0..1)}],
+//	                 "status" (rated | +inf | -inf | unconnected), "games", "points", "score" (0..1),
+//	                 "los_next" (0..1 | null)}],
 //	    "pairings": [{
 //	      "first", "second",          counts are from the first engine's view
 //	      "games", "wins", "losses", "draws", "points", "score", "draw_ratio",
@@ -69,7 +78,11 @@
 //	                            "main_nodes", "q_nodes", "time_ms"}]}]
 //	}
 //
-// Meanings: the pentanomial estimate covers the complete pairs only, and
+// Meanings: "los_next" is the probability that the engine is stronger than
+// the one of the next row, from the covariance of the rating fit (null on
+// the last row and where either is not rated). "input" (PGN files only):
+// games read = rated + unfinished ("*") + malformed; rated = 2·pairs +
+// unpaired, pairs being the colour-swapped pairs found. The pentanomial estimate covers the complete pairs only, and
 // the verdict, progress and SPRT use it whenever there is one (fishtest's
 // rule); "unpaired_games" are games whose partner is not stored. Opening
 // results are PGN results (White first) in schedule order, one per round;

@@ -38,6 +38,11 @@ func withEmptyLists(r Report) Report {
 	ts := make([]Tournament, len(r.Tournaments))
 	for i, t := range r.Tournaments {
 		t.Engines = nonNil(t.Engines)
+		if t.Input != nil {
+			in := *t.Input
+			in.Files = nonNil(in.Files)
+			t.Input = &in
+		}
 		t.Ratings = nonNil(t.Ratings)
 		t.Search = nonNil(t.Search)
 		t.Terminations.Engines = nonNil(t.Terminations.Engines)

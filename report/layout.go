@@ -23,7 +23,15 @@ func layout(r Report) document {
 
 func tournamentSection(t Tournament, lvl float64) section {
 	s := section{title: "Tournament " + t.Name}
-	s.parts = append(s.parts, headerPart(t), ratingsPart(t, lvl))
+	header := headerPart(t)
+	if t.Input != nil {
+		s.title = "Games of " + t.Name
+		header = inputPart(t)
+	}
+	s.parts = append(s.parts, header, ratingsPart(t, lvl))
+	if len(t.Ratings) > 2 {
+		s.parts = append(s.parts, crosstablePart(t))
+	}
 	for _, p := range t.Pairings {
 		s.parts = append(s.parts, pairingParts(p, lvl)...)
 	}
@@ -32,7 +40,12 @@ func tournamentSection(t Tournament, lvl float64) section {
 			s.parts = append(s.parts, openingsPart(p))
 		}
 	}
-	s.parts = append(s.parts, terminationsPart(t.Terminations), searchPart(t.Search))
+	if len(t.Terminations.Rows) > 0 {
+		s.parts = append(s.parts, terminationsPart(t.Terminations))
+	}
+	if len(t.Search) > 0 {
+		s.parts = append(s.parts, searchPart(t.Search))
+	}
 	return s
 }
 
@@ -65,8 +78,8 @@ func ratingsPart(t Tournament, lvl float64) part {
 		anchor = t.RatingAnchor + " = 0"
 	}
 	tb := &table{
-		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score"},
-		numeric: []bool{true, false, true, true, true, true, true, true, true},
+		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score", "LOS"},
+		numeric: []bool{true, false, true, true, true, true, true, true, true, true},
 	}
 	for _, r := range t.Ratings {
 		rating, low, high := elo(r.Rating), elo(r.Low), elo(r.High)
@@ -77,10 +90,15 @@ func ratingsPart(t Tournament, lvl float64) part {
 		if r.Games > 0 {
 			score = percent(r.Score)
 		}
+		los := ""
+		if r.LOSNext != nil {
+			los = probability(*r.LOSNext)
+		}
 		tb.rows = append(tb.rows, []string{itoa(r.Rank), r.Engine, rating, errorText(r.Error), low, high,
-			points(r.Points), itoa(r.Games), score})
+			points(r.Points), itoa(r.Games), score, los})
 	}
-	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals)", anchor, stats.FormatLevel(lvl)), table: tb}
+	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals; LOS: over the next engine)", anchor,
+		stats.FormatLevel(lvl)), table: tb}
 }
 
 // pairingParts are a pairing's counts, estimates, verdict, SPRT and charts.
@@ -117,7 +135,9 @@ func pairingParts(p Pairing, lvl float64) []part {
 				fixed(s.Alpha, 3), fixed(s.Beta, 3), s.Model)},
 			fact{"SPRT LLR", fmt.Sprintf("%s in [%s, %s], state %s", fixed(s.LLR, 2), fixed(s.Lower, 2), fixed(s.Upper, 2), s.State)})
 	}
-	verdict.charts = []chart{eloChart(p, lvl)}
+	if len(p.Progress) > 0 || p.Games == 0 { // PGN input has no running estimate
+		verdict.charts = []chart{eloChart(p, lvl)}
+	}
 	if p.SPRT != nil {
 		verdict.charts = append(verdict.charts, llrChart(p))
 	}

@@ -15,22 +15,44 @@ type Report struct {
 	SuiteRuns   []SuiteRun   `json:"suite_runs"`
 }
 
-// Tournament is one stored tournament.
+// Tournament is one stored tournament, or the games of PGN files rated as
+// one pool (Input says which files; `selfplay ratings`).
 type Tournament struct {
 	Name           string     `json:"name"`
-	Format         string     `json:"format"` // match, gauntlet or round-robin
-	Status         string     `json:"status"` // running or complete
+	Format         string     `json:"format"` // match, gauntlet or round-robin; pgn for PGN input
+	Status         string     `json:"status"` // running or complete; "" for PGN input
 	GamesStored    int        `json:"games_stored"`
 	GamesScheduled int        `json:"games_scheduled"`
 	Engines        []string   `json:"engines"`
-	Played         *TimeRange `json:"played"` // null before the first game
+	Played         *TimeRange `json:"played"` // null before the first game and for PGN input
+	// Input is what was read from PGN files; null for a stored tournament.
+	Input *Input `json:"input"`
 
 	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
-	RatingAnchor string         `json:"rating_anchor"`
-	Ratings      []Rating       `json:"ratings"`
-	Pairings     []Pairing      `json:"pairings"`
+	RatingAnchor string    `json:"rating_anchor"`
+	Ratings      []Rating  `json:"ratings"`
+	Pairings     []Pairing `json:"pairings"`
+	// Terminations and Search are empty for PGN input without the
+	// figures (no Termination tags; search figures are not read).
 	Terminations Terminations   `json:"terminations"`
 	Search       []EngineSearch `json:"search"`
+}
+
+// Input counts the games read from PGN files. Games = Rated + Unfinished +
+// Malformed; Rated = 2·Pairs + Unpaired.
+type Input struct {
+	Files []string `json:"files"`
+	Games int      `json:"games"` // games read
+	Rated int      `json:"rated"`
+	// Unfinished games (result "*") and malformed ones (each reported
+	// with its file and line when read) are skipped.
+	Unfinished int `json:"unfinished"`
+	Malformed  int `json:"malformed"`
+	// Pairs are the colour-swapped game pairs found (two games of the same
+	// start position and opening, one with each colour); Unpaired the rated
+	// games without a partner.
+	Pairs    int `json:"pairs"`
+	Unpaired int `json:"unpaired"`
 }
 
 // SPRT returns the tournament's SPRT (a match's only pairing), or nil.
@@ -67,6 +89,11 @@ type Rating struct {
 	Games  int    `json:"games"`
 	Points Float  `json:"points"`
 	Score  Float  `json:"score"` // points per game, 0..1
+	// LOSNext is the likelihood of superiority over the engine of the
+	// next row (the probability that this engine is the stronger, from
+	// the fit's covariance); null for the last row and where either row
+	// is not rated.
+	LOSNext *Float `json:"los_next"`
 }
 
 // Pairing is the games between two engines, counted from the first

@@ -249,6 +249,10 @@ func ratingsReport(names []string, tally *Tally, level float64, anchor string) (
 			Error: report.Float((r.High - r.Low) / 2),
 			Games: r.Games, Points: report.Float(r.Points), Score: report.Float(r.Score),
 		}
+		if los, ok := table.LOS(i, i+1); ok {
+			v := report.Float(los)
+			rows[i].LOSNext = &v
+		}
 	}
 	return rows, nil
 }
