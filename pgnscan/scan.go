@@ -1,0 +1,592 @@
+// Package pgnscan reads PGN files game by game without holding more than
+// one game, and without replaying the moves: it keeps a game's tags
+// (the seven tag roster, FEN, SetUp, Termination), its termination marker,
+// how many moves its main line has, and the first few of them, with the
+// leading ones that carry a {book} comment (cutechess-cli, fastchess and
+// selfplay mark opening moves so). That is what rating games needs, and
+// it reads hundreds of megabytes a second where replaying every move
+// through a chess library reads a few.
+//
+// The tokenizer follows the PGN standard (section 8): tag pairs, brace and
+// semicolon comments, % escape lines, recursive variations, NAGs, move
+// number indications, and the four termination markers. A game that
+// breaks the standard in a way that makes its result uncertain (a bad tag,
+// a missing or contradictory result, an unclosed comment or variation) is
+// returned as a *GameError with the file's line, and the scanner goes on
+// with the next game.
+package pgnscan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// DefaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
+// keeps unless Options say otherwise.
+const DefaultFirstMoves = 16
+
+// Game is what the scanner keeps of one game.
+type Game struct {
+	// Line is the line of the game's first tag (or first token).
+	Line int
+	// Tags: "" when absent. Result is the tag's value; Marker the
+	// termination marker that ends the movetext ("1-0", "0-1", "1/2-1/2"
+	// or "*"), which a well-formed game has equal to Result.
+	Event, Site, Date, Round, White, Black, Result string
+	FEN, SetUp, Termination                        string
+	Marker                                         string
+	// Plies counts the main line's moves.
+	Plies int
+	// FirstMoves holds the first main-line moves in SAN as written (move
+	// number indications, check marks and annotation glyphs dropped), at
+	// most Options.FirstMoves of them; Book how many of the leading ones
+	// carry a comment that reads "book".
+	FirstMoves []string
+	Book       int
+}
+
+// GameError is a malformed game: where it starts, where the problem is,
+// and what it is. The scanner has skipped the game.
+type GameError struct {
+	File      string
+	Line      int // where the problem was found
+	GameLine  int // where the game starts
+	White     string
+	Black     string
+	Reason    string
+	Truncated bool // the problem is the end of the input
+}
+
+func (e *GameError) Error() string {
+	who := ""
+	if e.White != "" || e.Black != "" {
+		who = fmt.Sprintf(" (%s vs %s)", e.White, e.Black)
+	}
+	if e.Line != e.GameLine {
+		return fmt.Sprintf("%s:%d: game at line %d%s skipped: %s", e.File, e.Line, e.GameLine, who, e.Reason)
+	}
+	return fmt.Sprintf("%s:%d: game%s skipped: %s", e.File, e.Line, who, e.Reason)
+}
+
+// Options tune a Scanner; the zero value is the default.
+type Options struct {
+	// FirstMoves is how many main-line moves Game.FirstMoves keeps: 0 for
+	// DefaultFirstMoves, negative for none.
+	FirstMoves int
+}
+
+// Scanner reads games from a PGN stream.
+type Scanner struct {
+	r     io.Reader
+	name  string
+	buf   []byte
+	pos   int
+	end   int
+	rerr  error // the reader's error once it has returned one
+	first bool  // nothing read yet (byte order mark)
+
+	line      int  // current line, 1-based
+	blank     bool // the current line has only whitespace so far
+	tagLine   bool // the current line's first non-blank byte is '['
+	prevBlank bool // the previous line was blank
+	prevTag   bool // the previous line's first non-blank byte was '['
+
+	keep  int // Options.FirstMoves resolved
+	games int // games returned, malformed ones included
+	tok   []byte
+	value []byte
+}
+
+// NewScanner reads PGN from r; name (a file name) prefixes GameErrors.
+func NewScanner(r io.Reader, name string, opt Options) *Scanner {
+	keep := opt.FirstMoves
+	switch {
+	case keep == 0:
+		keep = DefaultFirstMoves
+	case keep < 0:
+		keep = 0
+	}
+	return &Scanner{r: r, name: name, buf: make([]byte, 256<<10), line: 1, blank: true, first: true, keep: keep}
+}
+
+// errEOF is the end of the input inside a game.
+var errEOF = errors.New("unexpected end of input")
+
+// fill reads more input; false at the end (or on a read error, kept in
+// rerr).
+func (s *Scanner) fill() bool {
+	if s.rerr != nil {
+		return false
+	}
+	s.pos, s.end = 0, 0
+	for s.end == 0 {
+		n, err := s.r.Read(s.buf)
+		s.end = n
+		if err != nil {
+			s.rerr = err
+			break
+		}
+	}
+	if s.first && s.end > 0 {
+		s.first = false
+		if bytes.HasPrefix(s.buf[:s.end], []byte("\xef\xbb\xbf")) {
+			s.pos = 3
+		}
+	}
+	return s.pos < s.end
+}
+
+// readErr is the reader's error, nil at a clean end of input.
+func (s *Scanner) readErr() error {
+	if s.rerr == nil || s.rerr == io.EOF {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", s.name, s.rerr)
+}
+
+// peek returns the next byte without consuming it.
+func (s *Scanner) peek() (byte, bool) {
+	if s.pos == s.end && !s.fill() {
+		return 0, false
+	}
+	return s.buf[s.pos], true
+}
+
+// advance consumes the byte peek returned, keeping the line state.
+func (s *Scanner) advance(c byte) {
+	s.pos++
+	switch {
+	case c == '\n':
+		s.line++
+		s.prevBlank, s.prevTag = s.blank, s.tagLine
+		s.blank, s.tagLine = true, false
+	case s.blank && !isSpace(c):
+		s.blank, s.tagLine = false, c == '['
+	}
+}
+
+// atLineStart reports whether the next byte is the first non-blank one of
+// its line.
+func (s *Scanner) atLineStart() bool { return s.blank }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
+
+// Next returns the next game, or io.EOF after the last one. A malformed
+// game is returned as a *GameError, and the scanner continues with the
+// game after it; any other error is the reader's, and final.
+func (s *Scanner) Next() (*Game, error) {
+	// Between games: whitespace, comments after a termination marker
+	// (selfplay writes the reason so), % escape lines.
+	for {
+		c, ok := s.peek()
+		if !ok {
+			if err := s.readErr(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		switch {
+		case isSpace(c):
+			s.advance(c)
+		case c == '{':
+			line := s.line
+			s.advance(c)
+			if err := s.skipComment(); err != nil {
+				return nil, s.fail(line, line, nil, fmt.Sprintf("comment opened at line %d is not closed", line), err != errNextGame)
+			}
+		case c == ';' || (c == '%' && s.atLineStart()):
+			s.skipLine()
+		default:
+			return s.game()
+		}
+	}
+}
+
+// game reads one game from its first tag or token.
+func (s *Scanner) game() (*Game, error) {
+	s.games++
+	g := &Game{Line: s.line}
+	if c, _ := s.peek(); c != '[' {
+		return s.movetext(g, "no tags before the movetext")
+	}
+	for {
+		c, ok := s.peek()
+		if !ok {
+			break
+		}
+		if isSpace(c) {
+			s.advance(c)
+			continue
+		}
+		if c == ';' || (c == '%' && s.atLineStart()) {
+			s.skipLine()
+			continue
+		}
+		if c != '[' {
+			break
+		}
+		line := s.line
+		s.advance(c)
+		name, value, err := s.tag()
+		if err != nil {
+			return nil, s.fail(line, g.Line, g, err.Error(), true)
+		}
+		g.setTag(name, value)
+	}
+	return s.movetext(g, "")
+}
+
+// setTag keeps the tags the scanner reports.
+func (g *Game) setTag(name, value string) {
+	switch name {
+	case "Event":
+		g.Event = value
+	case "Site":
+		g.Site = value
+	case "Date":
+		g.Date = value
+	case "Round":
+		g.Round = value
+	case "White":
+		g.White = value
+	case "Black":
+		g.Black = value
+	case "Result":
+		g.Result = value
+	case "FEN":
+		g.FEN = value
+	case "SetUp":
+		g.SetUp = value
+	case "Termination":
+		g.Termination = value
+	}
+}
+
+// tag reads a tag pair after its '[': a name, a quoted string with \" and
+// \\ escapes, and ']' on the same line.
+func (s *Scanner) tag() (string, string, error) {
+	s.skipBlanks()
+	s.tok = s.tok[:0]
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return "", "", errEOF
+		}
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			break
+		}
+		s.tok = append(s.tok, c)
+		s.advance(c)
+	}
+	if len(s.tok) == 0 {
+		return "", "", fmt.Errorf("a tag without a name")
+	}
+	name := string(s.tok)
+	s.skipBlanks()
+	if c, ok := s.peek(); !ok || c != '"' {
+		return "", "", fmt.Errorf("tag %s: its value is not a quoted string", name)
+	}
+	s.advance('"')
+	s.value = s.value[:0]
+	for {
+		c, ok := s.peek()
+		if !ok || c == '\n' {
+			return "", "", fmt.Errorf("tag %s: its value has no closing quote on the line", name)
+		}
+		s.advance(c)
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			if n, ok := s.peek(); ok && (n == '"' || n == '\\') {
+				s.advance(n)
+				c = n
+			}
+		}
+		s.value = append(s.value, c)
+	}
+	s.skipBlanks()
+	if c, ok := s.peek(); !ok || c != ']' {
+		return "", "", fmt.Errorf("tag %s: no ']' after its value", name)
+	}
+	s.advance(']')
+	return name, strings.TrimSpace(string(s.value)), nil
+}
+
+// skipBlanks skips spaces and tabs (not newlines).
+func (s *Scanner) skipBlanks() {
+	for {
+		c, ok := s.peek()
+		if !ok || (c != ' ' && c != '\t' && c != '\r') {
+			return
+		}
+		s.advance(c)
+	}
+}
+
+// skipLine skips the rest of the line, its newline included.
+func (s *Scanner) skipLine() {
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return
+		}
+		s.advance(c)
+		if c == '\n' {
+			return
+		}
+	}
+}
+
+// errNextGame is a comment still open where a new game's tags begin.
+var errNextGame = errors.New("next game")
+
+// skipComment skips a brace comment after its '{'. A '[' that starts a
+// line after a blank line ends it with errNextGame (a comment left open by
+// a broken game would otherwise swallow the games after it; no tool
+// writes blank lines inside comments); the '[' is not consumed.
+func (s *Scanner) skipComment() error {
+	for {
+		if s.pos == s.end && !s.fill() {
+			return errEOF
+		}
+		// Fast path: the closing brace on the current line, which has
+		// already had something else than whitespace.
+		chunk := s.buf[s.pos:s.end]
+		if i := bytes.IndexByte(chunk, '}'); i >= 0 && !s.blank && bytes.IndexByte(chunk[:i], '\n') < 0 {
+			s.pos += i + 1
+			return nil
+		}
+		c := s.buf[s.pos]
+		if c == '[' && s.blank && s.prevBlank {
+			return errNextGame
+		}
+		s.advance(c)
+		if c == '}' {
+			return nil
+		}
+	}
+}
+
+// readComment reads a brace comment after its '{' into s.value, keeping at
+// most max bytes (the rest is skipped).
+func (s *Scanner) readComment(max int) error {
+	s.value = s.value[:0]
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return errEOF
+		}
+		if c == '[' && s.blank && s.prevBlank {
+			return errNextGame
+		}
+		s.advance(c)
+		if c == '}' {
+			return nil
+		}
+		if len(s.value) < max {
+			s.value = append(s.value, c)
+		}
+	}
+}
+
+// isDelimiter ends a symbol token.
+func isDelimiter(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '\f', '\v', '{', '}', '(', ')', '[', ']', ';', '$', '<', '>', '"':
+		return true
+	}
+	return false
+}
+
+// movetext reads the movetext up to and including its termination marker.
+// problem, when not "", makes the game malformed once it is read.
+func (s *Scanner) movetext(g *Game, problem string) (*Game, error) {
+	depth := 0        // variation nesting
+	lastMove := false // the last token was a main-line move, without a comment yet
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return nil, s.fail(s.line, g.Line, g, "the input ends before the termination marker (1-0, 0-1, 1/2-1/2 or *)", true)
+		}
+		switch {
+		case isSpace(c):
+			s.advance(c)
+		case c == '{':
+			line := s.line
+			s.advance(c)
+			var err error
+			if depth == 0 && lastMove && g.Plies == g.Book+1 { // could extend the book moves
+				if err = s.readComment(16); err == nil && strings.TrimSpace(string(s.value)) == "book" {
+					g.Book++
+				}
+			} else {
+				err = s.skipComment()
+			}
+			lastMove = false
+			if err != nil {
+				return nil, s.fail(line, g.Line, g, fmt.Sprintf("comment opened at line %d is not closed", line), err != errNextGame)
+			}
+		case c == ';':
+			s.skipLine()
+		case c == '%' && s.atLineStart():
+			s.skipLine()
+		case c == '(':
+			s.advance(c)
+			depth++
+		case c == ')':
+			if depth == 0 {
+				return nil, s.fail(s.line, g.Line, g, "')' closes no variation", true)
+			}
+			s.advance(c)
+			depth--
+		case c == '[':
+			if s.atLineStart() {
+				// The next game's tags: this one has no marker.
+				return nil, s.fail(s.line, g.Line, g,
+					"no termination marker (1-0, 0-1, 1/2-1/2 or *) before the next game's tags", false)
+			}
+			return nil, s.fail(s.line, g.Line, g, "'[' inside the movetext", true)
+		case c == '$':
+			s.advance(c)
+			s.symbol()
+		default:
+			if isDelimiter(c) {
+				return nil, s.fail(s.line, g.Line, g, fmt.Sprintf("unexpected %q in the movetext", c), true)
+			}
+			tok := s.symbol()
+			if marker := terminationMarker(tok); marker != "" {
+				if depth > 0 {
+					continue // not allowed there by the standard, and harmless
+				}
+				g.Marker = marker
+				return s.finish(g, problem)
+			}
+			move := moveText(tok)
+			if move == nil {
+				continue
+			}
+			lastMove = depth == 0
+			if depth > 0 {
+				continue
+			}
+			g.Plies++
+			lastMove = true
+			if len(g.FirstMoves) < s.keep {
+				g.FirstMoves = append(g.FirstMoves, string(move))
+			}
+		}
+	}
+}
+
+// symbol reads a token of non-delimiter bytes into s.tok.
+func (s *Scanner) symbol() []byte {
+	s.tok = s.tok[:0]
+	for {
+		if s.pos == s.end && !s.fill() {
+			return s.tok
+		}
+		c := s.buf[s.pos]
+		if isDelimiter(c) {
+			return s.tok
+		}
+		s.tok = append(s.tok, c)
+		s.advance(c)
+	}
+}
+
+// terminationMarker is the marker tok spells, or "".
+func terminationMarker(tok []byte) string {
+	switch string(tok) {
+	case "1-0":
+		return "1-0"
+	case "0-1":
+		return "0-1"
+	case "1/2-1/2":
+		return "1/2-1/2"
+	case "*":
+		return "*"
+	}
+	return ""
+}
+
+// moveText strips a move number indication ("12.", "12...", "12.e4"),
+// and check marks and annotation glyphs, from a symbol; nil when nothing
+// of a move is left.
+func moveText(tok []byte) []byte {
+	i := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(tok) && tok[i] == '.' || i == len(tok) {
+		for i < len(tok) && tok[i] == '.' {
+			i++
+		}
+		tok = tok[i:]
+	}
+	for len(tok) > 0 && tok[0] == '.' { // "..." alone or after a comment
+		tok = tok[1:]
+	}
+	for len(tok) > 0 {
+		switch tok[len(tok)-1] {
+		case '+', '#', '!', '?':
+			tok = tok[:len(tok)-1]
+			continue
+		}
+		break
+	}
+	if len(tok) == 0 {
+		return nil
+	}
+	return tok
+}
+
+// finish checks a game whose termination marker was read.
+func (s *Scanner) finish(g *Game, problem string) (*Game, error) {
+	switch {
+	case problem != "":
+	case g.White == "" || g.Black == "":
+		problem = "no White or Black tag"
+	case g.Result == "":
+		g.Result = g.Marker
+	case terminationMarker([]byte(g.Result)) == "":
+		problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", g.Result)
+	case g.Result != g.Marker:
+		problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", g.Result, g.Marker)
+	}
+	if problem != "" {
+		return nil, &GameError{File: s.name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black, Reason: problem}
+	}
+	return g, nil
+}
+
+// fail reports a malformed game found at line and, with skip, skips to
+// the next game: the next line that starts with '[' after a line that does
+// not (a tag pair section's first line). Without skip the next game starts
+// where the scanner is.
+func (s *Scanner) fail(line, gameLine int, g *Game, reason string, skip bool) error {
+	e := &GameError{File: s.name, Line: line, GameLine: gameLine, Reason: reason}
+	if g != nil {
+		e.White, e.Black = g.White, g.Black
+	}
+	for skip {
+		c, ok := s.peek()
+		if !ok {
+			if err := s.readErr(); err != nil {
+				return err // the input's fault, not the game's
+			}
+			e.Truncated = true
+			return e
+		}
+		if c == '[' && s.blank && !s.prevTag && s.line > line {
+			return e
+		}
+		s.advance(c)
+	}
+	return e
+}
