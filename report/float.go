@@ -38,5 +38,25 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+// UnmarshalJSON reads what MarshalJSON writes: a number, "+inf", "-inf",
+// or null (NaN), so that Go programs can read a JSON report back.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"+inf"`:
+		*f = Float(math.Inf(1))
+	case `"-inf"`:
+		*f = Float(math.Inf(-1))
+	case "null":
+		*f = Float(math.NaN())
+	default:
+		var x float64
+		if err := json.Unmarshal(b, &x); err != nil {
+			return fmt.Errorf("report: number %s: %w", b, err)
+		}
+		*f = Float(x)
+	}
+	return nil
+}
+
 // finite reports whether x is neither infinite nor NaN.
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

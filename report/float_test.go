@@ -74,3 +74,24 @@ func TestChartClampsInfinities(t *testing.T) {
 		}
 	}
 }
+
+// JSON numbers read back as they were written, unbounded ones included.
+func TestFloatJSONRoundTrip(t *testing.T) {
+	for _, x := range []float64{0, -1.5, 123.456789, math.Inf(1), math.Inf(-1)} {
+		b, err := json.Marshal(Float(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Float
+		if err := json.Unmarshal(b, &back); err != nil || float64(back) != x {
+			t.Errorf("%v: %s read back as %v, %v", x, b, back, err)
+		}
+	}
+	var f Float
+	if err := json.Unmarshal([]byte(`"inf"`), &f); err == nil {
+		t.Error(`"inf" read without an error`)
+	}
+	if err := json.Unmarshal([]byte(`null`), &f); err != nil || !math.IsNaN(float64(f)) {
+		t.Errorf("null: %v %v", f, err)
+	}
+}
