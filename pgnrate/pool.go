@@ -1,0 +1,356 @@
+// Package pgnrate rates the games of PGN files, as Ordo and BayesElo do,
+// with the statistics and report of `selfplay report`: games are read one
+// at a time (package pgnscan) and counted per pairing as they come, so the
+// input is never held in memory, and colour-swapped game pairs are found
+// the way the files carry them, so that each pairing gets the pentanomial
+// estimate as well as the trinomial one. The report is built by package
+// standings from the counts.
+//
+// # Pairs
+//
+// cutechess-cli (-repeat) and fastchess play each opening twice with the
+// colours swapped and write both games with the same start: the FEN tag of
+// an EPD opening, and the opening moves, which they (and selfplay) mark
+// with a {book} comment. A rated game completes a pair with an earlier
+// game of the same file that is still unpaired when it has the same two
+// engines with the colours swapped, the same FEN tag (none counting as the
+// initial position) and the same book moves. cutechess writes the two
+// games one after the other; fastchess writes games as they finish, so
+// with concurrency the two games of a pair may have other games between
+// them, but they carry the same Round tag. So the partner is looked for
+// among the last Window unpaired games, the one with the same Round tag
+// first, else the earliest. A game without a partner there counts as an
+// unpaired game (trinomial only).
+//
+// Without book comments (a minimal PGN) a pair is recognised by the
+// engines, the colours and the FEN tag alone. A wrongly matched pair does
+// not bias the estimate: two unrelated games make a pentanomial sample
+// whose variance is that of two independent games, as in the trinomial
+// model; a missed pair only loses the variance reduction of the pairing.
+package pgnrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"strings"
+
+	"selfplay/pgnscan"
+	"selfplay/report"
+	"selfplay/standings"
+	"selfplay/stats"
+)
+
+// DefaultWindow is how many unpaired games back a game's partner is looked
+// for: more than twice the concurrency of any practical fastchess run.
+const DefaultWindow = 1024
+
+// startFEN is the initial position's FEN without its clocks.
+const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+
+// Pool counts the games of one or more PGN files.
+type Pool struct {
+	window int
+
+	engines []string
+	index   map[string]int32
+
+	pairings []*standings.PairingTally
+	byEngine map[[2]int32]int // sorted engine indices -> pairings index
+
+	input report.Input
+	terms *terminations
+	err   error // the first counting error (none is expected: scores are 0, ½ or 1)
+
+	// The current file's unpaired games within the window: by what a
+	// partner must match, and in reading order for eviction.
+	pending map[pendingKey][]*pendingGame
+	queue   []*pendingGame
+	head    int // queue[head:] are the games not yet paired or evicted
+}
+
+// pendingKey is what a game's partner has: the same engines with the
+// colours swapped, and the same start.
+type pendingKey struct {
+	white, black int32
+	start        uint64
+}
+
+type pendingGame struct {
+	key   pendingKey
+	round string
+	score float64 // White's points
+	done  bool    // paired
+}
+
+// NewPool starts an empty pool; window is DefaultWindow when 0.
+func NewPool(window int) *Pool {
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	return &Pool{
+		window: window, index: map[string]int32{}, byEngine: map[[2]int32]int{},
+		terms: newTerminations(), pending: map[pendingKey][]*pendingGame{},
+	}
+}
+
+// ReadFile reads a PGN file (gzip or not; "-" is standard input, given as
+// stdin) into the pool, see Read.
+func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, problem func(*pgnscan.GameError)) error {
+	if path == "-" {
+		r, err := pgnscan.Decompress(stdin, false)
+		if err != nil {
+			return fmt.Errorf("standard input: %w", err)
+		}
+		return p.Read(ctx, r, "-", problem)
+	}
+	f, err := pgnscan.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return p.Read(ctx, f, path, problem)
+}
+
+// Read counts the games of one PGN stream, named name in the input list
+// and in the problems: rated games per pairing, pairs within the stream,
+// games without a result ("*") as unfinished. Each malformed game goes to
+// problem (when not nil) and is skipped. The error is the reader's, or
+// ctx's when it is cancelled (checked every few thousand games).
+func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(*pgnscan.GameError)) error {
+	p.input.Files = append(p.input.Files, name)
+	defer p.endFile()
+	s := pgnscan.NewScanner(r, name, pgnscan.Options{})
+	for n := 1; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		g, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var ge *pgnscan.GameError
+		if errors.As(err, &ge) {
+			p.input.Games++
+			p.input.Malformed++
+			if problem != nil {
+				problem(ge)
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := p.Add(g); err != nil {
+			p.input.Malformed++
+			if problem != nil {
+				problem(&pgnscan.GameError{File: name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black,
+					Reason: err.Error()})
+			}
+		}
+	}
+}
+
+// Add counts a game read from the current stream (Read calls it). An error
+// says why the game cannot be rated; it is counted as read, not rated.
+func (p *Pool) Add(g *pgnscan.Game) error {
+	p.input.Games++
+	if g.Marker == "*" || g.Result == "*" {
+		p.input.Unfinished++
+		return nil
+	}
+	var white float64
+	switch g.Result {
+	case "1-0":
+		white = 1
+	case "0-1":
+	case "1/2-1/2":
+		white = 0.5
+	default:
+		return fmt.Errorf("result %q", g.Result)
+	}
+	if g.White == g.Black {
+		return fmt.Errorf("%q plays itself", g.White)
+	}
+	w, b := p.engine(g.White), p.engine(g.Black)
+	p.pairing(w, b) // created by the first game of the two, which gives its orientation
+	p.terms.add(g.Termination, w, b, white)
+	p.input.Rated++
+
+	pg := &pendingGame{key: pendingKey{white: w, black: b, start: startKey(g)}, round: g.Round, score: white}
+	want := pendingKey{white: b, black: w, start: pg.key.start}
+	if partner := p.takePartner(want, g.Round); partner != nil {
+		p.countPair(partner, pg)
+		return nil
+	}
+	p.pending[pg.key] = append(p.pending[pg.key], pg)
+	p.queue = append(p.queue, pg)
+	for len(p.queue)-p.head > p.window {
+		p.evict()
+	}
+	return nil
+}
+
+// engine interns a name.
+func (p *Pool) engine(name string) int32 {
+	i, ok := p.index[name]
+	if !ok {
+		i = int32(len(p.engines))
+		p.index[name] = i
+		p.engines = append(p.engines, name)
+	}
+	return i
+}
+
+// pairing returns the tally of engines a and b, created with a as its
+// first engine if there is none yet.
+func (p *Pool) pairing(a, b int32) *standings.PairingTally {
+	key := [2]int32{min(a, b), max(a, b)}
+	i, ok := p.byEngine[key]
+	if !ok {
+		i = len(p.pairings)
+		p.byEngine[key] = i
+		p.pairings = append(p.pairings, &standings.PairingTally{First: p.engines[a], Second: p.engines[b]})
+	}
+	return p.pairings[i]
+}
+
+// firstScore is the points of pt's first engine in a game whose White has
+// index white and scored whiteScore.
+func (p *Pool) firstScore(pt *standings.PairingTally, white int32, whiteScore float64) float64 {
+	if pt.First == p.engines[white] {
+		return whiteScore
+	}
+	return 1 - whiteScore
+}
+
+// takePartner removes and returns the pending game matching want, the one
+// with the same round first, else the earliest; nil if there is none.
+func (p *Pool) takePartner(want pendingKey, round string) *pendingGame {
+	list := p.pending[want]
+	if len(list) == 0 {
+		return nil
+	}
+	k := 0
+	if round != "" {
+		for i, c := range list {
+			if c.round == round {
+				k = i
+				break
+			}
+		}
+	}
+	partner := list[k]
+	list = append(list[:k], list[k+1:]...)
+	if len(list) == 0 {
+		delete(p.pending, want)
+	} else {
+		p.pending[want] = list
+	}
+	partner.done = true
+	return partner
+}
+
+// countPair counts two games of a pair, a read before b.
+func (p *Pool) countPair(a, b *pendingGame) {
+	pt := p.pairing(a.key.white, a.key.black)
+	sa := p.firstScore(pt, a.key.white, a.score)
+	sb := p.firstScore(pt, b.key.white, b.score)
+	p.keep(pt.Games.Add(sa))
+	p.keep(pt.Games.Add(sb))
+	p.keep(pt.Pairs.AddPair(sa, sb))
+	p.input.Pairs++
+}
+
+// countSingle counts an unpaired game.
+func (p *Pool) countSingle(g *pendingGame) {
+	pt := p.pairing(g.key.white, g.key.black)
+	p.keep(pt.Games.Add(p.firstScore(pt, g.key.white, g.score)))
+	p.input.Unpaired++
+}
+
+// keep remembers the first counting error for Report.
+func (p *Pool) keep(err error) {
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// evict counts the oldest pending game as unpaired (or drops it from the
+// queue when it has been paired since).
+func (p *Pool) evict() {
+	g := p.queue[p.head]
+	p.queue[p.head] = nil
+	p.head++
+	if p.head > 4096 && p.head*2 > len(p.queue) { // keep the queue's memory bounded
+		p.queue = append(p.queue[:0:0], p.queue[p.head:]...)
+		p.head = 0
+	}
+	if g.done {
+		return
+	}
+	list := p.pending[g.key]
+	for i, c := range list {
+		if c == g {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(p.pending, g.key)
+	} else {
+		p.pending[g.key] = list
+	}
+	p.countSingle(g)
+}
+
+// endFile counts the file's games still unpaired: pairs do not span files.
+func (p *Pool) endFile() {
+	for p.head < len(p.queue) {
+		p.evict()
+	}
+	p.queue, p.head = p.queue[:0], 0
+}
+
+// startKey identifies a game's start: its FEN tag (the initial position
+// when there is none) and its book moves.
+func startKey(g *pgnscan.Game) uint64 {
+	h := fnv.New64a()
+	fen := strings.Join(strings.Fields(g.FEN), " ")
+	if fields := strings.Fields(fen); len(fields) >= 4 && strings.Join(fields[:4], " ") == startFEN {
+		fen = ""
+	}
+	h.Write([]byte(fen))
+	for _, m := range g.FirstMoves[:min(g.Book, len(g.FirstMoves))] {
+		h.Write([]byte{0})
+		h.Write([]byte(m))
+	}
+	return h.Sum64()
+}
+
+// Input is what the pool has read so far.
+func (p *Pool) Input() report.Input { return p.input }
+
+// Report is the pool's report at the confidence level (0 for the
+// default), its ratings anchored at anchor ("" for the average; an engine
+// that is not in the pool is an error wrapping standings.ErrNotFound).
+func (p *Pool) Report(level float64, anchor string) (report.Report, error) {
+	if p.err != nil {
+		return report.Report{}, fmt.Errorf("counting the games: %w", p.err)
+	}
+	if level == 0 {
+		level = stats.DefaultLevel
+	}
+	input := p.input
+	input.Files = append([]string(nil), input.Files...)
+	t, err := standings.FromCounts(standings.Counts{
+		Name: strings.Join(input.Files, ", "), Engines: p.engines, Pairings: p.pairings, Input: input,
+		Terminations: p.terms.report(p.engines),
+	}, level, anchor)
+	if err != nil {
+		return report.Report{}, err
+	}
+	return report.Report{Level: level, Anchor: anchor, Tournaments: []report.Tournament{t}}, nil
+}
