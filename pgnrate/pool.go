@@ -104,6 +104,7 @@ func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, probl
 		if err != nil {
 			return fmt.Errorf("standard input: %w", err)
 		}
+		defer r.Close()
 		return p.Read(ctx, r, "-", problem)
 	}
 	f, err := pgnscan.Open(path)

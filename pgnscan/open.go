@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 )
 
 // gzipMagic starts every gzip member (RFC 1952).
@@ -26,18 +27,24 @@ func Open(path string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return readCloser{Reader: r, Closer: f}, nil
+	return readCloser{Reader: r, close: func() error {
+		r.Close()
+		return f.Close()
+	}}, nil
 }
 
 type readCloser struct {
 	io.Reader
-	io.Closer
+	close func() error
 }
+
+func (r readCloser) Close() error { return r.close() }
 
 // Decompress returns r's content: gunzipped when it starts with the gzip
 // magic bytes, as is otherwise (an error when wantGzip says it should be
-// gzip and it is not).
-func Decompress(r io.Reader, wantGzip bool) (io.Reader, error) {
+// gzip and it is not). Gzip is decompressed ahead in a goroutine, so that
+// it runs beside the scanner; Close stops it (it does not close r).
+func Decompress(r io.Reader, wantGzip bool) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(len(gzipMagic))
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -47,13 +54,82 @@ func Decompress(r io.Reader, wantGzip bool) (io.Reader, error) {
 		if wantGzip {
 			return nil, errors.New("the name says gzip, but the content is not gzip")
 		}
-		return br, nil
+		return io.NopCloser(br), nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	return gzipErrors{zr}, nil
+	return newReadAhead(gzipErrors{zr}, 1<<20, 4), nil
+}
+
+// readAhead reads r in a goroutine into a few buffers ahead of its reader.
+type readAhead struct {
+	filled chan chunk
+	free   chan []byte
+	done   chan struct{}
+	stop   sync.Once
+	cur    []byte // unread part of the current chunk
+	last   []byte // the current chunk's buffer, to give back
+	err    error  // after cur
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+func newReadAhead(r io.Reader, size, n int) *readAhead {
+	ra := &readAhead{filled: make(chan chunk, n), free: make(chan []byte, n), done: make(chan struct{})}
+	for range n {
+		ra.free <- make([]byte, size)
+	}
+	go func() {
+		for {
+			var buf []byte
+			select {
+			case buf = <-ra.free:
+			case <-ra.done:
+				return
+			}
+			k, err := io.ReadFull(r, buf)
+			if err == io.ErrUnexpectedEOF { // a short last chunk
+				err = io.EOF
+			}
+			select {
+			case ra.filled <- chunk{buf[:k], err}:
+			case <-ra.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ra
+}
+
+func (ra *readAhead) Read(p []byte) (int, error) {
+	for len(ra.cur) == 0 {
+		if ra.err != nil {
+			return 0, ra.err
+		}
+		if ra.last != nil {
+			ra.free <- ra.last[:cap(ra.last)]
+			ra.last = nil
+		}
+		c := <-ra.filled
+		ra.cur, ra.last, ra.err = c.b, c.b, c.err
+	}
+	n := copy(p, ra.cur)
+	ra.cur = ra.cur[n:]
+	return n, nil
+}
+
+// Close stops the goroutine.
+func (ra *readAhead) Close() error {
+	ra.stop.Do(func() { close(ra.done) })
+	return nil
 }
 
 // gzipErrors names gzip in a corrupt or truncated stream's error.
