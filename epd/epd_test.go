@@ -1,7 +1,6 @@
 package epd
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -76,22 +75,6 @@ func TestParse(t *testing.T) {
 	for _, b := range bad {
 		if !strings.Contains(b.Error(), wantBad[b.Line]) {
 			t.Errorf("line %d: %v, want %q", b.Line, b.Err, wantBad[b.Line])
-		}
-	}
-}
-
-func TestSharedSuites(t *testing.T) {
-	for _, name := range []string{"wac.epd", "bk.epd", "ecm.epd", "crafty-bench.epd", "zugzwang.epd", "wac-classic.epd"} {
-		path := "../../shared/data/" + name
-		if _, err := os.Stat(path); err != nil {
-			t.Skipf("%s not present", path)
-		}
-		recs, bad, err := Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(bad) != 0 || len(recs) == 0 {
-			t.Errorf("%s: %d records, bad lines %v", name, len(recs), bad)
 		}
 	}
 }

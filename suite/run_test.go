@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/epd"
+	"selfplay/epd/builtin"
 )
 
 // testEPD: mates in 1 and 2, a hanging queen, an am case, a deliberately
@@ -426,43 +425,10 @@ func TestJSONAndCSVShape(t *testing.T) {
 	}
 }
 
-// dataDir finds ../shared/data next to the module root, or "".
-func dataDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
-			if st, err := os.Stat(d); err == nil && st.IsDir() {
-				return d
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
+// loadData reads the first n usable positions of a built-in suite.
 func loadData(t *testing.T, name string, n int) []epd.Record {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("test suites skipped in -short mode")
-	}
-	dir := dataDir(t)
-	path := filepath.Join(dir, name)
-	if dir == "" {
-		t.Skip("../shared/data not found")
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s not found", path)
-	}
-	recs, bad, err := epd.Load(path)
+	recs, bad, err := builtin.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +443,7 @@ func loadData(t *testing.T, name string, n int) []epd.Record {
 }
 
 func TestWACSubset(t *testing.T) {
-	use := loadData(t, "wac.epd", 20)
+	use := loadData(t, "wac", 20)
 	res, err := Run(context.Background(), Config{Suite: "wac.epd", Positions: use, Variants: variants(t, "plain,fhr"),
 		Plan: must(ParseNodes("2700x2^1..3")), HashMiB: 4})
 	if err != nil {
@@ -498,7 +464,7 @@ func TestWACSubset(t *testing.T) {
 }
 
 func TestBKFixedDepth(t *testing.T) {
-	use := loadData(t, "bk.epd", 24)
+	use := loadData(t, "bk", 24)
 	res, err := Run(context.Background(), Config{Suite: "bk.epd", Positions: use, Variants: variants(t, "plain,fhr"),
 		Plan: must(ParseDepths("4..5")), HashMiB: 4})
 	if err != nil {

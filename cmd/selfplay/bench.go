@@ -11,7 +11,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
-	"selfplay/epd"
+	"selfplay/epd/builtin"
 	"selfplay/suite"
 )
 
@@ -55,7 +55,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	fs.SetOutput(e.stderr)
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	depth := fs.Int("depth", 7, "search depth")
-	epdFile := fs.String("epd", "", "EPD file with the positions (default: built-in benchmark)")
+	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (default: the built-in benchmark)")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -66,7 +66,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	}
 	positions := benchPositions()
 	if *epdFile != "" {
-		recs, bad, err := epd.Load(*epdFile)
+		recs, bad, err := builtin.Load(*epdFile)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
 			return exitUsage

@@ -10,6 +10,7 @@ import (
 
 	"selfplay/engines/search"
 	"selfplay/epd"
+	"selfplay/epd/builtin"
 	"selfplay/store"
 	"selfplay/store/record"
 	"selfplay/suite"
@@ -22,7 +23,7 @@ import (
 func cmdSuite(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	epdFile := fs.String("epd", "", "EPD file with the positions (required)")
+	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (required)")
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	nodes := fs.String("nodes", "", "node budgets: a list (5400,10800) or BASEx2^A..B (2700x2^1..10); hard limits")
 	depth := fs.String("depth", "", "fixed depths: a list or range (4..8)")
@@ -35,7 +36,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	db := fs.String("db", "", "also store the run in this SQLite database (for selfplay report)")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB (per search)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: selfplay suite -epd FILE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
+		fmt.Fprintln(fs.Output(), "usage: selfplay suite -epd FILE|SUITE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
 		fs.PrintDefaults()
 	}
 	if code, done := parseFlags(fs, args); done {
@@ -51,7 +52,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "%v", err)
 	}
 	if *epdFile == "" {
-		return fail(exitUsage, "-epd FILE is required")
+		return fail(exitUsage, "-epd FILE or a built-in suite (%s) is required", builtin.Names())
 	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {
@@ -69,7 +70,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "-hash must be >= 1 and -concurrency >= 0")
 	}
 
-	recs, bad, err := epd.Load(*epdFile)
+	recs, bad, err := builtin.Load(*epdFile)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
