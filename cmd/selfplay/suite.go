@@ -52,7 +52,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "%v", err)
 	}
 	if *epdFile == "" {
-		return fail(exitUsage, "-epd FILE or a built-in suite (%s) is required", builtin.Names())
+		return fail(exitUsage, "-epd FILE is required (an EPD file, or a built-in suite: %s)", builtin.Names())
 	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {

@@ -90,7 +90,7 @@ func Load(nameOrPath string) ([]epd.Record, []epd.LineError, error) {
 		return recs, bad, nil
 	}
 	if _, err := os.Stat(nameOrPath); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%q is neither a built-in suite (%s) nor an EPD file", nameOrPath, Names())
+		return nil, nil, fmt.Errorf("%q is neither a built-in suite (%s) nor a file: %w", nameOrPath, Names(), err)
 	}
 	return epd.Load(nameOrPath)
 }
