@@ -346,8 +346,8 @@ func (s *Scanner) skipLine() {
 // errNextGame is a comment still open where a new game's tags begin.
 var errNextGame = errors.New("next game")
 
-// skipComment skips a brace comment after its '{'. A '[' that starts a
-// line after a blank line ends it with errNextGame (a comment left open by
+// skipComment skips a brace comment after its '{'. A tag pair's '[' that
+// starts a line after a blank line ends it with errNextGame (a comment left open by
 // a broken game would otherwise swallow the games after it; no tool
 // writes blank lines inside comments); the '[' is not consumed.
 func (s *Scanner) skipComment() error {
@@ -363,7 +363,7 @@ func (s *Scanner) skipComment() error {
 			return nil
 		}
 		c := s.buf[s.pos]
-		if c == '[' && s.blank && s.prevBlank {
+		if c == '[' && s.blank && s.prevBlank && s.tagAhead() {
 			return errNextGame
 		}
 		s.advance(c)
@@ -371,6 +371,17 @@ func (s *Scanner) skipComment() error {
 			return nil
 		}
 	}
+}
+
+// tagAhead reports whether the '[' at the read position starts a tag
+// pair: a letter follows it (not "[%clk ...]", which GUIs write in
+// comments). At the end of the buffer it says yes.
+func (s *Scanner) tagAhead() bool {
+	if s.pos+1 >= s.end {
+		return true
+	}
+	c := s.buf[s.pos+1]
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
 
 // readComment reads a brace comment after its '{' into s.value, keeping at
@@ -382,7 +393,7 @@ func (s *Scanner) readComment(max int) error {
 		if !ok {
 			return errEOF
 		}
-		if c == '[' && s.blank && s.prevBlank {
+		if c == '[' && s.blank && s.prevBlank && s.tagAhead() {
 			return errNextGame
 		}
 		s.advance(c)

@@ -190,7 +190,7 @@ func TestMalformedGames(t *testing.T) {
 func TestStandardSyntax(t *testing.T) {
 	text := "\xef\xbb\xbf% an escape line\r\n[White \"a \\\"the\\\" engine\"]\r\n[Black \"b\\\\c\"]\r\n" +
 		"[Result \"1/2-1/2\"] ; a comment after a tag\r\n\r\n" +
-		"1.e4! $1 {a\r\nmulti-line [comment]} 1... e5?! (1... c5 2. Nf3 (2. c3 d5 1-0) d6 *) 2. Nf3 ; to the end\r\n" +
+		"1.e4! $1 {a\r\nmulti-line [comment]\r\n\r\n[%clk 0:01:00]} 1... e5?! (1... c5 2. Nf3 (2. c3 d5 1-0) d6 *) 2. Nf3 ; to the end\r\n" +
 		"Nc6 3.Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 1/2-1/2 {a draw}\r\n" +
 		"% another\r\n\r\n" + okGame
 	games, bad := scanAll(t, text, Options{FirstMoves: 4})
@@ -199,7 +199,7 @@ func TestStandardSyntax(t *testing.T) {
 	}
 	checkGame(t, games[0], Game{Line: 2, White: `a "the" engine`, Black: `b\c`, Result: "1/2-1/2", Marker: "1/2-1/2", Plies: 17},
 		[]string{"e4", "e5", "Nf3", "Nc6"})
-	if games[1].Line != 11 {
+	if games[1].Line != 13 {
 		t.Errorf("second game at line %d", games[1].Line)
 	}
 }
