@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -26,6 +27,9 @@ func tryLock(f *os.File) error {
 			continue
 		case errors.Is(err, syscall.EWOULDBLOCK):
 			return errLockBusy
+		case errors.Is(err, syscall.ENOLCK), errors.Is(err, syscall.EOPNOTSUPP):
+			return fmt.Errorf("%w: the file system does not lock files (a network file system? "+
+				"keep the database on a local disk: SQLite's WAL needs one too)", err)
 		}
 		return err
 	}

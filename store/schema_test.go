@@ -227,6 +227,7 @@ func TestForeignDatabaseUntouched(t *testing.T) {
 			INSERT INTO games VALUES (1); PRAGMA user_version = 2`, 2},
 		{"user_version 0", `CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')`, 0},
 		{"our tables but a column less", migrations[0].sql + `; ALTER TABLE moves DROP COLUMN seldepth; PRAGMA user_version = 1`, 1},
+		{"WAL with a log", `PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)`, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "foreign.db")
@@ -235,9 +236,18 @@ func TestForeignDatabaseUntouched(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustExec(t, db, tc.setup)
-			db.Close()
+			wal := strings.Contains(tc.setup, "WAL")
+			if wal {
+				// The process that wrote it was killed: its log is not
+				// checkpointed into the file.
+				copyDatabase(t, path, path+".copy")
+				db.Close()
+				path += ".copy"
+			} else {
+				db.Close()
+			}
 			before := stateOf(t, path)
-			if before.userVersion != tc.version || before.journalMode != "delete" {
+			if before.userVersion != tc.version || (before.journalMode != "delete") != wal {
 				t.Fatalf("fixture: %+v", before)
 			}
 			_, rerr := OpenReader(ctx, path)
@@ -247,8 +257,17 @@ func TestForeignDatabaseUntouched(t *testing.T) {
 					t.Errorf("open of a foreign file: %v", err)
 				}
 			}
-			if after := stateOf(t, path); after != before {
+			after := stateOf(t, path)
+			if wal { // a reader of a WAL file sets up -shm beside it
+				after.siblings, before.siblings = "", ""
+			}
+			if after != before {
 				t.Errorf("the foreign file changed:\nbefore %+v\nafter  %+v", before, after)
+			}
+			if wal {
+				if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
+					t.Errorf("the foreign file's log was checkpointed: %v", err)
+				}
 			}
 		})
 	}
@@ -300,5 +319,19 @@ func TestReaderNeverMigrates(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(text); string(b) != strings.Repeat("not a database\n", 100) {
 		t.Error("the text file changed")
+	}
+}
+
+// copyDatabase copies a database's file and write-ahead log as they are.
+func copyDatabase(t *testing.T, from, to string) {
+	t.Helper()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(from + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to+suffix, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -124,6 +124,10 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		if err := createDatabase(ctx, abs); err != nil {
 			return nil, err
 		}
+	} else if err := checkReadOnly(ctx, abs); err != nil {
+		// A read-write connection to a file that is not ours could change
+		// it even if we only look: closing checkpoints a foreign WAL.
+		return nil, sqliteError(abs, err)
 	}
 	db, err := sql.Open("sqlite", writerDSN(abs))
 	if err != nil {
@@ -150,6 +154,21 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		return nil, fmt.Errorf("write-ahead log: %w", err)
 	}
 	return s, nil
+}
+
+// checkReadOnly checks the schema of an existing database on a read-only
+// connection (see checkSchema).
+func checkReadOnly(ctx context.Context, abs string) error {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	db, err := sql.Open("sqlite", dsn(abs, q))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = checkSchema(ctx, db)
+	return err
 }
 
 // checkWritable fails if the file exists and cannot be opened for writing.
@@ -196,7 +215,11 @@ func createDatabase(ctx context.Context, abs string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Link(tmp, abs) // fails rather than replace a file that appeared meanwhile
+		// Link fails rather than replace a file that appeared meanwhile;
+		// file systems without hard links get a rename.
+		if err = os.Link(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
+			err = os.Rename(tmp, abs)
+		}
 	}
 	os.Remove(tmp)
 	if err != nil {
