@@ -72,7 +72,11 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 				return nil, errAbandoned
 			}
 			term := faultKind(err, false)
-			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s at the new game: %v", sideName(side), names[side], faultVerb(term), err))
+			when := "at the new game"
+			if errors.As(err, new(*startError)) {
+				when = "at its start"
+			}
+			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), names[side], faultVerb(term), when, err))
 			over = true
 			break
 		}

@@ -448,8 +448,15 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 			if ctx.Err() != nil {
 				return // interrupted while starting an engine
 			}
-			finished <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
-			return
+			// An engine that passed the preflight but fails to start
+			// now loses this game; it is not kept, so the next game
+			// starts it again (as the adapter restarts a crashed one).
+			if werr != nil {
+				white = unstarted{werr}
+			}
+			if berr != nil {
+				black = unstarted{berr}
+			}
 		}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
@@ -464,6 +471,24 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		finished <- outcome{game: g, err: gerr}
 	}
 }
+
+// unstarted stands in for an engine whose start failed in a worker: its
+// NewGame returns the start's error, so playGame charges the game to it
+// before any move, as it charges a failed restart at the new game.
+type unstarted struct{ err error }
+
+// startError marks a fault at an engine's start (not at its new game).
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+func (u unstarted) Name() string                  { return "" }
+func (u unstarted) NewGame(context.Context) error { return &startError{u.err} }
+func (u unstarted) Search(context.Context, string, []string, engines.Limits) (engines.Result, error) {
+	return engines.Result{}, &startError{u.err}
+}
+func (u unstarted) Close() error { return nil }
 
 // refereeHashMiB is the transposition table of each worker's referee.
 const refereeHashMiB = 16
