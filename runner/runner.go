@@ -458,6 +458,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 				black = unstarted{berr}
 			}
 		}
+		j.external = [2]bool{r.external(j.white), r.external(j.black)}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader
@@ -470,6 +471,12 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		// delivered and stored too.
 		finished <- outcome{game: g, err: gerr}
 	}
+}
+
+// external reports whether the engine of that name is an external one.
+func (r *run) external(name string) bool {
+	e, ok := r.cfg.Engine(name)
+	return ok && e.External()
 }
 
 // unstarted stands in for an engine whose start failed in a worker: its
