@@ -16,6 +16,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"selfplay/engines/uci/ucitest"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -134,6 +136,10 @@ var (
 // TestMain removes the directories that tests share (the binary's, the
 // stored tournament's).
 func TestMain(m *testing.M) {
+	if os.Getenv(fakeEngineEnv) == "1" && len(os.Args) > 1 && os.Args[1] == fakeEngineMarker {
+		ucitest.Main(os.Args[2:])
+		os.Exit(0)
+	}
 	code := m.Run()
 	for _, dir := range []string{buildDir, tinyDBDir} {
 		if dir != "" {
