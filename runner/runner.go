@@ -300,6 +300,23 @@ func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, 
 	defer stop()
 	jobs := make(chan gameJob)
 	finished := make(chan outcome)
+	// With an SPRT, a game is handed out only while fewer than
+	// concurrency games are neither stored nor abandoned: a slot is freed
+	// when the collector has counted a game, not when a worker has played
+	// it. So no game starts that the decision on the games before it would
+	// have made unnecessary, and with concurrency 1 where the test stops
+	// (and so the games stored) is a function of the config, also across
+	// kills and resumes.
+	var slots chan struct{}
+	if r.sprt.enabled() {
+		slots = make(chan struct{}, concurrency)
+	}
+	release := func() {
+		select {
+		case <-slots:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < min(concurrency, pending); w++ {
 		wg.Add(1)
@@ -320,6 +337,13 @@ func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, 
 			}
 			if done[gameKey{j.pair, j.index}] {
 				continue
+			}
+			if slots != nil {
+				select {
+				case slots <- struct{}{}:
+				case <-runCtx.Done():
+					return
+				}
 			}
 			select {
 			case jobs <- j:
@@ -355,15 +379,18 @@ func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, 
 				if !errors.Is(res.err, errAbandoned) {
 					fail(res.err)
 				}
+				release()
 				continue
 			}
 			if err := r.store(ctx, res.game); err != nil {
 				fail(err)
+				release()
 				continue
 			}
 			if r.sprt.decided() {
 				stop() // abandon the games being played
 			}
+			release()
 		case <-ticker.C:
 			r.prog.tick()
 		}

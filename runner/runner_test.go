@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/notnil/chess"
 
@@ -449,5 +450,34 @@ referee_nodes = 1000
 	long, _ := play("1h")
 	if timeless(exportAll(t, short)) != timeless(exportAll(t, long)) {
 		t.Fatal("the games depend on move_timeout")
+	}
+}
+
+// With one game at a time, where the SPRT stops is a function of the
+// config: no game is started before the one before it is counted, so a
+// slow store (or a slow disk) adds no game after the decision.
+func TestSPRTStopDoesNotDependOnTiming(t *testing.T) {
+	body := fmt.Sprintf(quickConfig, 1) + `
+[tournament.sprt]
+elo0 = 400
+elo1 = 500
+model = "logistic"
+`
+	play := func(slowStore time.Duration) string {
+		cfg := loadConfig(t, body)
+		st := openStore(t, cfg)
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""),
+			OnGameStored: func(*record.Game) { time.Sleep(slowStore) }}); err != nil {
+			t.Fatal(err)
+		}
+		tour, games := storedGames(t, st, "quick")
+		if tour.SPRTState != "H0" {
+			t.Fatalf("SPRT state %q", tour.SPRTState)
+		}
+		return fmt.Sprintf("%d games, LLR %v\n%s", len(games), tour.SPRTLLR, timeless(exportAll(t, st)))
+	}
+	fast, slow := play(0), play(100*time.Millisecond)
+	if fast != slow {
+		t.Fatalf("a slow store changes the games:\n%.60s\n%.60s", fast, slow)
 	}
 }
