@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -213,45 +212,6 @@ func waitForGames(t *testing.T, cmd *exec.Cmd, db string, n int) {
 			t.Fatalf("not %d games stored within a minute", n)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// A run killed with SIGKILL mid-tournament and started again completes
-// with every game exactly once and an intact database.
-func TestKillAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := selfplayBinary(t)
-	cmd, cfg, db := startRun(t, bin, nil)
-	waitForGames(t, cmd, db, 6)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	killedAt, _ := countGames(t, db)
-	if killedAt >= 50 {
-		t.Skip("the run finished before it could be killed")
-	}
-	out, err := exec.Command(bin, "run", "-config", cfg).CombinedOutput()
-	if err != nil {
-		t.Fatalf("resume: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "resuming") {
-		t.Errorf("resume output does not say it resumed:\n%s", out)
-	}
-	games, distinct := countGames(t, db)
-	if games != 50 || distinct != 50 {
-		t.Fatalf("after resume: %d games, %d distinct, want 50", games, distinct)
-	}
-	d, _ := sql.Open("sqlite", db)
-	defer d.Close()
-	var check string
-	if err := d.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
-	}
-	var orphans int
-	d.QueryRow(`SELECT count(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)`).Scan(&orphans)
-	if orphans != 0 {
-		t.Fatalf("%d moves without a game", orphans)
 	}
 }
 
