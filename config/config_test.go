@@ -409,6 +409,8 @@ func TestBad(t *testing.T) {
 		{"wrong type rounds", engAB + tourn("t", "rounds = \"two\"\n"+limits), []string{"tournament[0].rounds: want an integer, got string \"two\""}},
 		{"rounds zero", engAB + tourn("t", "rounds = 0\n"+limits), []string{"tournament[0].rounds: 0 is out of range: want >= 1"}},
 		{"concurrency zero", engAB + tourn("t", "concurrency = 0\n"+limits), []string{"tournament[0].concurrency:", "want 1..1024"}},
+		{"movetime too long", engAB + tourn("t", "[tournament.limits]\nmovetime = \"2000000h\"\ntime_margin = \"1000000h\"\n"), []string{"tournament[0].limits.movetime: \"2000000h\" is out of range: want at most 8760h0m0s (a year)", "limits.time_margin"}},
+		{"tc too long", engAB + tourn("t", "[tournament.limits]\ntc = \"40/31536001\"\n"), []string{"tournament[0].limits.tc:", "too large: want at most 8760h0m0s"}},
 		{"concurrency too large", engAB + tourn("t", "concurrency = 100000\n"+limits), []string{"tournament[0].concurrency: 100000 is out of range: want 1..1024"}},
 		{"too many games", engAB + "[[tournament]]\nname = \"t\"\nengines = [\"a\", \"b\", \"c\"]\nrounds = 2147483647\n[tournament.openings]\nset = \"two-ply\"\n" + limits,
 			[]string{"tournament[0].rounds: the tournament is too large: 3 pairings x 400 openings x 2 colors x 2147483647 rounds is more than 1099511627776 games"}},
