@@ -247,9 +247,10 @@ func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.how, func(t *testing.T) {
-			// Start 1 is the preflight's, start 2 the worker's first.
-			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "5s", "--", "-mode", "legal") +
-				"\ninit_timeout = \"300ms\""
+			// Start 1 is the preflight's, start 2 the worker's first. The
+			// init timeout leaves a loaded machine time to start the others.
+			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "1m", "--", "-mode", "legal") +
+				"\ninit_timeout = \"2s\""
 			cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "concurrency = 2", "concurrency = 1", 1))
 			st := openStore(t, cfg)
 			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {

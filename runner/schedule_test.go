@@ -111,6 +111,7 @@ func TestHugeScheduleIsLazy(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
+	t.Logf("%d MiB allocated", (after.TotalAlloc-before.TotalAlloc)>>20)
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200<<20 {
 		t.Fatalf("%d MiB allocated for one game of a billion-round tournament", alloc>>20)
 	}
