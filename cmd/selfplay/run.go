@@ -32,8 +32,8 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if *concurrency < 0 {
-		fmt.Fprintln(e.stderr, "selfplay run: -concurrency must be >= 0")
+	if *concurrency < 0 || *concurrency > config.MaxConcurrency {
+		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
 		return exitUsage
 	}
 	cfg, err := config.Load(*cfgPath)
