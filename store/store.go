@@ -739,6 +739,13 @@ func (r *Reader) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, 
 // and times, but neither moves, PGN, reason nor final position; the search
 // figures come added up (SearchSums).
 func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
+	// Sized up front: growing a slice of 100,000 games by doubling leaves
+	// as much garbage as it keeps.
+	n, err := r.CountGames(ctx, tournamentID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]record.Game, 0, n)
 	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, start_fen,
 		white, black, result, termination, culprit, plies, started_at, finished_at
 		FROM games WHERE tournament_id = ?`+gameOrder, tournamentID)
@@ -748,7 +755,6 @@ func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]rec
 	defer rows.Close()
 	// Names repeat in every row: one copy of each.
 	var in interner
-	var out []record.Game
 	var openingID, openingName, startFEN, white, black, result, term, culprit, started, finished sql.RawBytes
 	for rows.Next() {
 		g := record.Game{TournamentID: tournamentID}
