@@ -734,10 +734,10 @@ func (r *Reader) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, 
 }
 
 // TournamentGames returns a tournament's games in schedule order with what
-// a report reads of them (standings.Source): pair and index, round,
-// opening, start position, players, result, termination, culprit, plies
-// and times, but neither moves, PGN, reason nor final position; the search
-// figures come added up (SearchSums).
+// a report reads of them (standings.Source): pair and index, opening,
+// players, result, termination, culprit and times. Everything else is left
+// out (the database has it: Games); the search figures come added up
+// (SearchSums).
 func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
 	// Sized up front: growing a slice of 100,000 games by doubling leaves
 	// as much garbage as it keeps.
@@ -746,8 +746,9 @@ func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]rec
 		return nil, err
 	}
 	out := make([]record.Game, 0, n)
-	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, start_fen,
-		white, black, result, termination, culprit, plies, started_at, finished_at
+	// Few columns: the driver's cost is per column and row.
+	rows, err := r.q.QueryContext(ctx, `SELECT pair_index, game_index, opening_id, opening_name, white, black,
+		result, termination, culprit, started_at, finished_at
 		FROM games WHERE tournament_id = ?`+gameOrder, tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
@@ -755,14 +756,14 @@ func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]rec
 	defer rows.Close()
 	// Names repeat in every row: one copy of each.
 	var in interner
-	var openingID, openingName, startFEN, white, black, result, term, culprit, started, finished sql.RawBytes
+	var openingID, openingName, white, black, result, term, culprit, started, finished sql.RawBytes
 	for rows.Next() {
 		g := record.Game{TournamentID: tournamentID}
-		if err := rows.Scan(&g.ID, &g.Pair, &g.Index, &g.Round, &openingID, &openingName, &startFEN, &white, &black,
-			&result, &term, &culprit, &g.Plies, &started, &finished); err != nil {
+		if err := rows.Scan(&g.Pair, &g.Index, &openingID, &openingName, &white, &black,
+			&result, &term, &culprit, &started, &finished); err != nil {
 			return nil, fmt.Errorf("reading games: %w", err)
 		}
-		g.OpeningID, g.OpeningName, g.StartFEN = in.str(openingID), in.str(openingName), in.str(startFEN)
+		g.OpeningID, g.OpeningName = in.str(openingID), in.str(openingName)
 		g.White, g.Black, g.Result = in.str(white), in.str(black), in.str(result)
 		g.Termination, g.Culprit = record.Termination(in.str(term)), in.str(culprit)
 		g.Started, g.Finished = parseTime(string(started)), parseTime(string(finished))
@@ -790,29 +791,36 @@ func (in *interner) str(b []byte) string {
 }
 
 // SearchSums returns, per engine, the sums of its search figures over the
-// moves it chose in the tournament's games (standings.Source), added up
-// from each game's per-side sums.
+// moves it chose in the tournament's games (standings.Source), added up in
+// SQL from each game's per-side sums: one row per colour pairing, one pass
+// over the games.
 func (r *Reader) SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT engine, sum(moves), sum(depth), sum(seldepth), sum(nodes), sum(ns) FROM (
-		SELECT white AS engine, white_moves AS moves, white_depth AS depth, white_seldepth AS seldepth,
-			white_nodes AS nodes, white_time_ns AS ns FROM games WHERE tournament_id = ?
-		UNION ALL
-		SELECT black, black_moves, black_depth, black_seldepth, black_nodes, black_time_ns FROM games WHERE tournament_id = ?
-		) GROUP BY engine`, tournamentID, tournamentID)
+	rows, err := r.q.QueryContext(ctx, `SELECT white, black,
+		sum(white_moves), sum(white_depth), sum(white_seldepth), sum(white_nodes), sum(white_time_ns),
+		sum(black_moves), sum(black_depth), sum(black_seldepth), sum(black_nodes), sum(black_time_ns)
+		FROM games WHERE tournament_id = ? GROUP BY white, black`, tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("reading search figures: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]record.SearchSums{}
 	for rows.Next() {
-		var e string
-		var s record.SearchSums
-		var ns int64
-		if err := rows.Scan(&e, &s.Moves, &s.Depth, &s.SelDepth, &s.Nodes, &ns); err != nil {
+		var white, black string
+		var w, b record.SearchSums
+		var wt, bt int64
+		if err := rows.Scan(&white, &black, &w.Moves, &w.Depth, &w.SelDepth, &w.Nodes, &wt,
+			&b.Moves, &b.Depth, &b.SelDepth, &b.Nodes, &bt); err != nil {
 			return nil, fmt.Errorf("reading search figures: %w", err)
 		}
-		s.Time = time.Duration(ns)
-		out[e] = s
+		w.Time, b.Time = time.Duration(wt), time.Duration(bt)
+		for _, side := range []struct {
+			engine string
+			sums   record.SearchSums
+		}{{white, w}, {black, b}} {
+			s := out[side.engine]
+			s.Add(side.sums)
+			out[side.engine] = s
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading search figures: %w", err)
