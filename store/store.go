@@ -38,6 +38,7 @@ import (
 type Store struct {
 	Reader
 	lock *writerLock
+	abs  string // the database's absolute path
 	// The files the connection writes, as they were when it opened them:
 	// before each write the path must still name them (checkFiles).
 	dbFile, walFile os.FileInfo
@@ -137,7 +138,7 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 	// serialises the workers' transactions without SQLITE_BUSY retries.
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	s := &Store{Reader: Reader{db: db, q: db, path: path}, lock: lock}
+	s := &Store{Reader: Reader{db: db, q: db, path: path}, lock: lock, abs: abs}
 	defer func() {
 		if err != nil {
 			db.Close()
@@ -275,15 +276,11 @@ var ErrDatabaseGone = errors.New("nothing more can be stored")
 // writing an unlinked file without error, and every game stored there
 // would vanish with the process.
 func (s *Store) checkFiles() error {
-	abs, err := filepath.Abs(s.path)
-	if err != nil {
-		return err
-	}
 	for _, f := range []struct {
 		path string
 		info os.FileInfo
 		what string
-	}{{abs, s.dbFile, "database " + s.path}, {abs + "-wal", s.walFile, "write-ahead log " + s.path + "-wal"}} {
+	}{{s.abs, s.dbFile, "database " + s.path}, {s.abs + "-wal", s.walFile, "write-ahead log " + s.path + "-wal"}} {
 		now, err := os.Stat(f.path)
 		if err == nil && os.SameFile(now, f.info) {
 			continue
@@ -416,7 +413,8 @@ func (r *Reader) Close() error { return r.db.Close() }
 
 // ReadTx calls fn with a Reader whose queries all see one snapshot of the
 // database (a read transaction), so that figures read by separate queries
-// agree while a writer goes on.
+// agree while a writer goes on. On a Store it holds the one connection:
+// fn must not write.
 func (r *Reader) ReadTx(ctx context.Context, fn func(*Reader) error) error {
 	if _, inTx := r.q.(*sql.Tx); inTx {
 		return fn(r)
