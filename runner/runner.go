@@ -139,9 +139,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return nil
 	}
 
+	// Without PGN and moves: the tally needs only results, pairs and colors
+	// (a resume at 100,000 games would otherwise hold every PGN).
 	var stored []record.Game
 	if row.ID != 0 {
-		if stored, err = st.Games(ctx, store.GameFilter{TournamentID: row.ID}); err != nil {
+		if stored, err = st.TournamentGames(ctx, row.ID); err != nil {
 			return err
 		}
 	}
