@@ -25,7 +25,11 @@ import (
 const (
 	helperEnv  = "SELFPLAY_RUNNER_TEST_HELPER"
 	fakeEngine = "runner-helper-fakeengine" // ucitest's fake UCI engine
-	uciVariant = "runner-helper-uci"        // a variant over UCI, as `selfplay uci` serves it
+	// startFault is the fake engine whose starts are counted (one file per
+	// start in -starts DIR): start number -fail is slow (-how slow: it
+	// sleeps -delay before reading anything) or exits at once (-how exit).
+	startFault = "runner-helper-startfault"
+	uciVariant = "runner-helper-uci" // a variant over UCI, as `selfplay uci` serves it
 )
 
 func TestMain(m *testing.M) {
@@ -40,6 +44,36 @@ func runHelper(name string, args []string) int {
 	switch name {
 	case fakeEngine:
 		ucitest.Main(args)
+		return 0
+	case startFault:
+		fs := flag.NewFlagSet(startFault, flag.ContinueOnError)
+		starts := fs.String("starts", "", "directory counting the starts")
+		fail := fs.Int("fail", 0, "the start that fails")
+		how := fs.String("how", "slow", "slow or exit")
+		delay := fs.Duration("delay", 5*time.Second, "how long a slow start sleeps")
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		n := 1
+		for ; ; n++ {
+			f, err := os.OpenFile(filepath.Join(*starts, strconv.Itoa(n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+			if err == nil {
+				f.Close()
+				break
+			}
+			if !errors.Is(err, os.ErrExist) {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+		}
+		if n == *fail {
+			fmt.Fprintf(os.Stderr, "start %d fails (%s)\n", n, *how)
+			if *how == "exit" {
+				return 5
+			}
+			time.Sleep(*delay)
+		}
+		ucitest.Main(fs.Args())
 		return 0
 	case uciVariant:
 		fs := flag.NewFlagSet(uciVariant, flag.ContinueOnError)
@@ -193,6 +227,51 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 				}
 			}
 			if n := processesRunning(fakeEngine); n != 0 {
+				t.Errorf("%d engine processes left running", n)
+			}
+		})
+	}
+}
+
+// An engine that passed the preflight but fails a later start, in a
+// worker, loses that game (charged to it, with the reason); the next game
+// starts it again and the tournament goes on.
+func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
+	tests := []struct {
+		how  string
+		term record.Termination
+		verb string
+	}{
+		{"slow", record.EngineTimeout, "timed out"},
+		{"exit", record.EngineCrash, "crashed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.how, func(t *testing.T) {
+			// Start 1 is the preflight's, start 2 the worker's first. The
+			// init timeout leaves a loaded machine time to start the others.
+			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "1m", "--", "-mode", "legal") +
+				"\ninit_timeout = \"2s\""
+			cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "concurrency = 2", "concurrency = 1", 1))
+			st := openStore(t, cfg)
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
+				t.Fatalf("Run = %v, want the tournament to go on", err)
+			}
+			tour, games := storedGames(t, st, "ext")
+			if len(games) != 2 || tour.Status != record.StatusComplete {
+				t.Fatalf("%d games stored, status %s; want the pair, complete", len(games), tour.Status)
+			}
+			first, second := games[0], games[1]
+			if first.Index != 0 || first.White != "ext" || first.Result != "0-1" || first.Termination != tt.term ||
+				first.Culprit != "ext" || first.Plies != 0 || !strings.Contains(first.Reason, "White (ext) "+tt.verb+" at its start") {
+				t.Errorf("first game: %s %s, culprit %q, %d plies (%s); want a loss of ext by %s at its start",
+					first.Result, first.Termination, first.Culprit, first.Plies, first.Reason, tt.term)
+			}
+			t.Logf("first game: %s %s: %s", first.Result, first.Termination, first.Reason)
+			// The restart policy: the next game starts the engine again.
+			if second.Plies == 0 || second.Culprit != "" {
+				t.Errorf("second game: %s %s, %d plies (%s); want a game played", second.Result, second.Termination, second.Plies, second.Reason)
+			}
+			if n := processesRunning(startFault); n != 0 {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})

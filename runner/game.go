@@ -20,6 +20,10 @@ type gameJob struct {
 	pair, index, round int
 	opening            openings.Opening
 	white, black       string // engine names
+	// external says which sides (White, Black) are external engines: only
+	// they can hang, so only their nodes and depth searches have a
+	// move_timeout.
+	external [2]bool
 }
 
 // errAbandoned marks a game stopped by cancellation: it is not stored.
@@ -72,7 +76,11 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 				return nil, errAbandoned
 			}
 			term := faultKind(err, false)
-			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s at the new game: %v", sideName(side), names[side], faultVerb(term), err))
+			when := "at the new game"
+			if errors.As(err, new(*startError)) {
+				when = "at its start"
+			}
+			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), names[side], faultVerb(term), when, err))
 			over = true
 			break
 		}
@@ -92,14 +100,24 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		side := a.b.Side()
 		us := int(side)
-		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock)
-		mctx, cancel := context.WithTimeout(ctx, timeout)
+		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock, job.external[us])
+		mctx, cancel := context.WithCancel(ctx)
+		if timeout > 0 {
+			mctx, cancel = context.WithTimeout(ctx, timeout)
+		}
 		start := time.Now()
 		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
 		elapsed := time.Since(start)
+		late := mctx.Err() != nil
 		cancel()
 		if ctx.Err() != nil {
 			return nil, errAbandoned
+		}
+		if err == nil && late {
+			// A move that came after the deadline, from a search the
+			// deadline cut short, is never taken as a normal move.
+			err = fmt.Errorf("the search was stopped at the deadline and answered after %v: %w",
+				elapsed.Round(time.Millisecond), context.DeadlineExceeded)
 		}
 		loser := sideName(side)
 		if err != nil {
@@ -204,14 +222,21 @@ func timeLossFor(side board.Color, a *arbiter) string {
 }
 
 // moveLimits returns the engine limits for the next move and the wall-clock
-// timeout after which the move is abandoned.
-func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock) (engines.Limits, time.Duration) {
+// timeout after which the move is abandoned (0: none). Under a nodes or
+// depth limit only an external engine gets move_timeout: an in-process
+// search cannot hang and always runs to its limit, so the games do not
+// depend on the machine's speed.
+func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock, external bool) (engines.Limits, time.Duration) {
 	l := t.Limits
+	timeout := time.Duration(0)
+	if external {
+		timeout = l.MoveTimeout
+	}
 	switch {
 	case l.Nodes > 0:
-		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, l.MoveTimeout
+		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, timeout
 	case l.Depth > 0:
-		return engines.Limits{Depth: l.Depth}, l.MoveTimeout
+		return engines.Limits{Depth: l.Depth}, timeout
 	case l.MoveTime > 0:
 		return engines.Limits{MoveTime: l.MoveTime}, l.MoveTime + l.TimeMargin
 	default:

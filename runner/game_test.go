@@ -110,21 +110,26 @@ func TestMoveLimits(t *testing.T) {
 	tr := &config.Tournament{Seed: 3, Limits: config.Limits{TC: tc, TimeMargin: 200 * time.Millisecond}}
 	clock := newGameClock(tc)
 	clock.spend(board.White, 5*time.Second, tr.Limits)
-	lim, timeout := moveLimits(tr, 0, 0, board.White, clock)
+	lim, timeout := moveLimits(tr, 0, 0, board.White, clock, false)
 	if lim.Clock == nil || lim.Clock.WhiteTime != 56*time.Second || lim.Clock.MovesToGo != 39 || timeout != 56200*time.Millisecond {
 		t.Errorf("tc: %+v %+v, timeout %v", lim, lim.Clock, timeout)
 	}
 	tr.Limits = config.Limits{MoveTime: time.Second, TimeMargin: 50 * time.Millisecond, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil)); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
+	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), false); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
 		t.Errorf("movetime: %+v, timeout %v", lim, timeout)
 	}
 	tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil)); lim.Depth != 7 || timeout != time.Minute {
-		t.Errorf("depth: %+v, timeout %v", lim, timeout)
-	}
-	tr.Limits = config.Limits{Nodes: 1000, NodesJitter: 0.2, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 4, 9, board.Black, newGameClock(nil)); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != time.Minute {
-		t.Errorf("nodes: %+v, timeout %v", lim, timeout)
+	// move_timeout bounds only external engines' nodes and depth searches.
+	for _, external := range []bool{false, true} {
+		want := map[bool]time.Duration{false: 0, true: time.Minute}[external]
+		tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
+		if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), external); lim.Depth != 7 || timeout != want {
+			t.Errorf("depth, external %v: %+v, timeout %v", external, lim, timeout)
+		}
+		tr.Limits = config.Limits{Nodes: 1000, NodesJitter: 0.2, MoveTimeout: time.Minute}
+		if lim, timeout := moveLimits(tr, 4, 9, board.Black, newGameClock(nil), external); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != want {
+			t.Errorf("nodes, external %v: %+v, timeout %v", external, lim, timeout)
+		}
 	}
 }
 
@@ -628,5 +633,25 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	}
 	if fresh.result.State == stats.SPRTAcceptH0 {
 		t.Fatalf("the later games would not have undone the decision (%+v): the test proves nothing", fresh.result)
+	}
+}
+
+// A move that comes after the runner's deadline (from an engine that
+// ignored its context) is a recorded timeout, never a normal move.
+func TestLateMoveIsATimeout(t *testing.T) {
+	late := func(b *board.Board) (engines.Result, error) {
+		time.Sleep(50 * time.Millisecond)
+		return engines.Result{Move: firstMove(b)}, nil
+	}
+	tr := &config.Tournament{Name: "t", Limits: config.Limits{Nodes: 10, MoveTimeout: 10 * time.Millisecond},
+		Adjudication: config.Adjudication{Move: 5, Policy: config.PolicyDraw}}
+	job := gameJob{opening: openings.Opening{ID: "start", StartFEN: openings.StandardStartFEN}, white: "w", black: "b", external: [2]bool{false, true}}
+	g, err := playGame(context.Background(), tr, job, &scripted{name: "w", play: late}, &scripted{name: "b", play: late}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White is in-process: no move_timeout; Black's first move is late.
+	if g.Result != "1-0" || g.Termination != record.EngineTimeout || g.Culprit != "b" || g.Plies != 1 {
+		t.Fatalf("%s %s (%s), culprit %q, %d plies; want Black's timeout after one move", g.Result, g.Termination, g.Reason, g.Culprit, g.Plies)
 	}
 }

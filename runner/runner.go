@@ -20,7 +20,6 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/local"
-	"selfplay/openings"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/store"
@@ -95,31 +94,6 @@ func CheckNames(cfg *config.File, opts Options) error {
 	return nil
 }
 
-// schedule lists the tournament's games in a deterministic order: rounds,
-// then openings (in the configured order; a random order is reshuffled each
-// round from the seed), then pairings; each opening and pairing is a pair of
-// games with colors swapped.
-func schedule(t *config.Tournament) ([]gameJob, error) {
-	pairings := t.Pairings()
-	var jobs []gameJob
-	pair := 0
-	for r := 0; r < t.Rounds; r++ {
-		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range ordered {
-			for _, p := range pairings {
-				jobs = append(jobs,
-					gameJob{pair: pair, index: 0, round: r, opening: o, white: p[0], black: p[1]},
-					gameJob{pair: pair, index: 1, round: r, opening: o, white: p[1], black: p[0]})
-				pair++
-			}
-		}
-	}
-	return jobs, nil
-}
-
 // gameKey identifies a game of a tournament.
 type gameKey struct{ pair, index int }
 
@@ -127,7 +101,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if len(t.Openings.List) == 0 {
 		return fmt.Errorf("tournament %s: no openings loaded (the config must come from config.Load or config.Parse)", t.Name)
 	}
-	jobs, err := schedule(t)
+	sched, err := newSchedule(t)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
@@ -165,9 +139,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return nil
 	}
 
+	// Without PGN and moves: the tally needs only results, pairs and colors
+	// (a resume at 100,000 games would otherwise hold every PGN).
 	var stored []record.Game
 	if row.ID != 0 {
-		if stored, err = st.Games(ctx, store.GameFilter{TournamentID: row.ID}); err != nil {
+		if stored, err = st.TournamentGames(ctx, row.ID); err != nil {
 			return err
 		}
 	}
@@ -186,33 +162,33 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		sprt.update(tally)
 		done[gameKey{stored[i].Pair, stored[i].Index}] = true
 	}
-	var pending []gameJob
-	for _, j := range jobs {
-		if !done[gameKey{j.pair, j.index}] {
-			pending = append(pending, j)
-		}
-	}
+	// Stored games are games of this schedule (the config hash matched).
+	pending := sched.total - len(done)
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
 	}
 	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
-		t.Name, describePlayers(t), len(jobs), len(t.Openings.List), len(t.Pairings()), t.Rounds,
+		t.Name, describePlayers(t), sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds,
 		describeLimits(t.Limits), concurrency)
-	if len(stored) > 0 && len(pending) > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
+	if len(stored) > 0 && pending > 0 {
+		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), sched.total)
 	}
-	toPlay := len(pending) > 0 && !sprt.decided()
+	toPlay := pending > 0 && !sprt.decided()
 	// The engines are tried before the tournament is written: a bad
-	// command or UCI option stores nothing, so the fixed config starts
-	// afresh instead of meeting a snapshot of the broken one.
+	// command or UCI option, or tables too large for the machine, store
+	// nothing, so the fixed config starts afresh instead of meeting a
+	// snapshot of the broken one.
 	if toPlay {
+		if err := t.CheckTables(cfg, min(concurrency, pending)); err != nil {
+			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
+		}
 		if err := preflight(ctx, cfg, t, opts); err != nil {
 			return err
 		}
 	}
 	if row.ID == 0 {
-		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: len(jobs)}
+		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: sched.total}
 		for _, name := range t.Engines {
 			e, _ := cfg.Engine(name)
 			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
@@ -223,13 +199,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
-		prog: newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)}
+		prog: newProgress(opts.Progress, opts.Terminal, t.Name, sched.total, len(stored), tally, sprt)}
 	if toPlay {
-		if err := r.play(ctx, pending, concurrency); err != nil {
+		if err := r.play(ctx, sched, done, pending, concurrency); err != nil {
 			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
 				fmt.Fprintf(opts.Progress, "%s: interrupted with %d of %d games stored; run the same command again to resume\n",
-					t.Name, tally.Games, len(jobs))
+					t.Name, tally.Games, sched.total)
 			}
 			return err
 		}
@@ -311,31 +287,66 @@ type run struct {
 	prog  *progress
 }
 
-// play runs the pending games with concurrency workers and stores each as
-// it finishes. It returns when all are done, the SPRT decides, a worker
-// fails, or ctx is cancelled (ErrInterrupted).
+// play runs the schedule's games that are not done (pending of them) with
+// concurrency workers, in schedule order, and stores each as it finishes.
+// It returns when all are done, the SPRT decides, a worker fails, or ctx is
+// cancelled (ErrInterrupted).
 //
 // When the run stops early (SPRT decision, error, Ctrl-C), the games still
 // being played are abandoned and not stored; a game that had already
 // finished is stored all the same, since finished games are never lost.
 // After an SPRT decision such games count in the tally but leave the
 // decision as it is (sprtState).
-func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) error {
+func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, pending, concurrency int) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
 	finished := make(chan outcome)
+	// With an SPRT, a game is handed out only while fewer than
+	// concurrency games are neither stored nor abandoned: a slot is freed
+	// when the collector has counted a game, not when a worker has played
+	// it. So no game starts that the decision on the games before it would
+	// have made unnecessary, and with concurrency 1 where the test stops
+	// (and so the games stored) is a function of the config, also across
+	// kills and resumes.
+	var slots chan struct{}
+	if r.sprt.enabled() {
+		slots = make(chan struct{}, concurrency)
+	}
+	release := func() {
+		select {
+		case <-slots:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < min(concurrency, len(pending)); w++ {
+	for w := 0; w < min(concurrency, pending); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r.worker(runCtx, jobs, finished)
 		}()
 	}
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(jobs)
-		for _, j := range pending {
+		for i := 0; i < sched.total; i++ {
+			j, err := sched.job(i)
+			if err != nil {
+				finished <- outcome{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
+				return
+			}
+			if done[gameKey{j.pair, j.index}] {
+				continue
+			}
+			if slots != nil {
+				select {
+				case slots <- struct{}{}:
+				case <-runCtx.Done():
+					return
+				}
+			}
 			select {
 			case jobs <- j:
 			case <-runCtx.Done():
@@ -370,15 +381,18 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 				if !errors.Is(res.err, errAbandoned) {
 					fail(res.err)
 				}
+				release()
 				continue
 			}
 			if err := r.store(ctx, res.game); err != nil {
 				fail(err)
+				release()
 				continue
 			}
 			if r.sprt.decided() {
 				stop() // abandon the games being played
 			}
+			release()
 		case <-ticker.C:
 			r.prog.tick()
 		}
@@ -418,7 +432,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 	var referee engines.Engine
 	var err error
 	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
-		if referee, err = local.New(a.Referee, a.RefereeOptions, refereeHashMiB); err != nil {
+		if referee, err = local.New(a.Referee, a.RefereeOptions, config.RefereeHashMiB); err != nil {
 			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
 		}
 	}
@@ -448,9 +462,17 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 			if ctx.Err() != nil {
 				return // interrupted while starting an engine
 			}
-			finished <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
-			return
+			// An engine that passed the preflight but fails to start
+			// now loses this game; it is not kept, so the next game
+			// starts it again (as the adapter restarts a crashed one).
+			if werr != nil {
+				white = unstarted{werr}
+			}
+			if berr != nil {
+				black = unstarted{berr}
+			}
 		}
+		j.external = [2]bool{r.external(j.white), r.external(j.black)}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader
@@ -465,5 +487,26 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 	}
 }
 
-// refereeHashMiB is the transposition table of each worker's referee.
-const refereeHashMiB = 16
+// external reports whether the engine of that name is an external one.
+func (r *run) external(name string) bool {
+	e, ok := r.cfg.Engine(name)
+	return ok && e.External()
+}
+
+// unstarted stands in for an engine whose start failed in a worker: its
+// NewGame returns the start's error, so playGame charges the game to it
+// before any move, as it charges a failed restart at the new game.
+type unstarted struct{ err error }
+
+// startError marks a fault at an engine's start (not at its new game).
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+func (u unstarted) Name() string                  { return "" }
+func (u unstarted) NewGame(context.Context) error { return &startError{u.err} }
+func (u unstarted) Search(context.Context, string, []string, engines.Limits) (engines.Result, error) {
+	return engines.Result{}, &startError{u.err}
+}
+func (u unstarted) Close() error { return nil }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/notnil/chess"
 
@@ -62,7 +63,7 @@ func loadConfig(t *testing.T, body string) *config.File {
 
 func openStore(t *testing.T, cfg *config.File) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), cfg.Database)
+	st, err := store.OpenWriter(context.Background(), cfg.Database, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,5 +393,91 @@ func TestExportParsesInPGNExtract(t *testing.T) {
 func newPlayer(logDir string) func(context.Context, config.Engine) (engines.Engine, error) {
 	return func(ctx context.Context, e config.Engine) (engines.Engine, error) {
 		return players.New(ctx, e, logDir)
+	}
+}
+
+// move_timeout does not cut in-process searches: under a depth limit every
+// move is searched to that depth however long it takes, so the games are
+// those of a run without a timeout (and do not depend on the machine).
+func TestMoveTimeoutDoesNotCutInProcessSearches(t *testing.T) {
+	const depth = 5
+	body := func(timeout string) string {
+		return fmt.Sprintf(`database = "games.db"
+[engines.plain]
+preset = "plain"
+hash = 1
+[engines.fhr]
+preset = "fhr"
+hash = 1
+[[tournament]]
+name = "deep"
+engines = ["fhr", "plain"]
+concurrency = 1
+[tournament.openings]
+set = "fhr25"
+[tournament.limits]
+depth = %d
+move_timeout = %q
+[tournament.adjudication]
+move = 12
+referee_nodes = 1000
+`, depth, timeout)
+	}
+	play := func(timeout string) (*store.Store, []record.Game) {
+		cfg := loadConfig(t, body(timeout))
+		cfg.Tournaments[0].Openings.List = cfg.Tournaments[0].Openings.List[:1]
+		st := openStore(t, cfg)
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
+			t.Fatal(err)
+		}
+		games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, games
+	}
+	short, games := play("1ms")
+	for _, g := range games {
+		if g.Culprit != "" {
+			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
+		}
+		for _, m := range g.Moves {
+			if !m.Book && m.Depth < depth && engines.Score(m.Score) > -engines.MateBound && engines.Score(m.Score) < engines.MateBound {
+				t.Fatalf("game %d ply %d: searched to depth %d, want %d", g.Index, m.Ply, m.Depth, depth)
+			}
+		}
+	}
+	long, _ := play("1h")
+	if timeless(exportAll(t, short)) != timeless(exportAll(t, long)) {
+		t.Fatal("the games depend on move_timeout")
+	}
+}
+
+// With one game at a time, where the SPRT stops is a function of the
+// config: no game is started before the one before it is counted, so a
+// slow store (or a slow disk) adds no game after the decision.
+func TestSPRTStopDoesNotDependOnTiming(t *testing.T) {
+	body := fmt.Sprintf(quickConfig, 1) + `
+[tournament.sprt]
+elo0 = 400
+elo1 = 500
+model = "logistic"
+`
+	play := func(slowStore time.Duration) string {
+		cfg := loadConfig(t, body)
+		st := openStore(t, cfg)
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""),
+			OnGameStored: func(*record.Game) { time.Sleep(slowStore) }}); err != nil {
+			t.Fatal(err)
+		}
+		tour, games := storedGames(t, st, "quick")
+		if tour.SPRTState != "H0" {
+			t.Fatalf("SPRT state %q", tour.SPRTState)
+		}
+		return fmt.Sprintf("%d games, LLR %v\n%s", len(games), tour.SPRTLLR, timeless(exportAll(t, st)))
+	}
+	fast, slow := play(0), play(100*time.Millisecond)
+	if fast != slow {
+		t.Fatalf("a slow store changes the games:\n%.60s\n%.60s", fast, slow)
 	}
 }

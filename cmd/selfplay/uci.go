@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"selfplay/config"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
@@ -18,6 +19,10 @@ func cmdUCI(ctx context.Context, e env, args []string) int {
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
 		return code
+	}
+	if err := config.CheckHash(int64(*hash)); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay uci: -hash: %v\n", err)
+		return exitUsage
 	}
 	srv, err := uciserver.New(*variant, *hash)
 	if err != nil {
