@@ -15,6 +15,15 @@
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
 //	sleep           sleep -delay and exit (the child of -childpid)
+//	long-line       answer go with an info line of 100 KiB, then as legal
+//	flood-start     answer uci with lines that are not UCI, without end
+//	control         call itself "fake\x1b[2Jengine\x07" and crash on go
+//	                with control bytes and invalid UTF-8 on stderr
+//	immortal        like legal, but ignore the end of input, quit and
+//	                SIGTERM/SIGHUP/SIGINT: it runs until killed
+//
+// -ready-delay delays every readyok; -stderr-flood writes that many bytes
+// to stderr on each go (in lines of 100 bytes) before answering.
 //
 // In every mode a position command it cannot follow (bad FEN, illegal
 // move) makes it exit with status 4, after a line on stderr.
@@ -26,8 +35,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/notnil/chess"
@@ -42,6 +53,8 @@ func main() {
 	mode := flag.String("mode", "legal", "behaviour")
 	delay := flag.Duration("delay", 2*time.Second, "slow-start and sleep delay")
 	childPID := flag.String("childpid", "", "start a sleeping child and write its pid to this file")
+	readyDelay := flag.Duration("ready-delay", 0, "delay of every readyok")
+	stderrFlood := flag.Int("stderr-flood", 0, "bytes written to stderr on each go")
 	var options optionList
 	flag.Var(&options, "option", "advertise a spin option of this name (repeatable)")
 	flag.Parse()
@@ -66,6 +79,24 @@ func main() {
 			os.Exit(1)
 		}
 		_ = os.WriteFile(*childPID, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+	}
+
+	if *mode == "immortal" {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		defer func() {
+			for {
+				time.Sleep(time.Hour)
+			}
+		}()
+	}
+	if *mode == "flood-start" {
+		// Like yes(1) in place of an engine: no uciok, ever.
+		line := []byte("y\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return
+			}
+		}
 	}
 
 	out := bufio.NewWriter(os.Stdout)
@@ -100,6 +131,12 @@ func main() {
 		}
 		switch f[0] {
 		case "uci":
+			if *mode == "control" {
+				say("id name fake\x1b[2Jengine\x07")
+				say("option name Hash type spin default 16 min 1 max 1024")
+				say("uciok")
+				continue
+			}
 			say("id name fake engine")
 			if *mode == "no-uciok" {
 				say("hello, I am not quite UCI")
@@ -113,6 +150,7 @@ func main() {
 			}
 			say("uciok")
 		case "isready":
+			time.Sleep(*readyDelay)
 			say("readyok")
 		case "ucinewgame":
 			if *mode == "exit-on-newgame" {
@@ -131,10 +169,24 @@ func main() {
 			game = g
 		case "go":
 			searches++
+			if *stderrFlood > 0 {
+				line := strings.Repeat("e", 99) + "\n"
+				w := bufio.NewWriterSize(os.Stderr, 64<<10)
+				for n := 0; n < *stderrFlood; n += len(line) {
+					w.WriteString(line)
+				}
+				w.Flush()
+			}
 			switch *mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
 				os.Exit(3)
+			case "control":
+				os.Stderr.WriteString("fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad\xff\xfe utf-8 \u202eevil\r\n")
+				os.Exit(3)
+			case "long-line":
+				say("info string %s", strings.Repeat("x", 100<<10))
+				play()
 			case "crash-after":
 				if searches >= crashAt {
 					fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
@@ -165,7 +217,7 @@ func main() {
 				play()
 			}
 		case "quit":
-			if *mode != "hang" {
+			if *mode != "hang" && *mode != "immortal" {
 				return
 			}
 		}
