@@ -129,34 +129,11 @@ func (p *proc) read() {
 
 // readLine reads one line: its first maxLine bytes are kept (in buf, which
 // it returns for reuse), the rest skipped, so memory stays bounded whatever
-// the engine writes. The end of line (\n, \r\n) is dropped and the text
-// sanitized. err is set at the end of the input (the line may still hold
-// text).
+// the engine writes. The end of line is dropped and the text sanitized.
+// err is set at the end of the input (the line may still hold text).
 func readLine(r *bufio.Reader, buf []byte) (line, []byte, error) {
-	buf = buf[:0]
-	n := 0        // bytes of the line, end of line included
-	var last byte // the byte before the current fragment
-	for {
-		frag, err := r.ReadSlice('\n')
-		if room := maxLine - len(buf); room > 0 {
-			buf = append(buf, frag[:min(len(frag), room)]...)
-		}
-		n += len(frag)
-		if err == bufio.ErrBufferFull {
-			last = frag[len(frag)-1]
-			continue
-		}
-		size := n // of the text, without the end of line
-		if err == nil {
-			size-- // the \n
-			if k := len(frag); (k >= 2 && frag[k-2] == '\r') || (k == 1 && last == '\r') {
-				size--
-			}
-		}
-		l := line{tooLong: size > maxLine}
-		l.text = Sanitize(strings.TrimRight(string(buf[:min(size, len(buf))]), "\r"))
-		return l, buf, err
-	}
+	text, long, err := pipeio.ReadLine(r, maxLine, buf)
+	return line{text: Sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}, text, err
 }
 
 // send writes command lines to the engine, in one write. An engine that

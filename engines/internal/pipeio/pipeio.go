@@ -15,6 +15,8 @@
 // The raw path is taken on Linux for pipes and sockets in non-blocking mode
 // (os.Pipe, os/exec's pipes, and descriptors passed through Stdio); any
 // other file is used as it is.
+//
+// ReadLine reads lines in bounded memory, whatever the other side writes.
 package pipeio
 
 import (
