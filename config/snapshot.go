@@ -39,8 +39,8 @@ const SnapshotVersion = 1
 //	sprt          {elo0, elo1, alpha, beta, model}, absent without SPRT
 //
 // Left out because they do not change the games: concurrency, the database
-// path, external engines' init_timeout, and settings that the chosen
-// limit or policy ignores. Paths inside the config directory are written
+// path, external engines' init_timeout and ping_timeout, and settings that
+// the chosen limit or policy ignores. Paths inside the config directory are written
 // relative to it, so moving the whole directory changes nothing.
 func (t Tournament) Snapshot(f *File) (string, error) {
 	s := map[string]any{

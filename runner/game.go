@@ -90,6 +90,9 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		start := time.Now()
 		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
 		elapsed := time.Since(start)
+		if e := res.Info.Elapsed; e > 0 && e < elapsed {
+			elapsed = e // the engine's search time: an external engine's from go to bestmove
+		}
 		cancel()
 		if ctx.Err() != nil {
 			return nil, errAbandoned
@@ -98,6 +101,8 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		if err != nil {
 			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
 			switch {
+			case timedOut && uci.BeforeGo(err): // its clock had not started: not a loss on time
+				fault(side, lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, names[us], err))
 			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
 				fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
 			case timedOut:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,12 +15,12 @@ import (
 
 // NewEngine creates the player of a config entry: an in-process variant, or
 // an external UCI engine whose stderr is appended to logDir/NAME.log (when
-// logDir is not empty).
+// logDir is not empty), up to uci.DefaultLogLimit.
 func NewEngine(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
 	if !e.External() {
 		return engines.NewLocal(e.Name, e.Options, e.Hash)
 	}
-	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout}
+	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout}
 	names := make([]string, 0, len(e.UCIOptions))
 	for n := range e.UCIOptions {
 		names = append(names, n)
@@ -30,12 +29,12 @@ func NewEngine(ctx context.Context, e config.Engine, logDir string) (engines.Eng
 	for _, n := range names {
 		cfg.Options = append(cfg.Options, uci.Option{Name: n, Value: e.UCIOptions[n]})
 	}
-	var log *os.File
+	var log *uci.Log
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine %s: log directory: %w", e.Name, err)
 		}
-		f, err := os.OpenFile(filepath.Join(logDir, e.Name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := uci.OpenLog(filepath.Join(logDir, e.Name+".log"), uci.DefaultLogLimit)
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: log: %w", e.Name, err)
 		}
@@ -55,7 +54,7 @@ func NewEngine(ctx context.Context, e config.Engine, logDir string) (engines.Eng
 // loggedEngine closes the engine's stderr log with the engine.
 type loggedEngine struct {
 	*uci.Engine
-	log io.Closer
+	log *uci.Log // nil without a log directory
 }
 
 func (l *loggedEngine) Close() error {
