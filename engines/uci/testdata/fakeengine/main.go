@@ -15,7 +15,7 @@
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
 //	sleep           sleep -delay and exit (the child of -childpid)
-//	long-line       answer go with an info line of 100 KiB, then as legal
+//	long-line       answer go with an info line of -line-size bytes, then as legal
 //	flood-start     answer uci with lines that are not UCI, without end
 //	control         call itself "fake\x1b[2Jengine\x07" and crash on go
 //	                with control bytes and invalid UTF-8 on stderr
@@ -55,6 +55,7 @@ func main() {
 	childPID := flag.String("childpid", "", "start a sleeping child and write its pid to this file")
 	readyDelay := flag.Duration("ready-delay", 0, "delay of every readyok")
 	stderrFlood := flag.Int("stderr-flood", 0, "bytes written to stderr on each go")
+	lineSize := flag.Int("line-size", 100<<10, "length of the long-line mode's info line")
 	var options optionList
 	flag.Var(&options, "option", "advertise a spin option of this name (repeatable)")
 	flag.Parse()
@@ -185,7 +186,7 @@ func main() {
 				os.Stderr.WriteString("fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad\xff\xfe utf-8 \u202eevil\r\n")
 				os.Exit(3)
 			case "long-line":
-				say("info string %s", strings.Repeat("x", 100<<10))
+				say("info string %s", strings.Repeat("x", *lineSize))
 				play()
 			case "crash-after":
 				if searches >= crashAt {
