@@ -18,13 +18,14 @@ import (
 )
 
 // The move's clock starts when go is written: an engine whose readyok is
-// late by more than the move's time (plus the caller's margin) does not
-// lose the move, and the elapsed time reported is that of the search.
+// late by more than the move's time plus the caller's margin (300 ms
+// against 100 + 150 ms) does not lose the move, and the elapsed time
+// reported is that of the search.
 func TestSlowReadyokIsNotTheMovesTime(t *testing.T) {
 	t.Parallel()
-	cfg := fakeConfig("-mode", "wait-stop", "-ready-delay", "150ms")
+	cfg := fakeConfig("-mode", "wait-stop", "-ready-delay", "300ms")
 	e := startFake(t, cfg)
-	const moveTime, margin = 100 * time.Millisecond, 50 * time.Millisecond
+	const moveTime, margin = 100 * time.Millisecond, 150 * time.Millisecond
 	for i := 0; i < 2; i++ {
 		// As the runner calls it: a deadline of the move time plus a margin.
 		ctx, cancel := context.WithTimeout(context.Background(), moveTime+margin)
@@ -38,7 +39,7 @@ func TestSlowReadyokIsNotTheMovesTime(t *testing.T) {
 		if el := res.Info.Elapsed; el < moveTime || el > moveTime+margin {
 			t.Errorf("search %d: Elapsed %v, want the search's time from go (%v to %v)", i, el, moveTime, moveTime+margin)
 		}
-		if took < 150*time.Millisecond+moveTime {
+		if took < 300*time.Millisecond+moveTime {
 			t.Errorf("search %d returned after %v: the fake did not delay readyok", i, took)
 		}
 	}
@@ -59,7 +60,7 @@ func TestPingTimeout(t *testing.T) {
 	defer cancel()
 	begin := time.Now()
 	_, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{MoveTime: 100 * time.Millisecond})
-	if d := time.Since(begin); d > 500*time.Millisecond {
+	if d := time.Since(begin); d > 1500*time.Millisecond {
 		t.Errorf("took %v", d)
 	}
 	var fe *Error
