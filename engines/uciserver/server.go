@@ -223,7 +223,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
-var uciCommands = map[string]bool{
+var commands = map[string]bool{
 	"uci": true, "debug": true, "isready": true, "setoption": true, "register": true,
 	"ucinewgame": true, "position": true, "go": true, "stop": true, "ponderhit": true, "quit": true,
 }
@@ -232,7 +232,7 @@ var uciCommands = map[string]bool{
 func (s *Server) handle(ctx context.Context, line string) bool {
 	f := strings.Fields(line)
 	// UCI: skip unknown tokens before the command ("joho debug on").
-	for len(f) > 0 && !uciCommands[f[0]] {
+	for len(f) > 0 && !commands[f[0]] {
 		f = f[1:]
 	}
 	if len(f) == 0 {
