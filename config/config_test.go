@@ -395,6 +395,7 @@ func TestBad(t *testing.T) {
 		{"bad switch bool", engAB + "[engines.x]\npreset = \"plain\"\nfhr = \"yes\"\n" + tourn("t", limits), []string{"engines.x.fhr: switch fhr", "not true or false"}},
 		{"options do not validate", engAB + "[engines.x]\npreset = \"plain\"\nnull = \"standard\"\n" + tourn("t", limits), []string{"engines.x: preset \"plain\" with these switches cannot run", "needs r"}},
 		{"hash range", engAB + "[engines.x]\npreset = \"plain\"\nhash = 0\n" + tourn("t", limits), []string{"engines.x.hash: 0 is out of range: want 1..65536"}},
+		{"hash too large", engAB + "[engines.x]\npreset = \"plain\"\nhash = 9223372036854775807\n" + tourn("t", limits), []string{"engines.x.hash: 9223372036854775807 is out of range: want 1..65536"}},
 		{"external key on preset", engAB + "[engines.x]\npreset = \"plain\"\nargs = [\"-v\"]\n" + tourn("t", limits), []string{"engines.x.args: args applies only to external UCI engines"}},
 		{"switch on external", engAB + "[engines.sf]\ncommand = \"sf\"\ndr = 2\n" + tourn("t", limits), []string{"engines.sf.dr: switch dr applies only to in-process engines"}},
 		{"hash on external", engAB + "[engines.sf]\ncommand = \"sf\"\nhash = 2\n" + tourn("t", limits), []string{"engines.sf.hash: hash applies only to in-process engines", "options"}},
@@ -411,7 +412,12 @@ func TestBad(t *testing.T) {
 		{"unknown tournament key", engAB + tourn("t", "round = 2\n"+limits), []string{"tournament[0].round: unknown key", `did you mean "rounds"`, "valid keys: name, engines, format"}},
 		{"wrong type rounds", engAB + tourn("t", "rounds = \"two\"\n"+limits), []string{"tournament[0].rounds: want an integer, got string \"two\""}},
 		{"rounds zero", engAB + tourn("t", "rounds = 0\n"+limits), []string{"tournament[0].rounds: 0 is out of range: want >= 1"}},
-		{"concurrency zero", engAB + tourn("t", "concurrency = 0\n"+limits), []string{"tournament[0].concurrency:", ">= 1"}},
+		{"concurrency zero", engAB + tourn("t", "concurrency = 0\n"+limits), []string{"tournament[0].concurrency:", "want 1..1024"}},
+		{"movetime too long", engAB + tourn("t", "[tournament.limits]\nmovetime = \"2000000h\"\ntime_margin = \"1000000h\"\n"), []string{"tournament[0].limits.movetime: \"2000000h\" is out of range: want at most 8760h0m0s (a year)", "limits.time_margin"}},
+		{"tc too long", engAB + tourn("t", "[tournament.limits]\ntc = \"40/31536001\"\n"), []string{"tournament[0].limits.tc:", "too large: want at most 8760h0m0s"}},
+		{"concurrency too large", engAB + tourn("t", "concurrency = 100000\n"+limits), []string{"tournament[0].concurrency: 100000 is out of range: want 1..1024"}},
+		{"too many games", engAB + "[[tournament]]\nname = \"t\"\nengines = [\"a\", \"b\", \"c\"]\nrounds = 2147483647\n[tournament.openings]\nset = \"two-ply\"\n" + limits,
+			[]string{"tournament[0].rounds: the tournament is too large: 3 pairings x 400 openings x 2 colors x 2147483647 rounds is more than 1099511627776 games"}},
 		{"negative seed", engAB + tourn("t", "seed = -1\n"+limits), []string{"tournament[0].seed:", ">= 0"}},
 		{"missing name", engAB + "[[tournament]]\nengines = [\"a\", \"b\"]\n" + limits, []string{"tournament[0]: missing name"}},
 		{"name with control character", engAB + "[[tournament]]\nname = \"a\\u0007b\"\nengines = [\"a\", \"b\"]\n" + limits, []string{"tournament[0].name:", "non-printable", "U+0007"}},
@@ -642,6 +648,54 @@ func TestPairings(t *testing.T) {
 		tr := Tournament{Format: c.format, Engines: c.engines, Rounds: 3}
 		if !reflect.DeepEqual(tr.Pairings(), c.want) || tr.Games(5) != len(c.want)*5*2*3 {
 			t.Errorf("%s %v: method Pairings %v, Games(5) %d", c.format, c.engines, tr.Pairings(), tr.Games(5))
+		}
+	}
+}
+
+func TestHashAndTablesWithinMemory(t *testing.T) {
+	for _, c := range []struct {
+		mib, physical int64
+		want          string
+	}{
+		{16, 1024, ""},
+		{1024, 1024, ""},
+		{1025, 1024, "1025 MiB is more than this machine's physical memory (1024 MiB)"},
+		{65536, 0, ""}, // memory unknown: the fixed bound only
+		{65537, 0, "65537 MiB is out of range: want 1..65536"},
+		{0, 1024, "0 MiB is out of range"},
+		{-1, 1024, "-1 MiB is out of range"},
+	} {
+		err := checkHash(c.mib, c.physical)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("checkHash(%d, %d) = %v, want %q", c.mib, c.physical, err, c.want)
+		}
+	}
+	f := mustLoad(t, engAB+"[engines.sf]\ncommand = \"sf\"\n"+`
+[[tournament]]
+name = "t"
+engines = ["a", "b", "sf"]
+concurrency = 4
+[tournament.limits]
+nodes = 1000
+`, nil)
+	tr := &f.Tournaments[0]
+	// 4 x (16 + 16 + referee 16) = 192 MiB; the external engine has no table here.
+	if err := tr.checkTables(f, 4, 192); err != nil {
+		t.Errorf("192 MiB in 192 MiB: %v", err)
+	}
+	err := tr.checkTables(f, 4, 191)
+	if err == nil || !strings.Contains(err.Error(), "need 192 MiB (concurrency 4 x (a 16 + b 16 + referee 16) MiB), more than this machine's physical memory (191 MiB)") {
+		t.Errorf("192 MiB in 191 MiB: %v", err)
+	}
+	// The machine's own memory: a table of all of it does not load.
+	if phys := PhysicalMemoryMiB(); phys > 0 && phys < MaxHash {
+		_, _, err := load(t, engAB+fmt.Sprintf("[engines.x]\npreset = \"plain\"\nhash = %d\n", phys+1)+tourn("t", limits), nil)
+		if err == nil || !strings.Contains(err.Error(), "engines.x.hash:") || !strings.Contains(err.Error(), "physical memory") {
+			t.Errorf("hash = %d on a machine of %d MiB: %v", phys+1, phys, err)
+		}
+		_, _, err = load(t, strings.Replace(engAB, `preset = "fhr"`, fmt.Sprintf("preset = \"fhr\"\nhash = %d", phys/2+1), 1)+tourn("t", "concurrency = 2\n"+limits), nil)
+		if err == nil || !strings.Contains(err.Error(), "tournament[0].concurrency: the transposition tables need") {
+			t.Errorf("two tables of half the memory each: %v", err)
 		}
 	}
 }

@@ -62,7 +62,11 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 		return ""
 	})
 	if h, ok := t.integer("hash", 1, MaxHash); ok {
-		e.Hash = int(h)
+		if err := CheckHash(h); err != nil {
+			t.errf("hash", "%v", err)
+		} else {
+			e.Hash = int(h)
+		}
 	}
 	preset, ok := t.str("preset")
 	if !ok {

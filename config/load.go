@@ -137,7 +137,7 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 		if m == nil {
 			continue // not a table: reported
 		}
-		if t, ok := p.tournament(i, m); ok {
+		if t, ok := p.tournament(i, m, f); ok {
 			f.Tournaments = append(f.Tournaments, t)
 		}
 	}
@@ -234,7 +234,31 @@ func Pairings(format string, engines []string) [][2]string {
 func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines) }
 
 // Games is the number of games of the tournament with numOpenings openings:
-// every pairing plays every opening once with each color, Rounds times.
+// every pairing plays every opening once with each color, Rounds times. A
+// config from Parse keeps it within MaxGames.
 func (t Tournament) Games(numOpenings int) int {
-	return len(t.Pairings()) * numOpenings * 2 * t.Rounds
+	n, _ := ScheduledGames(len(t.Pairings()), numOpenings, t.Rounds)
+	return int(n)
+}
+
+// MaxGames bounds a tournament's schedule (pairings x openings x 2 x
+// rounds). The schedule is computed game by game, so the bound is not
+// about memory: it keeps game and pair numbers, and the sums over them,
+// far from overflowing 64 bits.
+const MaxGames = 1 << 40
+
+// ScheduledGames is pairings x openings x 2 x rounds, or an error when that
+// is more than MaxGames.
+func ScheduledGames(pairings, openings, rounds int) (int64, error) {
+	if pairings < 0 || openings < 0 || rounds < 0 {
+		return 0, fmt.Errorf("negative count in %d pairings x %d openings x %d rounds", pairings, openings, rounds)
+	}
+	n := int64(2)
+	for _, f := range []int{pairings, openings, rounds} {
+		if f != 0 && n > MaxGames/int64(f) {
+			return 0, fmt.Errorf("%d pairings x %d openings x 2 colors x %d rounds is more than %d games", pairings, openings, rounds, int64(MaxGames))
+		}
+		n *= int64(f)
+	}
+	return n, nil
 }

@@ -12,143 +12,274 @@ import (
 // when the snapshot format does.
 const SnapshotVersion = 1
 
-// Snapshot returns the canonical JSON of everything that defines the
-// tournament's games, for storing with the tournament and comparing on a
-// rerun: equal configs give byte-identical snapshots (object keys sorted,
-// no insignificant whitespace), and DiffSnapshots lists what changed.
+// Snapshot is everything that defines a tournament's games, stored with
+// the tournament (as its canonical JSON, Encode) and compared on a rerun
+// and by merge: equal configs give byte-identical snapshots, and
+// DiffSnapshots lists what changed, key by key.
 //
-// Top-level keys (named like the config keys, so that diffs read like the
-// config):
-//
-//	snapshot      SnapshotVersion
-//	name, format, rounds, seed
-//	players       the tournament's engine names, in order
-//	engines       per engine name: in-process {preset, options
-//	              (search.Options.String()), hash}; external {command, args,
-//	              options (UCI setoption values), dir}
-//	openings      {set, order} or {file, sha256 (Openings.Hash: of the
-//	              file's content as loaded), plies (PGN only), order}
-//	limits        the one limit set: nodes (+ nodes_jitter when > 0), depth,
-//	              movetime or tc (canonical "moves/seconds+increment");
-//	              time_margin with movetime and tc only
-//	adjudication  move; with move > 0 the policy, margin (referee and agree)
-//	              and for the referee policy referee, referee_nodes and
-//	              referee_options (RefereeOptions: the referee's resolved
-//	              switches); resign_*
-//	              and draw_* when enabled
-//	sprt          {elo0, elo1, alpha, beta, model}, absent without SPRT
+// The JSON keys are named like the config keys, so that diffs read like
+// the config. Fields are declared in the order of their keys, and optional
+// ones are left out when unset, so Encode writes the keys sorted, exactly
+// as the snapshots stored by earlier versions (which were written from a
+// map): a stored tournament keeps its config hash. Fields that may be set
+// to zero and are present only with some settings are pointers.
 //
 // Left out because they do not change the games: concurrency, the database
-// path, external engines' init_timeout and ping_timeout, and settings that
-// the chosen limit or policy ignores. Paths inside the config directory are written
+// path, external engines' init_timeout and ping_timeout, and settings
+// that the chosen limit or policy ignores. Paths inside the config
+// directory are written
 // relative to it, so moving the whole directory changes nothing.
-func (t Tournament) Snapshot(f *File) (string, error) {
-	s := map[string]any{
-		"snapshot": SnapshotVersion,
-		"name":     t.Name,
-		"format":   t.Format,
-		"rounds":   t.Rounds,
-		"seed":     t.Seed,
-		"players":  append([]string{}, t.Engines...),
-	}
+type Snapshot struct {
+	Adjudication AdjudicationSnapshot      `json:"adjudication"`
+	Engines      map[string]EngineSnapshot `json:"engines"` // per engine name
+	Format       string                    `json:"format"`
+	Limits       LimitsSnapshot            `json:"limits"`
+	Name         string                    `json:"name"`
+	Openings     OpeningsSnapshot          `json:"openings"`
+	Players      []string                  `json:"players"` // the tournament's engine names, in order
+	Rounds       int                       `json:"rounds"`
+	Seed         uint64                    `json:"seed"`
+	Version      int                       `json:"snapshot"` // SnapshotVersion
+	SPRT         *SPRTSnapshot             `json:"sprt,omitempty"`
+}
 
-	engines := map[string]any{}
+// AdjudicationSnapshot: move; with move > 0 the policy, margin (referee and
+// agree) and for the referee policy referee, referee_nodes and
+// referee_options (the referee's resolved switches); resign_* and draw_*
+// when enabled.
+type AdjudicationSnapshot struct {
+	DrawMoveFrom   *int   `json:"draw_move_from,omitempty"`
+	DrawMoves      int    `json:"draw_moves,omitempty"`
+	DrawScore      *int   `json:"draw_score,omitempty"`
+	Margin         *int   `json:"margin,omitempty"`
+	Move           int    `json:"move"`
+	Policy         string `json:"policy,omitempty"`
+	Referee        string `json:"referee,omitempty"`
+	RefereeNodes   int64  `json:"referee_nodes,omitempty"`
+	RefereeOptions string `json:"referee_options,omitempty"`
+	ResignMoves    int    `json:"resign_moves,omitempty"`
+	ResignScore    int    `json:"resign_score,omitempty"`
+}
+
+// EngineSnapshot is an in-process engine {preset, options
+// (search.Options.String()), hash} or an external one {command, args,
+// options (UCI setoption values), dir}: External says which, and the JSON
+// key "options" holds a string or an object accordingly.
+type EngineSnapshot struct {
+	Preset  string
+	Options string // in-process: the resolved switches
+	Hash    int
+
+	External   bool
+	Command    string
+	Args       []string
+	UCIOptions map[string]string
+	Dir        string
+}
+
+// The JSON forms of EngineSnapshot, keys in sorted order.
+type (
+	localEngineJSON struct {
+		Hash    int    `json:"hash"`
+		Options string `json:"options"`
+		Preset  string `json:"preset"`
+	}
+	externalEngineJSON struct {
+		Args    []string          `json:"args,omitempty"`
+		Command string            `json:"command"`
+		Dir     string            `json:"dir,omitempty"`
+		Options map[string]string `json:"options,omitempty"`
+	}
+)
+
+// MarshalJSON writes the engine's form.
+func (e EngineSnapshot) MarshalJSON() ([]byte, error) {
+	if e.External {
+		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Options: e.UCIOptions})
+	}
+	return marshalCanonical(localEngineJSON{Hash: e.Hash, Options: e.Options, Preset: e.Preset})
+}
+
+// UnmarshalJSON reads either form: an engine with a command is external.
+func (e *EngineSnapshot) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Preset  string          `json:"preset"`
+		Hash    int             `json:"hash"`
+		Command *string         `json:"command"`
+		Args    []string        `json:"args"`
+		Dir     string          `json:"dir"`
+		Options json.RawMessage `json:"options"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = EngineSnapshot{Preset: v.Preset, Hash: v.Hash, Args: v.Args, Dir: v.Dir}
+	if v.Command != nil {
+		e.External, e.Command = true, *v.Command
+		if len(v.Options) > 0 && string(v.Options) != "null" {
+			return json.Unmarshal(v.Options, &e.UCIOptions)
+		}
+		return nil
+	}
+	if len(v.Options) > 0 {
+		return json.Unmarshal(v.Options, &e.Options)
+	}
+	return nil
+}
+
+// OpeningsSnapshot is {set, order} or {file, sha256 (Openings.Hash: of the
+// file's content as loaded), plies (PGN only), order}.
+type OpeningsSnapshot struct {
+	File   string `json:"file,omitempty"`
+	Order  string `json:"order"`
+	Plies  int    `json:"plies,omitempty"`
+	Set    string `json:"set,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// LimitsSnapshot is the one limit set: nodes (+ nodes_jitter when > 0),
+// depth, movetime or tc (canonical "moves/seconds+increment"); time_margin
+// with movetime and tc only.
+type LimitsSnapshot struct {
+	Depth       int     `json:"depth,omitempty"`
+	MoveTime    string  `json:"movetime,omitempty"`
+	Nodes       int64   `json:"nodes,omitempty"`
+	NodesJitter float64 `json:"nodes_jitter,omitempty"`
+	TC          string  `json:"tc,omitempty"`
+	TimeMargin  string  `json:"time_margin,omitempty"`
+}
+
+// SPRTSnapshot is the tournament's SPRT.
+type SPRTSnapshot struct {
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Model string  `json:"model"`
+}
+
+// Snapshot returns the snapshot of the tournament in the file.
+func (t Tournament) Snapshot(f *File) (Snapshot, error) {
+	s := Snapshot{
+		Version: SnapshotVersion, Name: t.Name, Format: t.Format, Rounds: t.Rounds, Seed: t.Seed,
+		Players: append([]string{}, t.Engines...), Engines: map[string]EngineSnapshot{},
+	}
 	for _, name := range t.Engines {
 		e, ok := f.Engine(name)
 		if !ok {
-			return "", fmt.Errorf("config: snapshot of tournament %q: engine %q is not defined", t.Name, name)
+			return Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: engine %q is not defined", t.Name, name)
 		}
 		if e.External() {
-			m := map[string]any{"command": portablePath(f, e.Command)}
-			if len(e.Args) > 0 {
-				m["args"] = e.Args
-			}
-			if len(e.UCIOptions) > 0 {
-				m["options"] = e.UCIOptions
-			}
+			es := EngineSnapshot{External: true, Command: portablePath(f, e.Command), Args: e.Args, UCIOptions: e.UCIOptions}
 			if e.Dir != "" {
-				m["dir"] = portablePath(f, e.Dir)
+				es.Dir = portablePath(f, e.Dir)
 			}
-			engines[name] = m
+			s.Engines[name] = es
 		} else {
-			engines[name] = map[string]any{"preset": e.Preset, "options": e.Options.String(), "hash": e.Hash}
+			s.Engines[name] = EngineSnapshot{Preset: e.Preset, Options: e.Options.String(), Hash: e.Hash}
 		}
 	}
-	s["engines"] = engines
 
-	op := map[string]any{"order": t.Openings.Order}
+	s.Openings.Order = t.Openings.Order
 	if t.Openings.File != "" {
 		if t.Openings.Hash == "" {
-			return "", fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)
+			return Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)
 		}
-		op["file"] = portablePath(f, t.Openings.File)
-		op["sha256"] = t.Openings.Hash
-		if t.Openings.Plies != 0 {
-			op["plies"] = t.Openings.Plies
-		}
+		s.Openings.File = portablePath(f, t.Openings.File)
+		s.Openings.SHA256 = t.Openings.Hash
+		s.Openings.Plies = t.Openings.Plies
 	} else {
-		op["set"] = t.Openings.Set
+		s.Openings.Set = t.Openings.Set
 	}
-	s["openings"] = op
 
 	l := t.Limits
-	lim := map[string]any{}
 	switch {
 	case l.Nodes > 0:
-		lim["nodes"] = l.Nodes
-		if l.NodesJitter > 0 {
-			lim["nodes_jitter"] = l.NodesJitter
-		}
+		s.Limits.Nodes = l.Nodes
+		s.Limits.NodesJitter = max(l.NodesJitter, 0)
 	case l.Depth > 0:
-		lim["depth"] = l.Depth
+		s.Limits.Depth = l.Depth
 	case l.MoveTime > 0:
-		lim["movetime"] = l.MoveTime.String()
-		lim["time_margin"] = l.TimeMargin.String()
+		s.Limits.MoveTime = l.MoveTime.String()
+		s.Limits.TimeMargin = l.TimeMargin.String()
 	case l.TC != nil:
-		lim["tc"] = canonicalTC(l.TC)
-		lim["time_margin"] = l.TimeMargin.String()
+		s.Limits.TC = canonicalTC(l.TC)
+		s.Limits.TimeMargin = l.TimeMargin.String()
 	}
-	s["limits"] = lim
 
 	a := t.Adjudication
-	adj := map[string]any{"move": a.Move}
+	s.Adjudication.Move = a.Move
 	if a.Move > 0 {
-		adj["policy"] = a.Policy
+		s.Adjudication.Policy = a.Policy
 		if a.Policy != PolicyDraw {
-			adj["margin"] = a.Margin
+			s.Adjudication.Margin = ptr(a.Margin)
 		}
 		if a.Policy == PolicyReferee {
-			adj["referee"] = a.Referee
-			adj["referee_options"] = a.RefereeOptions.String()
-			adj["referee_nodes"] = a.RefereeNodes
+			s.Adjudication.Referee = a.Referee
+			s.Adjudication.RefereeOptions = a.RefereeOptions.String()
+			s.Adjudication.RefereeNodes = a.RefereeNodes
 		}
 	}
 	if a.ResignMoves > 0 {
-		adj["resign_score"] = a.ResignScore
-		adj["resign_moves"] = a.ResignMoves
+		s.Adjudication.ResignScore, s.Adjudication.ResignMoves = a.ResignScore, a.ResignMoves
 	}
 	if a.DrawMoves > 0 {
-		adj["draw_score"] = a.DrawScore
-		adj["draw_moves"] = a.DrawMoves
-		adj["draw_move_from"] = a.DrawMoveFrom
+		s.Adjudication.DrawScore, s.Adjudication.DrawMoves = ptr(a.DrawScore), a.DrawMoves
+		s.Adjudication.DrawMoveFrom = ptr(a.DrawMoveFrom)
 	}
-	s["adjudication"] = adj
 
 	if t.SPRT != nil {
-		s["sprt"] = map[string]any{
-			"elo0": t.SPRT.Elo0, "elo1": t.SPRT.Elo1,
-			"alpha": t.SPRT.Alpha, "beta": t.SPRT.Beta,
-			"model": t.SPRT.Model,
-		}
+		s.SPRT = &SPRTSnapshot{Elo0: t.SPRT.Elo0, Elo1: t.SPRT.Elo1, Alpha: t.SPRT.Alpha, Beta: t.SPRT.Beta, Model: t.SPRT.Model}
 	}
+	return s, nil
+}
 
+func ptr[T any](v T) *T { return &v }
+
+// Encode returns the snapshot's canonical JSON: object keys sorted, no
+// insignificant whitespace, no HTML escaping. It is what the database
+// stores, and its sha256 the tournament's config hash.
+func (s Snapshot) Encode() (string, error) {
+	b, err := marshalCanonical(s)
+	if err != nil {
+		return "", fmt.Errorf("config: snapshot of tournament %q: %w", s.Name, err)
+	}
+	return string(b), nil
+}
+
+// ParseSnapshot reads a stored snapshot. Keys it does not know (from a
+// later version) are ignored; missing ones stay zero.
+func ParseSnapshot(text string) (Snapshot, error) {
+	var s Snapshot
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return Snapshot{}, fmt.Errorf("config snapshot: %w", err)
+	}
+	return s, nil
+}
+
+// Diff lists what differs from old to s, as DiffSnapshots does.
+func (s Snapshot) Diff(old Snapshot) ([]string, error) {
+	a, err := old.Encode()
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return DiffSnapshots(a, b), nil
+}
+
+// marshalCanonical encodes v without HTML escaping and without the
+// encoder's trailing newline.
+func marshalCanonical(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return "", fmt.Errorf("config: snapshot of tournament %q: %w", t.Name, err)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // portablePath writes a path inside the config directory relative to it

@@ -54,11 +54,7 @@ func snapshots(t *testing.T, config string, extra map[string]string) []string {
 	f := mustLoad(t, config, extra)
 	var out []string
 	for _, tr := range f.Tournaments {
-		s, err := tr.Snapshot(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
+		out = append(out, encodedSnapshot(t, f, tr))
 	}
 	return out
 }
@@ -239,10 +235,7 @@ func TestSnapshotHashesTheLoadedOpenings(t *testing.T) {
 	if err := os.WriteFile(tr.Openings.File, []byte("changed after loading\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := tr.Snapshot(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := encodedSnapshot(t, f, tr)
 	if want := fmt.Sprintf(`"sha256":"%x"`, sha256.Sum256([]byte(epdBook))); !strings.Contains(s, want) {
 		t.Errorf("snapshot %s lacks %s", s, want)
 	}

@@ -22,6 +22,7 @@ const (
 	DefaultTimeMargin   = 100 * time.Millisecond
 	DefaultMoveTimeout  = 2 * time.Minute
 	MaxDepth            = 100
+	MaxConcurrency      = 1024 // games in parallel
 	MaxNodesJitter      = 0.5
 	DefaultAdjudication = 100 // move
 	DefaultReferee      = "plain"
@@ -64,7 +65,7 @@ func (t *table) oneOf(k string, valid []string) (string, bool) {
 	return s, true
 }
 
-func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
+func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool) {
 	path := fmt.Sprintf("tournament[%d]", i)
 	t := &table{p: p, path: path, m: m}
 	errs := len(p.errs)
@@ -95,7 +96,7 @@ func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
 	if r, ok := t.integer("rounds", 1, math.MaxInt32); ok {
 		tr.Rounds = int(r)
 	}
-	if c, ok := t.integer("concurrency", 1, math.MaxInt32); ok {
+	if c, ok := t.integer("concurrency", 1, MaxConcurrency); ok {
 		tr.Concurrency = int(c)
 	}
 	if s, ok := t.integer("seed", 0, math.MaxInt64); ok {
@@ -146,6 +147,18 @@ func (p *parser) tournament(i int, m map[string]any) (Tournament, bool) {
 		return Tournament{}, false
 	}
 	tr.Openings.List, tr.Openings.Hash = list, hash
+	if _, err := ScheduledGames(len(tr.Pairings()), len(list), tr.Rounds); err != nil {
+		key := "rounds"
+		if !t.has("rounds") {
+			key = "openings"
+		}
+		t.errf(key, "the tournament is too large: %v", err)
+		return Tournament{}, false
+	}
+	if err := tr.CheckTables(f, tr.Concurrency); err != nil {
+		t.errf("concurrency", "%v", err)
+		return Tournament{}, false
+	}
 	return tr, true
 }
 

@@ -101,9 +101,10 @@ type Limits struct {
 	MoveTime    time.Duration
 	TC          *TimeControl
 	TimeMargin  time.Duration // grace over the allotted time before a time forfeit (default 100ms)
-	// MoveTimeout bounds one move under a nodes or depth limit (default 2m):
-	// only a hung engine reaches it, and loses the game. Not part of the
-	// snapshot: it does not change the games of working engines.
+	// MoveTimeout bounds one move of an external engine under a nodes or
+	// depth limit (default 2m): only a hung engine reaches it, and loses
+	// the game. In-process searches always run to their limit. Not part of
+	// the snapshot: it does not change the games of working engines.
 	MoveTimeout time.Duration
 }
 

@@ -143,8 +143,17 @@ func (t *table) duration(k string) (time.Duration, bool) {
 		t.errf(k, "%q is negative", s)
 		return 0, false
 	}
+	if d > MaxDuration {
+		t.errf(k, "%q is out of range: want at most %v (a year)", s, MaxDuration)
+		return 0, false
+	}
 	return d, true
 }
+
+// MaxDuration bounds every duration of a config (movetime, time_margin,
+// move_timeout, init_timeout, a time control's time and increment), so that
+// the sums the runner makes of them never overflow.
+const MaxDuration = 365 * 24 * time.Hour
 
 // stringList returns an array of strings.
 func (t *table) stringList(k string) ([]string, bool) {

@@ -1,33 +1,32 @@
-// Package engines holds the players of a tournament: the Engine interface the
-// runner talks to and its in-process implementation over the search
-// sub-package. Sub-packages: board (position and move generation), eval
-// (evaluation with Feldmann's threat function), search (NegaScout and the
-// variants of the three papers).
+// Package engines is the contract between the runner and its players: the
+// Engine interface, the limits of a search, what a search reports, and the
+// kinds of engine faults. It imports nothing of the project, so the runner
+// depends on the contract alone, not on any engine.
+//
+// Implementations: engines/local (the in-process search of engines/search)
+// and engines/uci (external UCI engines). engines/uciserver serves the
+// in-process search as a UCI engine.
 package engines
 
 import (
 	"context"
-	"fmt"
-	"slices"
-
-	"selfplay/engines/board"
-	"selfplay/engines/search"
+	"errors"
+	"time"
 )
 
-// The contract types are those of the search package, so in-process and
-// external engines report in the same units.
-type (
-	// Limits bound one search.
-	Limits = search.Limits
-	// Clock is the game clock of both sides.
-	Clock = search.Clock
-	// Info describes a search's progress or result.
-	Info = search.Info
-	// Score is a search value in centipawns or a mate distance.
-	Score = search.Score
-	// Counters are the per-variant search statistics.
-	Counters = search.Counters
-)
+// Engine is a player. An instance plays one game at a time; NewGame clears
+// whatever it learned in the previous game.
+type Engine interface {
+	Name() string
+	// NewGame prepares a new game (ucinewgame); an error is a fault of the
+	// engine (restart failed, engine closed).
+	NewGame(ctx context.Context) error
+	// Search from startFEN after the UCI moves already played (openings
+	// included). Faults of the engine wrap ErrCrashed, ErrTimeout or
+	// ErrProtocol where they are of those kinds.
+	Search(ctx context.Context, startFEN string, moves []string, lim Limits) (Result, error)
+	Close() error
+}
 
 // Result is an engine's answer: its move in UCI notation and the search info.
 type Result struct {
@@ -35,104 +34,75 @@ type Result struct {
 	Info Info
 }
 
-// Engine is a player. An instance plays one game at a time; NewGame clears
-// whatever it learned in the previous game.
-type Engine interface {
-	Name() string
-	NewGame()
-	// Search from startFEN after the UCI moves already played (openings included).
-	Search(ctx context.Context, startFEN string, moves []string, lim Limits) (Result, error)
-	Close() error
+// Limits bound one search. Zero values mean "no limit"; with none set the
+// engine searches until its context is cancelled.
+type Limits struct {
+	Depth    int           // maximum iteration depth
+	Nodes    int64         // node budget
+	MoveTime time.Duration // time for this move, used in full
+	Clock    *Clock        // game clock; the engine's time manager decides
+	// OnIteration, if set, is called after every completed iteration.
+	OnIteration func(Info)
 }
 
-// Local is an in-process engine: one variant of the search with its own
-// transposition table and state. It is not safe for concurrent use; use one
-// instance per game side.
-type Local struct {
-	name string
-	s    *search.Searcher
-
-	// The position of the previous call, so a game's next search only plays
-	// the new moves instead of replaying the whole game.
-	b         *board.Board
-	lastFEN   string
-	lastMoves []string
+// Clock is a game clock for both sides, as UCI's go wtime/btime/winc/binc/movestogo.
+type Clock struct {
+	WhiteTime, BlackTime time.Duration
+	WhiteInc, BlackInc   time.Duration
+	MovesToGo            int // moves to the next time control; 0 = rest of the game
 }
 
-// NewLocal creates an in-process engine from search options and a
-// transposition table size in MiB.
-func NewLocal(name string, opts search.Options, hashMiB int) (*Local, error) {
-	s, err := search.New(opts, hashMiB)
-	if err != nil {
-		return nil, fmt.Errorf("engine %s: %w", name, err)
+// Info describes the state of a search after an iteration.
+type Info struct {
+	Depth    int
+	SelDepth int
+	Score    Score
+	Bound    Bound
+	Nodes    int64
+	Elapsed  time.Duration
+	PV       []string // UCI moves
+}
+
+// Bound says whether a score is exact or only a bound (UCI's lowerbound and
+// upperbound).
+type Bound uint8
+
+// Bounds.
+const (
+	BoundNone Bound = iota
+	BoundUpper
+	BoundLower
+	BoundExact
+)
+
+// Kinds of engine faults: errors.Is(err, engines.ErrCrashed) and so on
+// classify an Engine's error, whatever engine produced it.
+var (
+	// ErrCrashed: the engine's process exited or closed its pipes, or could
+	// not be (re)started.
+	ErrCrashed = errors.New("engine crashed")
+	// ErrTimeout: the engine did not answer in time.
+	ErrTimeout = errors.New("engine timed out")
+	// ErrProtocol: the engine wrote something else where a reply was expected.
+	ErrProtocol = errors.New("UCI protocol error")
+	// ErrBeforeSearch marks, beside one of the kinds above, a fault that
+	// came before the search started and the engine's clock with it (an
+	// external engine's restart, or its readiness check before go): such a
+	// timeout is a fault of the engine, never a loss on time.
+	ErrBeforeSearch = errors.New("before the search")
+)
+
+// IsMoveText reports whether s is a move in UCI's long algebraic notation
+// (syntax only: e2e4, e7e8q; castling as the king's move or king takes rook).
+// The null move 0000 is not move text.
+func IsMoveText(s string) bool {
+	if len(s) != 4 && len(s) != 5 {
+		return false
 	}
-	return &Local{name: name, s: s}, nil
-}
-
-// NewVariant creates an in-process engine from a variant spec such as
-// "fhr" or "nmr-r3-4:dr=2" (see search.ParseVariant).
-func NewVariant(name, spec string, hashMiB int) (*Local, error) {
-	opts, err := search.ParseVariant(spec)
-	if err != nil {
-		return nil, fmt.Errorf("engine %s: %w", name, err)
-	}
-	return NewLocal(name, opts, hashMiB)
-}
-
-// Name returns the engine's name.
-func (l *Local) Name() string { return l.name }
-
-// Options returns the variant's search options.
-func (l *Local) Options() search.Options { return l.s.Options() }
-
-// NewGame clears the transposition table, history and killers.
-func (l *Local) NewGame() {
-	l.s.NewGame()
-	l.b, l.lastFEN, l.lastMoves = nil, "", nil
-}
-
-// Close releases nothing; it exists for the Engine interface.
-func (l *Local) Close() error { return nil }
-
-// Search implements Engine. Bad input (FEN, illegal move) is an error, and
-// so is a panic inside the search: it never crosses this boundary.
-func (l *Local) Search(ctx context.Context, startFEN string, moves []string, lim Limits) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			l.b, l.lastFEN, l.lastMoves = nil, "", nil
-			err = fmt.Errorf("engine %s: internal error: %v", l.name, r)
+	for i := 0; i < 4; i += 2 {
+		if s[i] < 'a' || s[i] > 'h' || s[i+1] < '1' || s[i+1] > '8' {
+			return false
 		}
-	}()
-	b, err := l.position(startFEN, moves)
-	if err != nil {
-		return Result{}, fmt.Errorf("engine %s: %w", l.name, err)
 	}
-	r, err := l.s.Search(ctx, b, lim)
-	if err != nil {
-		return Result{}, fmt.Errorf("engine %s: %w", l.name, err)
-	}
-	return Result{Move: r.Move.UCI(), Info: r.Info}, nil
-}
-
-// position returns the board after moves, reusing the previous call's board
-// when the game merely went on.
-func (l *Local) position(startFEN string, moves []string) (*board.Board, error) {
-	if l.b != nil && startFEN == l.lastFEN && len(moves) >= len(l.lastMoves) && slices.Equal(moves[:len(l.lastMoves)], l.lastMoves) {
-		if err := l.b.ApplyUCI(moves[len(l.lastMoves):]); err != nil {
-			l.b = nil
-			return nil, err
-		}
-	} else {
-		b, err := board.FromFEN(startFEN)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.ApplyUCI(moves); err != nil {
-			return nil, err
-		}
-		l.b = b
-	}
-	l.lastFEN = startFEN
-	l.lastMoves = append(l.lastMoves[:0], moves...)
-	return l.b, nil
+	return len(s) == 4 || (s[4] == 'n' || s[4] == 'b' || s[4] == 'r' || s[4] == 'q')
 }

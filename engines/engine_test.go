@@ -1,68 +1,18 @@
 package engines
 
-import (
-	"context"
-	"strings"
-	"testing"
+import "testing"
 
-	"selfplay/engines/board"
-)
-
-// position reuses the previous call's board when the game went on, and
-// rebuilds it otherwise (new game, takeback, other start): the board must
-// always be the position the caller described.
-func TestLocalPositionFollowsTheGame(t *testing.T) {
-	l, err := NewVariant("p", "plain", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const other = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
-	steps := []struct {
-		fen   string
-		moves string
+func TestIsMoveText(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
 	}{
-		{board.StartFEN, ""},
-		{board.StartFEN, "e2e4"},
-		{board.StartFEN, "e2e4 e7e5 g1f3"},
-		{board.StartFEN, "e2e4 e7e5"}, // takeback
-		{board.StartFEN, "d2d4"},      // another line
-		{other, "e2e4"},               // another start
-		{other, "e2e4 e8d7"},
-	}
-	for _, st := range steps {
-		moves := strings.Fields(st.moves)
-		b, err := l.position(st.fen, moves)
-		if err != nil {
-			t.Fatal(err)
+		{"e2e4", true}, {"e7e8q", true}, {"a7b8n", true}, {"e1g1", true}, {"h8a1", true},
+		{"0000", false}, {"e2e", false}, {"e2e4e5", false}, {"e7e8k", false}, {"e7e8Q", false},
+		{"i2e4", false}, {"e0e4", false}, {"e2e9", false}, {"E2E4", false}, {"", false}, {"(none)", false},
+	} {
+		if got := IsMoveText(c.s); got != c.want {
+			t.Errorf("IsMoveText(%q) = %v, want %v", c.s, got, c.want)
 		}
-		want, _ := board.FromFEN(st.fen)
-		if err := want.ApplyUCI(moves); err != nil {
-			t.Fatal(err)
-		}
-		if b.FEN() != want.FEN() || b.Ply() != want.Ply() {
-			t.Fatalf("%s + %q: board %s (ply %d), want %s (ply %d)", st.fen, st.moves, b.FEN(), b.Ply(), want.FEN(), want.Ply())
-		}
-	}
-}
-
-func TestLocalBadInput(t *testing.T) {
-	l, err := NewVariant("p", "plain", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := l.Search(ctx, "not a fen", nil, Limits{Depth: 1}); err == nil || !strings.Contains(err.Error(), "engine p") {
-		t.Fatalf("bad FEN: %v", err)
-	}
-	if _, err := l.Search(ctx, board.StartFEN, []string{"e2e4", "e2e4"}, Limits{Depth: 1}); err == nil || !strings.Contains(err.Error(), "not legal") {
-		t.Fatalf("illegal move: %v", err)
-	}
-	// A failed call leaves the engine usable.
-	res, err := l.Search(ctx, board.StartFEN, []string{"e2e4"}, Limits{Depth: 2})
-	if err != nil || res.Move == "" || res.Move == "0000" {
-		t.Fatalf("after errors: %+v, %v", res, err)
-	}
-	if _, err := NewVariant("x", "nope", 1); err == nil || !strings.Contains(err.Error(), "unknown variant preset") {
-		t.Fatalf("unknown preset: %v", err)
 	}
 }

@@ -63,6 +63,10 @@ func Load(path string) ([]Record, []LineError, error) {
 	return recs, bad, nil
 }
 
+// MaxLine is the longest line Parse reads; a longer one is an error naming
+// its line.
+const MaxLine = 1 << 20
+
 // Parse reads EPD records. A UTF-8 byte order mark before the first line is
 // ignored; blank lines and lines starting with '#' are skipped silently;
 // malformed lines are returned as LineErrors and skipped. The error is only
@@ -71,8 +75,9 @@ func Parse(r io.Reader) ([]Record, []LineError, error) {
 	var recs []Record
 	var bad []LineError
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := sc.Text()
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\ufeff")
@@ -93,7 +98,10 @@ func Parse(r io.Reader) ([]Record, []LineError, error) {
 		recs = append(recs, rec)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, err
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, fmt.Errorf("line %d: longer than %d bytes", n, MaxLine)
+		}
+		return nil, nil, fmt.Errorf("after line %d: %w", n-1, err)
 	}
 	return recs, bad, nil
 }

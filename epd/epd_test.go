@@ -95,3 +95,25 @@ func TestSharedSuites(t *testing.T) {
 		}
 	}
 }
+
+// A line too long to read is an error naming its line.
+func TestParseLongLine(t *testing.T) {
+	good := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"a\";\n"
+	for _, c := range []struct {
+		text string
+		want string
+	}{
+		{strings.Repeat("x", MaxLine+1) + "\n", "line 1: longer than 1048576 bytes"},
+		{good + "\n" + strings.Repeat("x", 2*MaxLine), "line 3: longer than 1048576 bytes"},
+	} {
+		_, _, err := Parse(strings.NewReader(c.text))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse = %v, want %q", err, c.want)
+		}
+	}
+	// Just under the limit: read, and reported as a bad line.
+	recs, bad, err := Parse(strings.NewReader(good + strings.Repeat("x", MaxLine-1) + "\n"))
+	if err != nil || len(recs) != 1 || len(bad) != 1 || bad[0].Line != 2 {
+		t.Errorf("Parse = %d records, bad %v, %v; want 1 and line 2 bad", len(recs), bad, err)
+	}
+}

@@ -18,6 +18,15 @@ var ErrNoOpenings = errors.New("no openings")
 // maxLine is the longest line the file readers accept.
 const maxLine = 1 << 20
 
+// readError is the error of a file reader that stopped after line n: a line
+// too long for it is named by its number.
+func readError(name string, n int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("openings: %s:%d: line longer than %d bytes", name, n+1, maxLine)
+	}
+	return fmt.Errorf("openings: %s: after line %d: %w", name, n, err)
+}
+
 // LoadEPD reads an EPD file; see ParseEPD.
 func LoadEPD(path string) ([]Opening, error) {
 	f, err := os.Open(path)
@@ -73,7 +82,7 @@ func ParseEPD(r io.Reader, name string) ([]Opening, error) {
 		list = append(list, o)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("openings: %s: after line %d: %w", name, n, err)
+		return nil, readError(name, n, err)
 	}
 	if len(list) == 0 {
 		return nil, fmt.Errorf("openings: %s: %w (no EPD lines)", name, ErrNoOpenings)

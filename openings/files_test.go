@@ -352,3 +352,38 @@ func FuzzParsePGN(f *testing.F) {
 		}
 	})
 }
+
+// A line too long to read is an error naming its line, in EPD and PGN files
+// alike; a long line that can be read is parsed (and rejected) as usual.
+func TestLongLines(t *testing.T) {
+	huge := strings.Repeat("x", maxLine+1)
+	long := strings.Repeat("y", maxLine-100)
+	const pgn = "[Event \"ok\"]\n\n1. e4 e5 *\n\n"
+	for _, c := range []struct {
+		name, content string
+		want          []string
+	}{
+		{"book.epd", huge + "\n", []string{"book.epd:1: line longer than 1048576 bytes"}},
+		{"book.epd", afterE4 + "\n" + afterE4 + " id \"b\";\n" + huge + "\n", []string{"book.epd:3: line longer than 1048576 bytes"}},
+		{"book.epd", afterE4 + "\n" + long + "\n", []string{"book.epd:2:"}},
+		{"book.pgn", pgn + huge + "\n", []string{"book.pgn:5: line longer than 1048576 bytes"}},
+		{"book.pgn", "[Event \"x\"]\n\n1. e4 e5 {" + long + "} *\n", nil},
+	} {
+		path := writeFile(t, c.name, c.content)
+		spec := Spec{File: path}
+		if strings.HasSuffix(c.name, ".pgn") {
+			spec.Plies = 2
+		}
+		list, err := Load(spec)
+		if c.want == nil {
+			if err != nil || len(list) != 1 {
+				t.Errorf("%s: %d openings, %v; want the one", c.name, len(list), err)
+			}
+			continue
+		}
+		wantErr(t, err, c.want...)
+		if err != nil && strings.Contains(err.Error(), "line 0") {
+			t.Errorf("error %q names line 0", err)
+		}
+	}
+}

@@ -158,7 +158,7 @@ func splitPGN(r io.Reader, name string) ([]*pgnGame, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("openings: %s: after line %d: %w", name, n, err)
+		return nil, readError(name, n, err)
 	}
 	if inBrace {
 		return nil, fmt.Errorf("openings: %s:%d: game %d: a { comment is still open at the end of the file", name, cur.line, cur.num)

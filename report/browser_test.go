@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"selfplay/runner"
+	"selfplay/standings"
 )
 
 // browser returns a headless-capable Chromium on PATH, or skips the test.
@@ -77,7 +77,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		t.Fatalf("console errors of a control page are not visible in Chromium's log; the check below would prove nothing:\n%s", stderr)
 	}
 
-	r := fixtureReport(t, runner.ReportOptions{})
+	r := fixtureReport(t, standings.Options{})
 	page := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(page, render(t, r, writeHTML), 0o644); err != nil {
 		t.Fatal(err)

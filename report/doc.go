@@ -1,6 +1,6 @@
 // Package report holds the statistics report of stored tournaments (what
 // `selfplay report` prints) and renders it as text, JSON or HTML. The data
-// is gathered by runner.BuildReport; this package does no I/O beyond
+// is built from the stored records by package results; this package does no I/O beyond
 // writing to the io.Writer it is given.
 //
 // # Formats

@@ -1,19 +1,20 @@
 package report_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"selfplay/report"
-	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/standings"
+	"selfplay/store/record"
 )
 
-// base is the fixed clock of the fixture: every stored time derives from
-// it, so the reports are byte-stable.
+// base is the fixed clock of the fixture: every time derives from it, so
+// the reports are byte-stable.
 var base = time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
 
 // fixtureGame is a hand-written game: its pair and colour order, opening,
@@ -22,7 +23,7 @@ type fixtureGame struct {
 	pair, index int
 	opening     string // fixture opening key
 	result      string
-	term        string
+	term        record.Termination
 	reason      string
 	culprit     string // engine charged with a fault, "" for none
 }
@@ -84,10 +85,10 @@ func gauntletOpponent(pair int) string {
 // fixtureMoves are a game's moves: two book moves, then six engine moves
 // with figures that depend on the engine (fhr searches a ply deeper, the
 // FHR paper's Observation 1).
-func fixtureMoves(book string, white, black string) []store.Move {
-	var moves []store.Move
+func fixtureMoves(book string, white, black string) []record.Move {
+	var moves []record.Move
 	for i, uci := range []string{book[:4], book[5:]} {
-		moves = append(moves, store.Move{Ply: i + 1, UCI: uci, SAN: uci, Book: true})
+		moves = append(moves, record.Move{Ply: i + 1, UCI: uci, SAN: uci, Book: true})
 	}
 	for i := 0; i < 6; i++ {
 		ply := len(moves) + 1
@@ -99,25 +100,50 @@ func fixtureMoves(book string, white, black string) []store.Move {
 		if mover == "fhr" {
 			depth, nodes = 8, 18000
 		}
-		moves = append(moves, store.Move{Ply: ply, UCI: "a2a3", SAN: "a3", Score: 10 * i, Depth: depth + i%2,
+		moves = append(moves, record.Move{Ply: ply, UCI: "a2a3", SAN: "a3", Score: 10 * i, Depth: depth + i%2,
 			SelDepth: depth + 6 + i%3, Nodes: nodes + int64(100*i), Time: time.Duration(20+i) * time.Millisecond})
 	}
 	return moves
 }
 
-// saveTournament stores a tournament with its games.
-func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engines []string, total int,
+// fixtureSource holds the fixture's records in memory (standings.Source).
+type fixtureSource struct {
+	tournaments []record.Tournament
+	games       map[int64][]record.Game
+	suiteRuns   []record.SuiteRun
+}
+
+func (f *fixtureSource) Tournaments(context.Context) ([]record.Tournament, error) {
+	return f.tournaments, nil
+}
+
+func (f *fixtureSource) TournamentGames(_ context.Context, id int64) ([]record.Game, error) {
+	return f.games[id], nil
+}
+
+func (f *fixtureSource) SearchSums(_ context.Context, id int64) (map[string]record.SearchSums, error) {
+	return standings.SumSearch(f.games[id]), nil
+}
+
+func (f *fixtureSource) SuiteRuns(context.Context) ([]record.SuiteRun, error) {
+	return f.suiteRuns, nil
+}
+
+// addTournament adds a tournament with its games, complete when every
+// scheduled game is there.
+func (f *fixtureSource) addTournament(name, snapshot string, engines []string, total int,
 	games []fixtureGame, pairing func(pair int) (string, string)) {
-	t.Helper()
-	ctx := context.Background()
-	row := store.Tournament{Name: name, Config: snapshot, ConfigHash: "fixture", TotalGames: total}
+	id := int64(len(f.tournaments) + 1)
+	row := record.Tournament{ID: id, Name: name, Config: snapshot, ConfigHash: "fixture", TotalGames: total,
+		Status: record.StatusRunning}
+	if total == len(games) {
+		row.Status = record.StatusComplete
+	}
 	for _, e := range engines {
-		row.Engines = append(row.Engines, store.Engine{Name: e, Options: "preset=" + e})
+		row.Engines = append(row.Engines, record.Engine{Name: e, Options: "preset=" + e})
 	}
-	id, err := st.CreateTournament(ctx, row)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.tournaments = append(f.tournaments, row)
+	var rows []record.Game
 	for i, fg := range games {
 		first, second := pairing(fg.pair)
 		white, black := first, second
@@ -125,8 +151,8 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 			white, black = second, first
 		}
 		o := fixtureOpenings[fg.opening]
-		g := &store.Game{
-			TournamentID: id, Pair: fg.pair, Index: fg.index, OpeningID: o[0], OpeningName: o[1],
+		rows = append(rows, record.Game{
+			ID: int64(i + 1), TournamentID: id, Pair: fg.pair, Index: fg.index, OpeningID: o[0], OpeningName: o[1],
 			StartFEN:     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			OpeningMoves: []string{o[2][:4], o[2][5:]}, White: white, Black: black,
 			Result: fg.result, Termination: fg.term, Reason: fg.reason, Culprit: fg.culprit, Plies: 6, FinalFEN: "8/8/8/8/8/8/8/8 w - - 0 1",
@@ -134,51 +160,41 @@ func saveTournament(t *testing.T, st *store.Store, name, snapshot string, engine
 			Finished: base.Add(time.Duration(i)*10*time.Minute + 7*time.Minute + 30*time.Second),
 			PGN:      "[Event \"fixture\"]\n\n*\n",
 			Moves:    fixtureMoves(o[2], white, black),
-		}
-		if err := st.SaveGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
+		})
 	}
-	if total == len(games) {
-		if err := st.UpdateStatus(ctx, id, store.StatusComplete, "", 0); err != nil {
-			t.Fatal(err)
-		}
+	// In schedule order, as a store returns them.
+	slices.SortFunc(rows, func(a, b record.Game) int { return cmp.Or(cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Index, b.Index)) })
+	if f.games == nil {
+		f.games = map[int64][]record.Game{}
 	}
+	f.games[id] = rows
 }
 
-// fixtureStore builds a database with a match under an SPRT, a gauntlet
-// and a suite run, all with fixed times.
-func fixtureStore(t *testing.T) *store.Store {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "fixture.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	saveTournament(t, st, "fhr-vs-plain",
+// fixtureRecords are a match under an SPRT, a gauntlet and a suite run,
+// all with fixed times.
+func fixtureRecords() *fixtureSource {
+	f := &fixtureSource{}
+	f.addTournament("fhr-vs-plain",
 		`{"format":"match","players":["fhr","plain"],"sprt":{"alpha":0.05,"beta":0.05,"elo0":0,"elo1":10,"model":"logistic"}}`,
 		[]string{"fhr", "plain"}, 50, matchGames(), func(int) (string, string) { return "fhr", "plain" })
-	saveTournament(t, st, "gauntlet",
+	f.addTournament("gauntlet",
 		`{"format":"gauntlet","players":["fhr","null-r3","nmr","idle"]}`,
 		[]string{"fhr", "null-r3", "nmr", "idle"}, 12, gauntletGames(),
 		func(pair int) (string, string) { return "fhr", gauntletOpponent(pair) })
-	run := &store.SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 10000,20000", Created: base,
-		Rows: []store.SuiteRow{
+	f.suiteRuns = []record.SuiteRun{{ID: 1, Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 10000,20000", Created: base,
+		Rows: []record.SuiteRow{
 			{Variant: "plain", Limit: 10000, Positions: 300, Solved: 201, Nodes: 3000000, MainNodes: 1200000, QNodes: 1800000, Time: 1500 * time.Millisecond},
 			{Variant: "fhr", Limit: 10000, Positions: 300, Solved: 214, Nodes: 2900000, MainNodes: 1100000, QNodes: 1800000, Time: 1450 * time.Millisecond},
 			{Variant: "plain", Limit: 20000, Positions: 300, Solved: 230, Nodes: 6000000, MainNodes: 2400000, QNodes: 3600000, Time: 3 * time.Second},
 			{Variant: "fhr", Limit: 20000, Positions: 300, Solved: 241, Nodes: 5800000, MainNodes: 2200000, QNodes: 3600000, Time: 2900 * time.Millisecond},
-		}}
-	if err := st.SaveSuiteRun(context.Background(), run); err != nil {
-		t.Fatal(err)
-	}
-	return st
+		}}}
+	return f
 }
 
-// fixtureReport is the report of the fixture database.
-func fixtureReport(t *testing.T, opt runner.ReportOptions) report.Report {
+// fixtureReport is the report of the fixture records.
+func fixtureReport(t *testing.T, opt standings.Options) report.Report {
 	t.Helper()
-	r, err := runner.BuildReport(context.Background(), fixtureStore(t), opt)
+	r, err := standings.Load(context.Background(), fixtureRecords(), opt)
 	if err != nil {
 		t.Fatal(fmt.Errorf("building the fixture report: %w", err))
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"selfplay/report"
-	"selfplay/runner"
+	"selfplay/standings"
 	"selfplay/stats"
 )
 
@@ -64,24 +64,23 @@ func writeText(b *bytes.Buffer, r report.Report) error { return report.WriteText
 func writeJSON(b *bytes.Buffer, r report.Report) error { return report.WriteJSON(b, r) }
 func writeHTML(b *bytes.Buffer, r report.Report) error { return report.WriteHTML(b, r) }
 
-// The fixture database's report, from the real store through the runner's
-// builder, is byte-for-byte the golden text and JSON.
-func TestGoldenFromStore(t *testing.T) {
-	r := fixtureReport(t, runner.ReportOptions{})
+// The fixture records' report is byte-for-byte the golden text and JSON.
+func TestGoldenFromRecords(t *testing.T) {
+	r := fixtureReport(t, standings.Options{})
 	checkGolden(t, "fixture.txt.golden", render(t, r, writeText))
 	checkGolden(t, "fixture.json.golden", render(t, r, writeJSON))
 }
 
 // An anchor and another level change the rating table and intervals.
 func TestGoldenAnchoredLevel(t *testing.T) {
-	r := fixtureReport(t, runner.ReportOptions{Tournament: "gauntlet", Anchor: "null-r3", Level: 0.9})
+	r := fixtureReport(t, standings.Options{Tournament: "gauntlet", Anchor: "null-r3", Level: 0.9})
 	checkGolden(t, "gauntlet-anchored.txt.golden", render(t, r, writeText))
 }
 
 // The report is the same each time it is built (no map order, no clock).
 func TestReportIsDeterministic(t *testing.T) {
-	a := render(t, fixtureReport(t, runner.ReportOptions{}), writeHTML)
-	b := render(t, fixtureReport(t, runner.ReportOptions{}), writeHTML)
+	a := render(t, fixtureReport(t, standings.Options{}), writeHTML)
+	b := render(t, fixtureReport(t, standings.Options{}), writeHTML)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two HTML reports of the same database differ")
 	}
@@ -89,7 +88,7 @@ func TestReportIsDeterministic(t *testing.T) {
 
 // The JSON decodes as a generic object and holds the numbers the text shows.
 func TestJSONHoldsTheTextNumbers(t *testing.T) {
-	r := fixtureReport(t, runner.ReportOptions{})
+	r := fixtureReport(t, standings.Options{})
 	text := string(render(t, r, writeText))
 	var doc map[string]any
 	if err := json.Unmarshal(render(t, r, writeJSON), &doc); err != nil {
@@ -223,7 +222,7 @@ func TestPairingFiguresByHand(t *testing.T) {
 	}
 	repeat := func(x float64, n int) []float64 { return slices.Repeat([]float64{x}, n) }
 
-	r := fixtureReport(t, runner.ReportOptions{})
+	r := fixtureReport(t, standings.Options{})
 	text := string(render(t, r, writeText))
 
 	// fhr vs plain, fhr's points per game: 1 ½ | 1 1 | ½ 0 | 1 1 | ½ 1 | 1
@@ -273,10 +272,10 @@ func TestPairingFiguresByHand(t *testing.T) {
 
 // SkipSuiteRuns leaves the suite runs out; by default they are in.
 func TestReportSkipsSuiteRuns(t *testing.T) {
-	if r := fixtureReport(t, runner.ReportOptions{}); len(r.SuiteRuns) != 1 {
+	if r := fixtureReport(t, standings.Options{}); len(r.SuiteRuns) != 1 {
 		t.Errorf("default report has %d suite runs, want 1", len(r.SuiteRuns))
 	}
-	if r := fixtureReport(t, runner.ReportOptions{SkipSuiteRuns: true}); r.SuiteRuns != nil || len(r.Tournaments) != 2 {
+	if r := fixtureReport(t, standings.Options{SkipSuiteRuns: true}); r.SuiteRuns != nil || len(r.Tournaments) != 2 {
 		t.Errorf("SkipSuiteRuns: %d suite runs, %d tournaments; want none and 2", len(r.SuiteRuns), len(r.Tournaments))
 	}
 }

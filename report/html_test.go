@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"selfplay/report"
-	"selfplay/runner"
+	"selfplay/standings"
 )
 
 // parseXHTML checks that the page is well-formed XML (every element closed
@@ -47,7 +47,7 @@ func chartsOf(r report.Report) int {
 }
 
 func TestHTMLIsSelfContainedAndWellFormed(t *testing.T) {
-	r := fixtureReport(t, runner.ReportOptions{})
+	r := fixtureReport(t, standings.Options{})
 	page := string(render(t, r, writeHTML))
 	counts := parseXHTML(t, page)
 	if want := chartsOf(r); counts["svg"] != want || want != 5 {

@@ -30,7 +30,7 @@ func WriteJSON(w io.Writer, r Report) error {
 
 // withEmptyLists replaces nil lists and maps by empty ones, so that every
 // array and object of the documented structure is present (never null).
-// It is the one place that does so: builders of a Report (runner.BuildReport)
+// It is the one place that does so: builders of a Report (standings.Load)
 // leave empty lists nil.
 func withEmptyLists(r Report) Report {
 	r.Tournaments = nonNil(r.Tournaments)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"selfplay/config"
+	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 )
 
 // adjudicator ends games early: at the move limit (FHR paper §3.3: "stopped
@@ -15,7 +15,7 @@ import (
 type adjudicator struct {
 	cfg config.Adjudication
 
-	last       [2]search.Score // each side's last reported score (own view)
+	last       [2]engines.Score // each side's last reported score (own view)
 	haveLast   [2]bool
 	resignRun  [2]int // consecutive moves with score <= -ResignScore
 	winningRun [2]int // consecutive moves with score >= ResignScore
@@ -24,11 +24,11 @@ type adjudicator struct {
 
 // afterMove records side's score for the move it just played (a holds the
 // position after it) and applies resign and draw adjudication.
-func (j *adjudicator) afterMove(side board.Color, s search.Score, a *arbiter) (result, reason string) {
+func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (result, reason string) {
 	c := j.cfg
 	j.last[side], j.haveLast[side] = s, true
 	if c.ResignMoves > 0 {
-		r := search.Score(c.ResignScore)
+		r := engines.Score(c.ResignScore)
 		j.resignRun[side] = count(j.resignRun[side], s <= -r)
 		j.winningRun[side] = count(j.winningRun[side], s >= r)
 		for _, loser := range []board.Color{board.White, board.Black} {
@@ -39,7 +39,7 @@ func (j *adjudicator) afterMove(side board.Color, s search.Score, a *arbiter) (r
 		}
 	}
 	if c.DrawMoves > 0 {
-		d := search.Score(c.DrawScore)
+		d := engines.Score(c.DrawScore)
 		// The number of the move just played (a holds the position after
 		// it), counted from the initial position: Black's move n leaves
 		// full-move number n+1 in the position.
@@ -61,7 +61,8 @@ func count(run int, ok bool) int {
 }
 
 // atMoveLimit decides a game stopped at the move limit.
-func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee *search.Searcher) (result, reason string) {
+// The referee searches the game's position from startFEN after moves.
+func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engines.Engine, startFEN string, moves []string) (result, reason string) {
 	c := j.cfg
 	prefix := fmt.Sprintf("Adjudicated at move %d", c.Move)
 	switch c.Policy {
@@ -72,7 +73,7 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee *sear
 			return "1/2-1/2", prefix + ": draw (no scores to agree on)"
 		}
 		w, b := j.last[board.White], -j.last[board.Black] // both from White's view
-		m := search.Score(c.Margin)
+		m := engines.Score(c.Margin)
 		switch {
 		case w >= m && b >= m:
 			return "1-0", fmt.Sprintf("%s: engines agree White wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
@@ -81,8 +82,11 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee *sear
 		}
 		return "1/2-1/2", fmt.Sprintf("%s: draw, engines do not agree on a winner (%s, %s)", prefix, w.Pawns(), b.Pawns())
 	default: // referee
-		referee.NewGame()
-		res, err := referee.Search(ctx, a.b, search.Limits{Nodes: c.RefereeNodes})
+		err := referee.NewGame(ctx)
+		var res engines.Result
+		if err == nil {
+			res, err = referee.Search(ctx, startFEN, moves, engines.Limits{Nodes: c.RefereeNodes})
+		}
 		if err != nil {
 			return "1/2-1/2", fmt.Sprintf("%s: draw (referee: %v)", prefix, err)
 		}
@@ -90,7 +94,7 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee *sear
 		if a.b.Side() == board.Black {
 			s = -s
 		}
-		m := search.Score(c.Margin)
+		m := engines.Score(c.Margin)
 		switch {
 		case s >= m:
 			return "1-0", fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())

@@ -6,6 +6,7 @@ import (
 	"github.com/notnil/chess"
 
 	"selfplay/engines/board"
+	"selfplay/store/record"
 )
 
 // arbiter holds the game state and judges every move with notnil/chess, a
@@ -64,7 +65,7 @@ func (a *arbiter) play(m *chess.Move) (string, error) {
 type ruling struct {
 	over        bool
 	result      string // 1-0, 0-1, 1/2-1/2
-	termination string
+	termination record.Termination
 	reason      string
 }
 
@@ -74,20 +75,20 @@ func (a *arbiter) rule() ruling {
 	if len(a.valid) == 0 {
 		if a.pos.Status() == chess.Checkmate {
 			if white {
-				return ruling{true, "0-1", TermCheckmate, "Black mates"}
+				return ruling{true, "0-1", record.Checkmate, "Black mates"}
 			}
-			return ruling{true, "1-0", TermCheckmate, "White mates"}
+			return ruling{true, "1-0", record.Checkmate, "White mates"}
 		}
-		return ruling{true, "1/2-1/2", TermStalemate, "Draw by stalemate"}
+		return ruling{true, "1/2-1/2", record.Stalemate, "Draw by stalemate"}
 	}
 	if a.seen[a.b.Hash()] >= 3 {
-		return ruling{true, "1/2-1/2", TermRepetition, "Draw by threefold repetition"}
+		return ruling{true, "1/2-1/2", record.Repetition, "Draw by threefold repetition"}
 	}
 	if a.pos.HalfMoveClock() >= 100 {
-		return ruling{true, "1/2-1/2", TermFiftyMoves, "Draw by the fifty-move rule"}
+		return ruling{true, "1/2-1/2", record.FiftyMoves, "Draw by the fifty-move rule"}
 	}
 	if a.b.IsInsufficientMaterial() {
-		return ruling{true, "1/2-1/2", TermInsufficient, "Draw by insufficient material"}
+		return ruling{true, "1/2-1/2", record.InsufficientMaterial, "Draw by insufficient material"}
 	}
 	return ruling{}
 }
@@ -111,19 +112,3 @@ func (a *arbiter) canMate(c board.Color) bool {
 	}
 	return (b.Pieces(c, board.Knight) | b.Pieces(c, board.Bishop)).More()
 }
-
-// Terminations, as stored in the database and written to the PGN
-// Termination tag.
-const (
-	TermCheckmate     = "checkmate"
-	TermStalemate     = "stalemate"
-	TermRepetition    = "threefold repetition"
-	TermFiftyMoves    = "fifty-move rule"
-	TermInsufficient  = "insufficient material"
-	TermAdjudication  = "adjudication"
-	TermIllegalMove   = "illegal move"
-	TermTimeForfeit   = "time forfeit"
-	TermEngineTimeout = "engine timeout" // no move under a node or depth limit: a hung engine
-	TermEngineCrash   = "engine crash"
-	TermEngineError   = "engine error" // protocol garbage, internal errors
-)

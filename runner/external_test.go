@@ -4,57 +4,116 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"selfplay/runner/store"
+	"selfplay/engines/uci/ucitest"
+	"selfplay/engines/uciserver"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
-var (
-	buildOnce  sync.Once
-	buildDir   string
-	buildError error
+// The test binary re-runs itself as the engines of these tests (the
+// helper-process pattern of os/exec's own tests): with helperEnv set, its
+// first argument names the helper, the rest are the helper's arguments.
+const (
+	helperEnv  = "SELFPLAY_RUNNER_TEST_HELPER"
+	fakeEngine = "runner-helper-fakeengine" // ucitest's fake UCI engine
+	// startFault is the fake engine whose starts are counted (one file per
+	// start in -starts DIR): start number -fail is slow (-how slow: it
+	// sleeps -delay before reading anything) or exits at once (-how exit).
+	startFault = "runner-helper-startfault"
+	uciVariant = "runner-helper-uci" // a variant over UCI, as `selfplay uci` serves it
 )
 
-// TestMain removes the binaries built by built.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
+	if os.Getenv(helperEnv) == "1" && len(os.Args) > 1 {
+		os.Exit(runHelper(os.Args[1], os.Args[2:]))
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// built compiles the fake UCI engine and selfplay once per test binary
-// (removed by TestMain).
-func built(t *testing.T) (fake, selfplay string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds binaries")
-	}
-	buildOnce.Do(func() {
-		buildDir, buildError = os.MkdirTemp("", "runner-external")
-		if buildError != nil {
-			return
+// runHelper is the process of a helper engine; it returns the exit status.
+func runHelper(name string, args []string) int {
+	switch name {
+	case fakeEngine:
+		ucitest.Main(args)
+		return 0
+	case startFault:
+		fs := flag.NewFlagSet(startFault, flag.ContinueOnError)
+		starts := fs.String("starts", "", "directory counting the starts")
+		fail := fs.Int("fail", 0, "the start that fails")
+		how := fs.String("how", "slow", "slow or exit")
+		delay := fs.Duration("delay", 5*time.Second, "how long a slow start sleeps")
+		if err := fs.Parse(args); err != nil {
+			return 2
 		}
-		for out, pkg := range map[string]string{"fakeengine": "../engines/uci/testdata/fakeengine", "selfplay": "../cmd/selfplay"} {
-			if b, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, out), pkg).CombinedOutput(); err != nil {
-				buildError = fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
-				return
+		n := 1
+		for ; ; n++ {
+			f, err := os.OpenFile(filepath.Join(*starts, strconv.Itoa(n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+			if err == nil {
+				f.Close()
+				break
+			}
+			if !errors.Is(err, os.ErrExist) {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
 			}
 		}
-	})
-	if buildError != nil {
-		t.Fatal(buildError)
+		if n == *fail {
+			fmt.Fprintf(os.Stderr, "start %d fails (%s)\n", n, *how)
+			if *how == "exit" {
+				return 5
+			}
+			time.Sleep(*delay)
+		}
+		ucitest.Main(fs.Args())
+		return 0
+	case uciVariant:
+		fs := flag.NewFlagSet(uciVariant, flag.ContinueOnError)
+		variant := fs.String("variant", "plain", "variant spec")
+		hash := fs.Int("hash", 16, "transposition table MiB")
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		srv, err := uciserver.New(*variant, *hash)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		if err := srv.Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+			return 1
+		}
+		return 0
 	}
-	return filepath.Join(buildDir, "fakeengine"), filepath.Join(buildDir, "selfplay")
+	fmt.Fprintf(os.Stderr, "unknown test helper %q\n", name)
+	return 2
+}
+
+// helperEngine returns the TOML of an external engine that is this test
+// binary re-run as the helper name with args; the marker in its command
+// line (the helper name) is what processesRunning looks for.
+func helperEngine(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts engine processes")
+	}
+	t.Setenv(helperEnv, "1")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]string, 0, len(args)+1)
+	for _, a := range append([]string{name}, args...) {
+		q = append(q, strconv.Quote(a))
+	}
+	return fmt.Sprintf("command = %q\nargs = [%s]", exe, strings.Join(q, ", "))
 }
 
 // externalConfig: one opening (a game pair) between an external engine and
@@ -85,9 +144,9 @@ referee_nodes = 1000
 }
 
 // processesRunning counts the live children of this test process whose
-// command line contains path: other processes on the machine, such as
+// command line contains marker: other processes on the machine, such as
 // another test's stockfish, do not count.
-func processesRunning(path string) int {
+func processesRunning(marker string) int {
 	entries, _ := os.ReadDir("/proc")
 	n := 0
 	for _, e := range entries {
@@ -95,7 +154,7 @@ func processesRunning(path string) int {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), path) {
+		if err == nil && strings.Contains(string(b), marker) {
 			n++
 		}
 	}
@@ -125,27 +184,26 @@ func parentPID(pid string) int {
 }
 
 func TestFaultyExternalEnginesLose(t *testing.T) {
-	fake, _ := built(t)
 	tests := []struct {
 		mode        string
-		termination string
+		termination record.Termination
 	}{
 		{"legal", ""},
-		{"crash", TermEngineCrash},
-		{"crash-after=3", TermEngineCrash},
-		{"hang", TermEngineTimeout},
-		{"garbage", TermEngineError},
-		{"illegal", TermIllegalMove},
-		{"null", TermIllegalMove},
+		{"crash", record.EngineCrash},
+		{"crash-after=3", record.EngineCrash},
+		{"hang", record.EngineTimeout},
+		{"garbage", record.EngineError},
+		{"illegal", record.IllegalMove},
+		{"null", record.IllegalMove},
 		{"slow-start", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", %q, \"-delay\", \"300ms\"]\ninit_timeout = \"5s\"", fake, tt.mode)
+			ext := helperEngine(t, fakeEngine, "-mode", tt.mode, "-delay", "300ms") + "\ninit_timeout = \"5s\""
 			cfg := loadConfig(t, externalConfig(t, ext))
 			st := openStore(t, cfg)
 			logDir := t.TempDir()
-			if err := Run(context.Background(), cfg, st, Options{LogDir: logDir}); err != nil {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(logDir)}); err != nil {
 				t.Fatal(err)
 			}
 			games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
@@ -154,7 +212,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 			}
 			for _, g := range games {
 				if tt.termination == "" {
-					if g.Termination == TermEngineCrash || g.Termination == TermEngineError || g.Termination == TermIllegalMove || g.Termination == TermEngineTimeout {
+					if g.Termination == record.EngineCrash || g.Termination == record.EngineError || g.Termination == record.IllegalMove || g.Termination == record.EngineTimeout {
 						t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
 					}
 					continue
@@ -168,7 +226,52 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 					t.Errorf("reason %q does not name the engine", g.Reason)
 				}
 			}
-			if n := processesRunning(fake); n != 0 {
+			if n := processesRunning(fakeEngine); n != 0 {
+				t.Errorf("%d engine processes left running", n)
+			}
+		})
+	}
+}
+
+// An engine that passed the preflight but fails a later start, in a
+// worker, loses that game (charged to it, with the reason); the next game
+// starts it again and the tournament goes on.
+func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
+	tests := []struct {
+		how  string
+		term record.Termination
+		verb string
+	}{
+		{"slow", record.EngineTimeout, "timed out"},
+		{"exit", record.EngineCrash, "crashed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.how, func(t *testing.T) {
+			// Start 1 is the preflight's, start 2 the worker's first. The
+			// init timeout leaves a loaded machine time to start the others.
+			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "1m", "--", "-mode", "legal") +
+				"\ninit_timeout = \"2s\""
+			cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "concurrency = 2", "concurrency = 1", 1))
+			st := openStore(t, cfg)
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
+				t.Fatalf("Run = %v, want the tournament to go on", err)
+			}
+			tour, games := storedGames(t, st, "ext")
+			if len(games) != 2 || tour.Status != record.StatusComplete {
+				t.Fatalf("%d games stored, status %s; want the pair, complete", len(games), tour.Status)
+			}
+			first, second := games[0], games[1]
+			if first.Index != 0 || first.White != "ext" || first.Result != "0-1" || first.Termination != tt.term ||
+				first.Culprit != "ext" || first.Plies != 0 || !strings.Contains(first.Reason, "White (ext) "+tt.verb+" at its start") {
+				t.Errorf("first game: %s %s, culprit %q, %d plies (%s); want a loss of ext by %s at its start",
+					first.Result, first.Termination, first.Culprit, first.Plies, first.Reason, tt.term)
+			}
+			t.Logf("first game: %s %s: %s", first.Result, first.Termination, first.Reason)
+			// The restart policy: the next game starts the engine again.
+			if second.Plies == 0 || second.Culprit != "" {
+				t.Errorf("second game: %s %s, %d plies (%s); want a game played", second.Result, second.Termination, second.Plies, second.Reason)
+			}
+			if n := processesRunning(startFault); n != 0 {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})
@@ -176,19 +279,22 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 }
 
 func TestExternalEngineSetupErrors(t *testing.T) {
-	fake, _ := built(t)
 	tests := []struct {
-		name, ext, want string
+		name string
+		ext  func(t *testing.T) string
+		want string
 	}{
-		{"unknown option", fmt.Sprintf("command = %q\noptions = { Bogus = 3 }", fake), "Bogus"},
-		{"too slow to start", fmt.Sprintf("command = %q\nargs = [\"-mode\", \"slow-start\", \"-delay\", \"3s\"]\ninit_timeout = \"300ms\"", fake), "ext"},
-		{"missing command", "command = \"/nonexistent/engine\"", "/nonexistent/engine"},
+		{"unknown option", func(t *testing.T) string { return helperEngine(t, fakeEngine) + "\noptions = { Bogus = 3 }" }, "Bogus"},
+		{"too slow to start", func(t *testing.T) string {
+			return helperEngine(t, fakeEngine, "-mode", "slow-start", "-delay", "3s") + "\ninit_timeout = \"300ms\""
+		}, "ext"},
+		{"missing command", func(*testing.T) string { return "command = \"/nonexistent/engine\"" }, "/nonexistent/engine"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := loadConfig(t, externalConfig(t, tt.ext))
+			cfg := loadConfig(t, externalConfig(t, tt.ext(t)))
 			st := openStore(t, cfg)
-			err := Run(context.Background(), cfg, st, Options{})
+			err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
 			if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Run = %v, want an engine setup error mentioning %q", err, tt.want)
 			}
@@ -201,7 +307,7 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 			if err != nil || len(games) != 0 {
 				t.Fatalf("%d games stored (%v)", len(games), err)
 			}
-			if n := processesRunning(fake); n != 0 {
+			if n := processesRunning(fakeEngine); n != 0 {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})
@@ -211,46 +317,44 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 // The same games whether fhr plays in-process or as `selfplay uci` over the
 // protocol: UCI adds no change to the games under node limits.
 func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
-	_, selfplay := built(t)
 	body := fmt.Sprintf(quickConfig, 2)
 	inProcess := loadConfig(t, body)
 	a := openStore(t, inProcess)
-	if err := Run(context.Background(), inProcess, a, Options{}); err != nil {
+	if err := Run(context.Background(), inProcess, a, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	external := loadConfig(t, strings.Replace(body, "[engines.fhr]\npreset = \"fhr\"\nhash = 1",
-		fmt.Sprintf("[engines.fhr]\ncommand = %q\nargs = [\"uci\", \"-variant\", \"fhr\", \"-hash\", \"1\"]", selfplay), 1))
+		"[engines.fhr]\n"+helperEngine(t, uciVariant, "-variant", "fhr", "-hash", "1"), 1))
 	b := openStore(t, external)
-	if err := Run(context.Background(), external, b, Options{}); err != nil {
+	if err := Run(context.Background(), external, b, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	if pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b)); pa != pb {
 		t.Fatal("the games differ when fhr plays through UCI")
 	}
-	if n := processesRunning(selfplay); n != 0 {
+	if n := processesRunning(uciVariant); n != 0 {
 		t.Errorf("%d selfplay uci processes left running", n)
 	}
 }
 
 // Cancelling a run (Ctrl-C) leaves no engine process behind.
 func TestNoEngineSurvivesCancel(t *testing.T) {
-	fake, _ := built(t)
-	ext := fmt.Sprintf("command = %q\nargs = [\"-mode\", \"hang\"]", fake)
+	ext := helperEngine(t, fakeEngine, "-mode", "hang")
 	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), `move_timeout = "1s"`, `move_timeout = "1m"`, 1))
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- Run(ctx, cfg, st, Options{}) }()
+	go func() { done <- Run(ctx, cfg, st, Options{NewEngine: newPlayer("")}) }()
 	// Both workers' engines are up (the preflight's is gone by then).
 	deadline := time.After(30 * time.Second)
-	for processesRunning(fake) < 2 {
+	for processesRunning(fakeEngine) < 2 {
 		select {
 		case err := <-done:
 			t.Fatalf("Run ended early: %v", err)
 		case <-deadline:
 			cancel()
 			<-done
-			t.Fatalf("the engines did not start within 30s (%d running)", processesRunning(fake))
+			t.Fatalf("the engines did not start within 30s (%d running)", processesRunning(fakeEngine))
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -258,7 +362,7 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
-	if n := processesRunning(fake); n != 0 {
+	if n := processesRunning(fakeEngine); n != 0 {
 		t.Fatalf("%d engine processes survive the interrupted run", n)
 	}
 }
@@ -276,7 +380,7 @@ func TestStockfishGauntlet(t *testing.T) {
 	ext := fmt.Sprintf("command = %q\noptions = { \"Skill Level\" = 0, Threads = 1, Hash = 16 }", sf)
 	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "nodes = 300", "nodes = 2000", 1))
 	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{LogDir: t.TempDir()}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
 	games, _ := st.Games(context.Background(), store.GameFilter{WithMoves: true})
@@ -285,7 +389,7 @@ func TestStockfishGauntlet(t *testing.T) {
 	}
 	for _, g := range games {
 		switch g.Termination {
-		case TermEngineCrash, TermEngineError, TermEngineTimeout, TermIllegalMove, TermTimeForfeit:
+		case record.EngineCrash, record.EngineError, record.EngineTimeout, record.IllegalMove, record.TimeForfeit:
 			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
 		}
 		checkGame(t, &g, 20)

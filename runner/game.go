@@ -11,10 +11,8 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
-	"selfplay/engines/uci"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/store/record"
 )
 
 // gameJob is one game of the schedule.
@@ -22,6 +20,10 @@ type gameJob struct {
 	pair, index, round int
 	opening            openings.Opening
 	white, black       string // engine names
+	// external says which sides (White, Black) are external engines: only
+	// they can hang, so only their nodes and depth searches have a
+	// move_timeout.
+	external [2]bool
 }
 
 // errAbandoned marks a game stopped by cancellation: it is not stored.
@@ -30,8 +32,8 @@ var errAbandoned = errors.New("game abandoned")
 // playGame plays one game between two engines and returns it for storage.
 // Engine faults end the game with a recorded reason; only cancellation of
 // ctx returns an error (and the game is abandoned).
-func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black engines.Engine, referee *search.Searcher) (*store.Game, error) {
-	g := &store.Game{
+func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black, referee engines.Engine) (*record.Game, error) {
+	g := &record.Game{
 		Pair: job.pair, Index: job.index, Round: job.round,
 		OpeningID: job.opening.ID, OpeningName: job.opening.Name,
 		StartFEN: job.opening.StartFEN, OpeningMoves: job.opening.Moves,
@@ -52,75 +54,100 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 			return nil, err
 		}
 		moves = append(moves, uci)
-		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
+		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
 	}
-	white.NewGame()
-	black.NewGame()
-
 	players := [2]engines.Engine{white, black}
 	names := [2]string{job.white, job.black}
 	clock := newGameClock(t.Limits.TC)
 	adj := &adjudicator{cfg: t.Adjudication}
-	end := func(result, term, reason string) {
+	end := func(result string, term record.Termination, reason string) {
 		g.Result, g.Termination, g.Reason = result, term, reason
 	}
-	// fault ends the game by a fault of the side to move's engine, which is
-	// charged with it (store.Game.Culprit) whatever the result.
-	fault := func(side board.Color, result, term, reason string) {
+	// fault ends the game by a fault of side's engine, which is charged
+	// with it (record.Game.Culprit) whatever the result.
+	fault := func(side board.Color, result string, term record.Termination, reason string) {
 		end(result, term, reason)
 		g.Culprit = names[side]
 	}
-	for {
+	over := false
+	for _, side := range []board.Color{board.White, board.Black} {
+		if err := players[side].NewGame(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, errAbandoned
+			}
+			term := faultKind(err, false)
+			when := "at the new game"
+			if errors.As(err, new(*startError)) {
+				when = "at its start"
+			}
+			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), names[side], faultVerb(term), when, err))
+			over = true
+			break
+		}
+	}
+	for !over {
 		if r := a.rule(); r.over {
 			end(r.result, r.termination, r.reason)
 			break
 		}
 		if lim := t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
-			result, reason := adj.atMoveLimit(ctx, a, referee)
+			result, reason := adj.atMoveLimit(ctx, a, referee, job.opening.StartFEN, moves)
 			if ctx.Err() != nil {
 				return nil, errAbandoned
 			}
-			end(result, TermAdjudication, reason)
+			end(result, record.Adjudication, reason)
 			break
 		}
 		side := a.b.Side()
 		us := int(side)
-		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock)
-		mctx, cancel := context.WithTimeout(ctx, timeout)
+		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock, job.external[us])
+		mctx, cancel := context.WithCancel(ctx)
+		if timeout > 0 {
+			mctx, cancel = context.WithTimeout(ctx, timeout)
+		}
 		start := time.Now()
 		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
 		elapsed := time.Since(start)
-		if e := res.Info.Elapsed; e > 0 && e < elapsed {
-			elapsed = e // the engine's search time: an external engine's from go to bestmove
+		late := mctx.Err() != nil
+		if e := res.Info.Elapsed; job.external[us] && e > 0 && e < elapsed {
+			// The UCI adapter's time from go to bestmove: the move's clock
+			// starts at go, and the ping before it does not count, for the
+			// clock nor for the deadline (which the adapter measures from
+			// go as well).
+			elapsed = e
+			late = late && elapsed >= timeout
 		}
 		cancel()
 		if ctx.Err() != nil {
 			return nil, errAbandoned
 		}
+		if err == nil && late {
+			// A move that came after the deadline, from a search the
+			// deadline cut short, is never taken as a normal move.
+			err = fmt.Errorf("the search was stopped at the deadline and answered after %v: %w",
+				elapsed.Round(time.Millisecond), context.DeadlineExceeded)
+		}
 		loser := sideName(side)
 		if err != nil {
-			timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, uci.ErrTimeout)
-			switch {
-			case timedOut && uci.BeforeGo(err): // its clock had not started: not a loss on time
-				fault(side, lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, names[us], err))
-			case timedOut && (t.Limits.TC != nil || t.Limits.MoveTime > 0):
-				fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
-			case timedOut:
-				fault(side, lossFor(side), TermEngineTimeout, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
-			case errors.Is(err, uci.ErrCrashed):
-				fault(side, lossFor(side), TermEngineCrash, fmt.Sprintf("%s (%s) crashed: %v", loser, names[us], err))
+			switch term := faultKind(err, t.Limits.TC != nil || t.Limits.MoveTime > 0); {
+			case term == record.TimeForfeit:
+				fault(side, timeLossFor(side, a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
+			case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, names[us], err))
+			case term == record.EngineTimeout:
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
 			default:
-				fault(side, lossFor(side), TermEngineError, fmt.Sprintf("%s (%s) failed: %v", loser, names[us], err))
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, names[us], faultVerb(term), err))
 			}
 			break
 		}
 		if forfeit := clock.spend(side, elapsed, t.Limits); forfeit != "" {
-			fault(side, timeLossFor(side, a), TermTimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
+			fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
 			break
 		}
 		m := a.find(res.Move)
 		if m == nil {
-			fault(side, lossFor(side), TermIllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
+			fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
 			break
 		}
 		san, err := a.play(m)
@@ -129,10 +156,10 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		moves = append(moves, res.Move)
 		i := res.Info
-		g.Moves = append(g.Moves, store.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
+		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
 			Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
 		if result, reason := adj.afterMove(side, i.Score, a); result != "" {
-			end(result, TermAdjudication, reason)
+			end(result, record.Adjudication, reason)
 			break
 		}
 	}
@@ -140,6 +167,34 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	g.FinalFEN = a.pos.String()
 	g.Finished = time.Now()
 	return g, nil
+}
+
+// faultKind classifies an engine's error by the contract's fault kinds: a
+// timeout is a time forfeit when the game has a clock (clocked) and the
+// engine's search had started, else an engine timeout; a crash is a crash;
+// anything else is an engine error.
+func faultKind(err error, clocked bool) record.Termination {
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engines.ErrTimeout)
+	switch {
+	case timedOut && clocked && !errors.Is(err, engines.ErrBeforeSearch):
+		return record.TimeForfeit
+	case timedOut:
+		return record.EngineTimeout
+	case errors.Is(err, engines.ErrCrashed):
+		return record.EngineCrash
+	}
+	return record.EngineError
+}
+
+// faultVerb says what the engine did, for the reason text of a fault.
+func faultVerb(term record.Termination) string {
+	switch term {
+	case record.EngineCrash:
+		return "crashed"
+	case record.EngineTimeout, record.TimeForfeit:
+		return "timed out"
+	}
+	return "failed"
 }
 
 // safeSearch calls the engine and turns a panic into an error, so a faulty
@@ -178,14 +233,21 @@ func timeLossFor(side board.Color, a *arbiter) string {
 }
 
 // moveLimits returns the engine limits for the next move and the wall-clock
-// timeout after which the move is abandoned.
-func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock) (engines.Limits, time.Duration) {
+// timeout after which the move is abandoned (0: none). Under a nodes or
+// depth limit only an external engine gets move_timeout: an in-process
+// search cannot hang and always runs to its limit, so the games do not
+// depend on the machine's speed.
+func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock, external bool) (engines.Limits, time.Duration) {
 	l := t.Limits
+	timeout := time.Duration(0)
+	if external {
+		timeout = l.MoveTimeout
+	}
 	switch {
 	case l.Nodes > 0:
-		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, l.MoveTimeout
+		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, timeout
 	case l.Depth > 0:
-		return engines.Limits{Depth: l.Depth}, l.MoveTimeout
+		return engines.Limits{Depth: l.Depth}, timeout
 	case l.MoveTime > 0:
 		return engines.Limits{MoveTime: l.MoveTime}, l.MoveTime + l.TimeMargin
 	default:

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
+	"selfplay/engines/local"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/standings"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 func mustTC(t *testing.T, s string) *config.TimeControl {
@@ -108,21 +110,26 @@ func TestMoveLimits(t *testing.T) {
 	tr := &config.Tournament{Seed: 3, Limits: config.Limits{TC: tc, TimeMargin: 200 * time.Millisecond}}
 	clock := newGameClock(tc)
 	clock.spend(board.White, 5*time.Second, tr.Limits)
-	lim, timeout := moveLimits(tr, 0, 0, board.White, clock)
+	lim, timeout := moveLimits(tr, 0, 0, board.White, clock, false)
 	if lim.Clock == nil || lim.Clock.WhiteTime != 56*time.Second || lim.Clock.MovesToGo != 39 || timeout != 56200*time.Millisecond {
 		t.Errorf("tc: %+v %+v, timeout %v", lim, lim.Clock, timeout)
 	}
 	tr.Limits = config.Limits{MoveTime: time.Second, TimeMargin: 50 * time.Millisecond, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil)); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
+	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), false); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
 		t.Errorf("movetime: %+v, timeout %v", lim, timeout)
 	}
 	tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil)); lim.Depth != 7 || timeout != time.Minute {
-		t.Errorf("depth: %+v, timeout %v", lim, timeout)
-	}
-	tr.Limits = config.Limits{Nodes: 1000, NodesJitter: 0.2, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 4, 9, board.Black, newGameClock(nil)); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != time.Minute {
-		t.Errorf("nodes: %+v, timeout %v", lim, timeout)
+	// move_timeout bounds only external engines' nodes and depth searches.
+	for _, external := range []bool{false, true} {
+		want := map[bool]time.Duration{false: 0, true: time.Minute}[external]
+		tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
+		if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), external); lim.Depth != 7 || timeout != want {
+			t.Errorf("depth, external %v: %+v, timeout %v", external, lim, timeout)
+		}
+		tr.Limits = config.Limits{Nodes: 1000, NodesJitter: 0.2, MoveTimeout: time.Minute}
+		if lim, timeout := moveLimits(tr, 4, 9, board.Black, newGameClock(nil), external); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != want {
+			t.Errorf("nodes, external %v: %+v, timeout %v", external, lim, timeout)
+		}
 	}
 }
 
@@ -168,14 +175,15 @@ func TestJitteredNodes(t *testing.T) {
 // answers with play(position) (default: the first legal move in UCI order,
 // score 0).
 type scripted struct {
-	name   string
-	play   func(b *board.Board) (engines.Result, error)
-	limits []engines.Limits
+	name       string
+	play       func(b *board.Board) (engines.Result, error)
+	newGameErr error // NewGame's answer
+	limits     []engines.Limits
 }
 
-func (e *scripted) Name() string { return e.name }
-func (e *scripted) NewGame()     {}
-func (e *scripted) Close() error { return nil }
+func (e *scripted) Name() string                      { return e.name }
+func (e *scripted) NewGame(ctx context.Context) error { return e.newGameErr }
+func (e *scripted) Close() error                      { return nil }
 func (e *scripted) Search(ctx context.Context, fen string, moves []string, lim engines.Limits) (engines.Result, error) {
 	e.limits = append(e.limits, lim)
 	b, err := board.FromFEN(fen)
@@ -269,35 +277,35 @@ func TestResignAndDrawAdjudication(t *testing.T) {
 	cases := []struct {
 		name   string
 		cfg    config.Adjudication
-		scores []search.Score // ply by ply, White first
-		ply    int            // the ply after which the game ends (1-based), 0: not ended
+		scores []engines.Score // ply by ply, White first
+		ply    int             // the ply after which the game ends (1-based), 0: not ended
 		result string
 		reason string
 	}{
 		{"white resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -500, 700}, 4, "0-1", "White resigns: both engines scored 500 cp or more against it for 2 moves"},
+			[]engines.Score{-600, 600, -500, 700}, 4, "0-1", "White resigns: both engines scored 500 cp or more against it for 2 moves"},
 		{"black resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{600, -600, 600, -600}, 4, "1-0", "Black resigns"},
+			[]engines.Score{600, -600, 600, -600}, 4, "1-0", "Black resigns"},
 		{"the winner must agree", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 100, -600, 100, -600, 100}, 0, "", ""},
+			[]engines.Score{-600, 100, -600, 100, -600, 100}, 0, "", ""},
 		{"the run must be consecutive", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -499, 600, -600, 600}, 0, "", ""},
+			[]engines.Score{-600, 600, -499, 600, -600, 600}, 0, "", ""},
 		{"a run restarts", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]search.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "White resigns"},
+			[]engines.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "White resigns"},
 		{"draw", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, -10, 0, 3}, 4, "1/2-1/2", "Draw by adjudication: both engines scored within 10 cp for 2 moves"},
+			[]engines.Score{5, -10, 0, 3}, 4, "1/2-1/2", "Draw by adjudication: both engines scored within 10 cp for 2 moves"},
 		{"draw needs both engines", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, -11, 0, 3, 5, 20, 1}, 0, "", ""},
+			[]engines.Score{5, -11, 0, 3, 5, 20, 1}, 0, "", ""},
 		{"draw interrupted", config.Adjudication{DrawScore: 10, DrawMoves: 2},
-			[]search.Score{5, 5, 50, 5, 5, 5, 5}, 7, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{5, 5, 50, 5, 5, 5, 5}, 7, "1/2-1/2", "Draw by adjudication"},
 		// Draw adjudication from move 2: White's and Black's first moves
 		// (plies 1 and 2) are move 1 and do not count, even though Black's
 		// leaves full-move number 2 on the board; the run starts at ply 3
 		// and ends after Black's move 3 (ply 6).
 		{"draw from move 2", config.Adjudication{DrawScore: 10, DrawMoves: 2, DrawMoveFrom: 2},
-			[]search.Score{0, 0, 0, 0, 0, 0, 0}, 6, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{0, 0, 0, 0, 0, 0, 0}, 6, "1/2-1/2", "Draw by adjudication"},
 		{"draw from move 1", config.Adjudication{DrawScore: 10, DrawMoves: 2, DrawMoveFrom: 1},
-			[]search.Score{0, 0, 0, 0, 0, 0, 0}, 4, "1/2-1/2", "Draw by adjudication"},
+			[]engines.Score{0, 0, 0, 0, 0, 0, 0}, 4, "1/2-1/2", "Draw by adjudication"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -349,22 +357,22 @@ func TestMoveLimitPolicies(t *testing.T) {
 	cases := []struct {
 		name   string
 		cfg    config.Adjudication
-		last   [2]search.Score // each side's last score, its own view
-		have   bool            // both sides have reported a score
+		last   [2]engines.Score // each side's last score, its own view
+		have   bool             // both sides have reported a score
 		result string
 		reason string
 	}{
-		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]search.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
-		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{}, false, "1/2-1/2", "Adjudicated at move 60: draw (no scores to agree on)"},
-		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{250, -200}, true, "1-0", "Adjudicated at move 60: engines agree White wins (+2.50, +2.00)"},
-		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{-300, 200}, true, "0-1", "Adjudicated at move 60: engines agree Black wins (-3.00, -2.00)"},
-		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{250, -199}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+2.50, +1.99)"},
-		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]search.Score{300, 300}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+3.00, -3.00)"},
+		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]engines.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
+		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{}, false, "1/2-1/2", "Adjudicated at move 60: draw (no scores to agree on)"},
+		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -200}, true, "1-0", "Adjudicated at move 60: engines agree White wins (+2.50, +2.00)"},
+		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{-300, 200}, true, "0-1", "Adjudicated at move 60: engines agree Black wins (-3.00, -2.00)"},
+		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -199}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+2.50, +1.99)"},
+		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{300, 300}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+3.00, -3.00)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			adj := &adjudicator{cfg: c.cfg, last: c.last, haveLast: [2]bool{c.have, c.have}}
-			result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, fen), nil)
+			result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, fen), nil, fen, nil)
 			if result != c.result || !strings.HasPrefix(reason, c.reason) {
 				t.Errorf("%s (%s), want %s (%s)", result, reason, c.result, c.reason)
 			}
@@ -372,11 +380,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 	}
 	// The referee scores the position itself, from White's view even with
 	// Black to move.
-	opts, err := search.ParseVariant("plain")
-	if err != nil {
-		t.Fatal(err)
-	}
-	referee, err := search.New(opts, 1)
+	referee, err := local.NewVariant("plain", "plain", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +391,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 		{"3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "0-1"},
 		{"4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "1/2-1/2"},
 	} {
-		result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, c.fen), referee)
+		result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, c.fen), referee, c.fen, nil)
 		if result != c.result || !strings.HasPrefix(reason, "Adjudicated at move 60: ") || !strings.Contains(reason, "referee plain scores") {
 			t.Errorf("referee in %s: %s (%s), want %s", c.fen, result, reason, c.result)
 		}
@@ -445,26 +449,39 @@ func TestCulprit(t *testing.T) {
 		opening      openings.Opening
 		limits       config.Limits
 		white, black func(*board.Board) (engines.Result, error)
-		result, term string
+		result       string
+		term         record.Termination
 		culprit      string
 	}{
-		{"illegal move by Black", standard, nodes, nil, illegal, "1-0", TermIllegalMove, "b"},
-		{"engine error by White", standard, nodes, failing, nil, "0-1", TermEngineError, "w"},
+		{"illegal move by Black", standard, nodes, nil, illegal, "1-0", record.IllegalMove, "b"},
+		{"engine error by White", standard, nodes, failing, nil, "0-1", record.EngineError, "w"},
 		// White forfeits on time, but Black's lone king cannot mate.
 		{"drawn time forfeit", pawnVsKing, config.Limits{MoveTime: time.Millisecond, TimeMargin: time.Millisecond, MoveTimeout: time.Minute},
-			slow, nil, "1/2-1/2", TermTimeForfeit, "w"},
-		{"adjudication", standard, nodes, nil, nil, "1/2-1/2", TermAdjudication, ""},
+			slow, nil, "1/2-1/2", record.TimeForfeit, "w"},
+		{"adjudication", standard, nodes, nil, nil, "1/2-1/2", record.Adjudication, ""},
+		// Faults at the new game, classified by the contract's kinds,
+		// before any move.
+		{"crash at the new game by Black", standard, nodes, nil, nil, "1-0", record.EngineCrash, "b"},
+		{"timeout at the new game by White", standard, nodes, nil, nil, "0-1", record.EngineTimeout, "w"},
+	}
+	newGameErrs := map[string][2]error{
+		"crash at the new game by Black":   {nil, fmt.Errorf("restart: %w", engines.ErrCrashed)},
+		"timeout at the new game by White": {fmt.Errorf("isready: %w", engines.ErrTimeout), nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tr := &config.Tournament{Name: "t", Limits: c.limits, Adjudication: config.Adjudication{Move: 5, Policy: config.PolicyDraw}}
+			errs := newGameErrs[c.name]
 			g, err := playGame(context.Background(), tr, gameJob{opening: c.opening, white: "w", black: "b"},
-				&scripted{name: "w", play: c.white}, &scripted{name: "b", play: c.black}, nil)
+				&scripted{name: "w", play: c.white, newGameErr: errs[0]}, &scripted{name: "b", play: c.black, newGameErr: errs[1]}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if g.Result != c.result || g.Termination != c.term || g.Culprit != c.culprit {
 				t.Errorf("%s %s (%s), culprit %q; want %s %s, culprit %q", g.Result, g.Termination, g.Reason, g.Culprit, c.result, c.term, c.culprit)
+			}
+			if errs != [2]error{} && (g.Plies != 0 || !strings.Contains(g.Reason, "at the new game")) {
+				t.Errorf("a fault at the new game: %d plies played, reason %q", g.Plies, g.Reason)
 			}
 		})
 	}
@@ -481,11 +498,84 @@ func TestPGNHeaderFromOpening(t *testing.T) {
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
 	}
-	g := &store.Game{White: "a", Black: "b", Result: "1/2-1/2", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
-		Moves: []store.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}}
-	pgn := writePGN(g, h)
-	if !strings.Contains(pgn, "12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3") || !strings.Contains(pgn, `[FEN "8/8/8/8/8/8/8/K6k b - - 3 12"]`) {
-		t.Errorf("PGN:\n%s", pgn)
+}
+
+// writePGN's whole output: tags (escaped), move numbers from the start
+// position, comments, wrapping at 79 columns, the result and the reason.
+func TestWritePGN(t *testing.T) {
+	day := time.Date(2024, 3, 1, 12, 0, 0, 0, time.Local)
+	cases := []struct {
+		name string
+		g    *record.Game
+		h    pgnHeader
+		want string
+	}{
+		{
+			name: "standard start",
+			g: &record.Game{Pair: 3, Index: 1, White: `a\b`, Black: `"p"`, Result: "0-1", Termination: record.Checkmate,
+				Reason: "Black mates {in the end}\nfinally", OpeningID: "fhr-01", OpeningName: "1. e4 e5", Started: day,
+				StartFEN: openings.StandardStartFEN,
+				Moves: []record.Move{
+					{SAN: "e4", Book: true}, {SAN: "e5", Book: true},
+					{SAN: "Nf3", Score: 31, Depth: 12, Nodes: 8123, Time: 42 * time.Millisecond},
+					{SAN: "Nc6", Score: -25, Depth: 11, Nodes: 9000, Time: 2 * time.Millisecond},
+					{SAN: "Bc4", Score: 0, Depth: 13, Nodes: 12000, Time: 1500 * time.Millisecond},
+					{SAN: "Nf6", Score: int(engines.MateIn(2)), Depth: 9, Nodes: 100, Time: time.Millisecond},
+					{SAN: "Ng5", Score: int(engines.MateIn(-2)), Depth: 8, Nodes: 50, Time: 0},
+					{SAN: "Qe7", Score: int(engines.MateIn(1)), Depth: 7, Nodes: 20, Time: 0},
+				}},
+			h: pgnHeader{event: `fhr "vs" plain`, timeControl: "40/120+0.5", standard: true, startMove: 1},
+			want: `[Event "fhr \"vs\" plain"]
+[Site "selfplay"]
+[Date "2024.03.01"]
+[Round "4.2"]
+[White "a\\b"]
+[Black "\"p\""]
+[Result "0-1"]
+[TimeControl "40/120+0.5"]
+[PlyCount "8"]
+[Termination "checkmate"]
+[Opening "1. e4 e5"]
+
+1. e4 {book} 1... e5 {book} 2. Nf3 {+0.31/12 8123N 0.042s} 2... Nc6 {-0.25/11
+9000N 0.002s} 3. Bc4 {+0.00/13 12000N 1.500s} 3... Nf6 {+M2/9 100N 0.001s} 4.
+Ng5 {-M2/8 50N 0.000s} 4... Qe7 {+M1/7 20N 0.000s} 0-1 {Black mates (in the
+end) finally}
+
+`,
+		},
+		{
+			name: "Black to move at move 12, no opening name, no reason",
+			g: &record.Game{White: "a", Black: "b", Result: "1/2-1/2", Termination: record.Adjudication, OpeningID: "x",
+				Started: day, StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
+				Moves: []record.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}},
+			h: pgnHeader{event: "t", timeControl: "-", startMove: 12, blackFirst: true},
+			want: `[Event "t"]
+[Site "selfplay"]
+[Date "2024.03.01"]
+[Round "1.1"]
+[White "a"]
+[Black "b"]
+[Result "1/2-1/2"]
+[SetUp "1"]
+[FEN "8/8/8/8/8/8/8/K6k b - - 3 12"]
+[TimeControl "-"]
+[PlyCount "3"]
+[Termination "adjudication"]
+[Opening "x"]
+
+12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3 {+0.00/0 0N 0.000s}
+1/2-1/2
+
+`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := writePGN(c.g, c.h); got != c.want {
+				t.Errorf("PGN:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
 	}
 }
 
@@ -494,7 +584,7 @@ func TestPGNHeaderFromOpening(t *testing.T) {
 func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	tr := &config.Tournament{Name: "m", Format: config.FormatMatch, Engines: []string{"a", "b"},
 		SPRT: &config.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: config.SPRTLogistic}}
-	tally := NewTally()
+	tally := standings.NewTally()
 	s, err := newSPRTState(tr, tally)
 	if err != nil {
 		t.Fatal(err)
@@ -503,7 +593,7 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	addPair := func(first0, first1 string) { // results of the pair's games, White's view
 		t.Helper()
 		for i, r := range []string{first0, first1} {
-			g := &store.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: r}
+			g := &record.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: r}
 			if i == 1 {
 				g.White, g.Black = "b", "a"
 			}
@@ -543,5 +633,25 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	}
 	if fresh.result.State == stats.SPRTAcceptH0 {
 		t.Fatalf("the later games would not have undone the decision (%+v): the test proves nothing", fresh.result)
+	}
+}
+
+// A move that comes after the runner's deadline (from an engine that
+// ignored its context) is a recorded timeout, never a normal move.
+func TestLateMoveIsATimeout(t *testing.T) {
+	late := func(b *board.Board) (engines.Result, error) {
+		time.Sleep(50 * time.Millisecond)
+		return engines.Result{Move: firstMove(b)}, nil
+	}
+	tr := &config.Tournament{Name: "t", Limits: config.Limits{Nodes: 10, MoveTimeout: 10 * time.Millisecond},
+		Adjudication: config.Adjudication{Move: 5, Policy: config.PolicyDraw}}
+	job := gameJob{opening: openings.Opening{ID: "start", StartFEN: openings.StandardStartFEN}, white: "w", black: "b", external: [2]bool{false, true}}
+	g, err := playGame(context.Background(), tr, job, &scripted{name: "w", play: late}, &scripted{name: "b", play: late}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White is in-process: no move_timeout; Black's first move is late.
+	if g.Result != "1-0" || g.Termination != record.EngineTimeout || g.Culprit != "b" || g.Plies != 1 {
+		t.Fatalf("%s %s (%s), culprit %q, %d plies; want Black's timeout after one move", g.Result, g.Termination, g.Reason, g.Culprit, g.Plies)
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"selfplay/config"
+	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 	"selfplay/openings"
-	"selfplay/runner/store"
+	"selfplay/store/record"
 )
 
 // pgnHeader is what the PGN needs beyond the stored game.
@@ -40,7 +40,7 @@ func pgnHeaderFor(t *config.Tournament, o openings.Opening) (pgnHeader, error) {
 // non-standard start), moves from the start position with opening moves
 // commented {book} and engine moves {score/depth nodesN time}, wrapped at
 // 79 columns, ended by the result and the reason as a comment.
-func writePGN(g *store.Game, h pgnHeader) string {
+func writePGN(g *record.Game, h pgnHeader) string {
 	var sb strings.Builder
 	tag := func(name, value string) {
 		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
@@ -59,7 +59,7 @@ func writePGN(g *store.Game, h pgnHeader) string {
 	}
 	tag("TimeControl", h.timeControl)
 	tag("PlyCount", fmt.Sprint(len(g.Moves)))
-	tag("Termination", g.Termination)
+	tag("Termination", string(g.Termination))
 	opening := g.OpeningName
 	if opening == "" {
 		opening = g.OpeningID
@@ -95,11 +95,11 @@ func writePGN(g *store.Game, h pgnHeader) string {
 
 // moveComment is "{book}" or "{+0.31/12 8123N 0.042s}" (score from the
 // mover's view in pawns, depth, nodes, time).
-func moveComment(m store.Move) string {
+func moveComment(m record.Move) string {
 	if m.Book {
 		return "{book}"
 	}
-	return fmt.Sprintf("{%s/%d %dN %.3fs}", search.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
+	return fmt.Sprintf("{%s/%d %dN %.3fs}", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
 }
 
 // sanitizeComment keeps a reason text valid inside a PGN comment.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/standings"
 	"selfplay/stats"
 )
 
@@ -18,7 +19,7 @@ type progress struct {
 	total    int
 	start    time.Time
 	startN   int // games already stored when the run began (for the ETA)
-	tally    *Tally
+	tally    *standings.Tally
 	sprt     *sprtState
 	lastLog  time.Time
 	lastN    int
@@ -28,7 +29,7 @@ type progress struct {
 const logEveryGames = 10
 const logEvery = 30 * time.Second
 
-func newProgress(w io.Writer, terminal bool, name string, total, stored int, tally *Tally, sprt *sprtState) *progress {
+func newProgress(w io.Writer, terminal bool, name string, total, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
 	return &progress{w: w, terminal: terminal, name: name, total: total, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored}

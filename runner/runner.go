@@ -19,10 +19,11 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
-	"selfplay/engines/search"
-	"selfplay/openings"
+	"selfplay/engines/local"
 	"selfplay/report"
-	"selfplay/runner/store"
+	"selfplay/standings"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // Options adjust a run beyond the config file.
@@ -32,14 +33,11 @@ type Options struct {
 	Concurrency int       // overrides every tournament's concurrency when > 0
 	Progress    io.Writer // progress lines and result tables (nil: discarded)
 	Terminal    bool      // Progress is a terminal: one live line per tournament
-	// LogDir receives the stderr of external engines, one NAME.log each
-	// ("" discards it).
-	LogDir string
-	// NewEngine creates the engine of a config entry; nil uses NewEngine
-	// with LogDir.
+	// NewEngine creates the engine of a config entry (players.New in the
+	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
-	OnGameStored func(*store.Game)
+	OnGameStored func(*record.Game)
 }
 
 // ErrInterrupted is returned when the context is cancelled mid-run.
@@ -64,9 +62,7 @@ func Run(ctx context.Context, cfg *config.File, st *store.Store, opts Options) e
 		opts.Progress = io.Discard
 	}
 	if opts.NewEngine == nil {
-		opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-			return NewEngine(ctx, e, opts.LogDir)
-		}
+		return errors.New("runner: Options.NewEngine is not set")
 	}
 	if err := CheckNames(cfg, opts); err != nil {
 		return err
@@ -98,31 +94,6 @@ func CheckNames(cfg *config.File, opts Options) error {
 	return nil
 }
 
-// schedule lists the tournament's games in a deterministic order: rounds,
-// then openings (in the configured order; a random order is reshuffled each
-// round from the seed), then pairings; each opening and pairing is a pair of
-// games with colors swapped.
-func schedule(t *config.Tournament) ([]gameJob, error) {
-	pairings := t.Pairings()
-	var jobs []gameJob
-	pair := 0
-	for r := 0; r < t.Rounds; r++ {
-		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range ordered {
-			for _, p := range pairings {
-				jobs = append(jobs,
-					gameJob{pair: pair, index: 0, round: r, opening: o, white: p[0], black: p[1]},
-					gameJob{pair: pair, index: 1, round: r, opening: o, white: p[1], black: p[0]})
-				pair++
-			}
-		}
-	}
-	return jobs, nil
-}
-
 // gameKey identifies a game of a tournament.
 type gameKey struct{ pair, index int }
 
@@ -130,13 +101,17 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if len(t.Openings.List) == 0 {
 		return fmt.Errorf("tournament %s: no openings loaded (the config must come from config.Load or config.Parse)", t.Name)
 	}
-	jobs, err := schedule(t)
+	sched, err := newSchedule(t)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
-	snapshot, err := t.Snapshot(cfg)
+	snap, err := t.Snapshot(cfg)
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	snapshot, err := snap.Encode()
+	if err != nil {
+		return err
 	}
 	sum := sha256.Sum256([]byte(snapshot))
 	hash := hex.EncodeToString(sum[:])
@@ -151,10 +126,10 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := st.DeleteTournament(ctx, row.ID); err != nil {
 			return err
 		}
-		row = store.Tournament{}
+		row = record.Tournament{}
 	case row.ConfigHash != hash:
 		return &ConfigChangedError{Tournament: t.Name, Changes: config.DiffSnapshots(row.Config, snapshot)}
-	case row.Status == store.StatusComplete:
+	case row.Status == record.StatusComplete:
 		n, err := st.CountGames(ctx, row.ID)
 		if err != nil {
 			return err
@@ -164,13 +139,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return nil
 	}
 
-	var stored []store.Game
+	var stored []record.Game
 	if row.ID != 0 {
 		if stored, err = st.Games(ctx, store.GameFilter{TournamentID: row.ID}); err != nil {
 			return err
 		}
 	}
-	tally := NewTally()
+	tally := standings.NewTally()
 	sprt, err := newSPRTState(t, tally)
 	if err != nil {
 		return err
@@ -185,36 +160,36 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		sprt.update(tally)
 		done[gameKey{stored[i].Pair, stored[i].Index}] = true
 	}
-	var pending []gameJob
-	for _, j := range jobs {
-		if !done[gameKey{j.pair, j.index}] {
-			pending = append(pending, j)
-		}
-	}
+	// Stored games are games of this schedule (the config hash matched).
+	pending := sched.total - len(done)
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
 	}
 	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
-		t.Name, describePlayers(t), len(jobs), len(t.Openings.List), len(t.Pairings()), t.Rounds,
+		t.Name, describePlayers(t), sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds,
 		describeLimits(t.Limits), concurrency)
-	if len(stored) > 0 && len(pending) > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), len(jobs))
+	if len(stored) > 0 && pending > 0 {
+		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), sched.total)
 	}
-	toPlay := len(pending) > 0 && !sprt.decided()
+	toPlay := pending > 0 && !sprt.decided()
 	// The engines are tried before the tournament is written: a bad
-	// command or UCI option stores nothing, so the fixed config starts
-	// afresh instead of meeting a snapshot of the broken one.
+	// command or UCI option, or tables too large for the machine, store
+	// nothing, so the fixed config starts afresh instead of meeting a
+	// snapshot of the broken one.
 	if toPlay {
+		if err := t.CheckTables(cfg, min(concurrency, pending)); err != nil {
+			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
+		}
 		if err := preflight(ctx, cfg, t, opts); err != nil {
 			return err
 		}
 	}
 	if row.ID == 0 {
-		row = store.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: len(jobs)}
+		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: sched.total}
 		for _, name := range t.Engines {
 			e, _ := cfg.Engine(name)
-			row.Engines = append(row.Engines, store.Engine{Name: name, Options: engineDescription(e)})
+			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
 		}
 		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
 			return err
@@ -222,13 +197,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
-		prog: newProgress(opts.Progress, opts.Terminal, t.Name, len(jobs), len(stored), tally, sprt)}
+		prog: newProgress(opts.Progress, opts.Terminal, t.Name, sched.total, len(stored), tally, sprt)}
 	if toPlay {
-		if err := r.play(ctx, pending, concurrency); err != nil {
+		if err := r.play(ctx, sched, done, pending, concurrency); err != nil {
 			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
 				fmt.Fprintf(opts.Progress, "%s: interrupted with %d of %d games stored; run the same command again to resume\n",
-					t.Name, tally.Games, len(jobs))
+					t.Name, tally.Games, sched.total)
 			}
 			return err
 		}
@@ -238,7 +213,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if sprt.enabled() {
 		state, llr = sprt.result.State.String(), sprt.result.LLR
 	}
-	if err := st.UpdateStatus(ctx, row.ID, store.StatusComplete, state, llr); err != nil {
+	if err := st.UpdateStatus(ctx, row.ID, record.StatusComplete, state, llr); err != nil {
 		return err
 	}
 	return printReport(ctx, st, t.Name, opts.Progress)
@@ -247,7 +222,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 // printReport writes a finished tournament's text report (what `selfplay
 // report -tournament NAME` prints).
 func printReport(ctx context.Context, st *store.Store, name string, w io.Writer) error {
-	rep, err := BuildReport(ctx, st, ReportOptions{Tournament: name, SkipSuiteRuns: true})
+	rep, err := standings.Load(ctx, st, standings.Options{Tournament: name, SkipSuiteRuns: true})
 	if err != nil {
 		return err
 	}
@@ -293,7 +268,7 @@ func engineDescription(e config.Engine) string {
 
 // outcome is a finished game reported by a worker.
 type outcome struct {
-	game *store.Game
+	game *record.Game
 	err  error
 }
 
@@ -305,36 +280,71 @@ type run struct {
 	tid   int64 // the tournament's row
 	st    *store.Store
 	opts  Options
-	tally *Tally
+	tally *standings.Tally
 	sprt  *sprtState
 	prog  *progress
 }
 
-// play runs the pending games with concurrency workers and stores each as
-// it finishes. It returns when all are done, the SPRT decides, a worker
-// fails, or ctx is cancelled (ErrInterrupted).
+// play runs the schedule's games that are not done (pending of them) with
+// concurrency workers, in schedule order, and stores each as it finishes.
+// It returns when all are done, the SPRT decides, a worker fails, or ctx is
+// cancelled (ErrInterrupted).
 //
 // When the run stops early (SPRT decision, error, Ctrl-C), the games still
 // being played are abandoned and not stored; a game that had already
 // finished is stored all the same, since finished games are never lost.
 // After an SPRT decision such games count in the tally but leave the
 // decision as it is (sprtState).
-func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) error {
+func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, pending, concurrency int) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
-	results := make(chan outcome)
+	finished := make(chan outcome)
+	// With an SPRT, a game is handed out only while fewer than
+	// concurrency games are neither stored nor abandoned: a slot is freed
+	// when the collector has counted a game, not when a worker has played
+	// it. So no game starts that the decision on the games before it would
+	// have made unnecessary, and with concurrency 1 where the test stops
+	// (and so the games stored) is a function of the config, also across
+	// kills and resumes.
+	var slots chan struct{}
+	if r.sprt.enabled() {
+		slots = make(chan struct{}, concurrency)
+	}
+	release := func() {
+		select {
+		case <-slots:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < min(concurrency, len(pending)); w++ {
+	for w := 0; w < min(concurrency, pending); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(runCtx, jobs, results)
+			r.worker(runCtx, jobs, finished)
 		}()
 	}
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(jobs)
-		for _, j := range pending {
+		for i := 0; i < sched.total; i++ {
+			j, err := sched.job(i)
+			if err != nil {
+				finished <- outcome{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
+				return
+			}
+			if done[gameKey{j.pair, j.index}] {
+				continue
+			}
+			if slots != nil {
+				select {
+				case slots <- struct{}{}:
+				case <-runCtx.Done():
+					return
+				}
+			}
 			select {
 			case jobs <- j:
 			case <-runCtx.Done():
@@ -344,7 +354,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 	}()
 	go func() {
 		wg.Wait()
-		close(results)
+		close(finished)
 	}()
 
 	ticker := time.NewTicker(time.Second)
@@ -358,7 +368,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 	}
 	for {
 		select {
-		case res, ok := <-results:
+		case res, ok := <-finished:
 			if !ok {
 				if ctx.Err() != nil {
 					return ErrInterrupted // errors after Ctrl-C are its consequences
@@ -369,15 +379,18 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 				if !errors.Is(res.err, errAbandoned) {
 					fail(res.err)
 				}
+				release()
 				continue
 			}
 			if err := r.store(ctx, res.game); err != nil {
 				fail(err)
+				release()
 				continue
 			}
 			if r.sprt.decided() {
 				stop() // abandon the games being played
 			}
+			release()
 		case <-ticker.C:
 			r.prog.tick()
 		}
@@ -387,7 +400,7 @@ func (r *run) play(ctx context.Context, pending []gameJob, concurrency int) erro
 // store saves a finished game and counts it. The game is stored even if the
 // run is being interrupted: it is finished, and finished games are never
 // lost.
-func (r *run) store(ctx context.Context, g *store.Game) error {
+func (r *run) store(ctx context.Context, g *record.Game) error {
 	g.TournamentID = r.tid
 	if err := r.st.SaveGame(context.WithoutCancel(ctx), g); err != nil {
 		return err
@@ -406,7 +419,7 @@ func (r *run) store(ctx context.Context, g *store.Game) error {
 // worker plays games from jobs with its own engine instances (one per
 // engine name, reused across games after NewGame) and, for the referee
 // policy, its own referee.
-func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- outcome) {
+func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- outcome) {
 	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {
@@ -414,10 +427,10 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 			e.Close()
 		}
 	}()
-	var referee *search.Searcher
+	var referee engines.Engine
 	var err error
 	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
-		if referee, err = search.New(a.RefereeOptions, refereeHashMiB); err != nil {
+		if referee, err = local.New(a.Referee, a.RefereeOptions, config.RefereeHashMiB); err != nil {
 			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
 		}
 	}
@@ -438,7 +451,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 	}
 	for j := range jobs {
 		if err != nil {
-			results <- outcome{err: err}
+			finished <- outcome{err: err}
 			return
 		}
 		white, werr := get(j.white)
@@ -447,9 +460,17 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 			if ctx.Err() != nil {
 				return // interrupted while starting an engine
 			}
-			results <- outcome{err: fmt.Errorf("tournament %s: %w", t.Name, errors.Join(werr, berr))}
-			return
+			// An engine that passed the preflight but fails to start
+			// now loses this game; it is not kept, so the next game
+			// starts it again (as the adapter restarts a crashed one).
+			if werr != nil {
+				white = unstarted{werr}
+			}
+			if berr != nil {
+				black = unstarted{berr}
+			}
 		}
+		j.external = [2]bool{r.external(j.white), r.external(j.black)}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader
@@ -460,9 +481,30 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, results chan<- ou
 		// The collector reads until every worker is gone, so this never
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
-		results <- outcome{game: g, err: gerr}
+		finished <- outcome{game: g, err: gerr}
 	}
 }
 
-// refereeHashMiB is the transposition table of each worker's referee.
-const refereeHashMiB = 16
+// external reports whether the engine of that name is an external one.
+func (r *run) external(name string) bool {
+	e, ok := r.cfg.Engine(name)
+	return ok && e.External()
+}
+
+// unstarted stands in for an engine whose start failed in a worker: its
+// NewGame returns the start's error, so playGame charges the game to it
+// before any move, as it charges a failed restart at the new game.
+type unstarted struct{ err error }
+
+// startError marks a fault at an engine's start (not at its new game).
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+func (u unstarted) Name() string                  { return "" }
+func (u unstarted) NewGame(context.Context) error { return &startError{u.err} }
+func (u unstarted) Search(context.Context, string, []string, engines.Limits) (engines.Result, error) {
+	return engines.Result{}, &startError{u.err}
+}
+func (u unstarted) Close() error { return nil }

@@ -11,12 +11,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/notnil/chess"
 
 	"selfplay/config"
-	"selfplay/runner/store"
+	"selfplay/engines"
+	"selfplay/players"
 	"selfplay/stats"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // quickConfig is a tournament small enough for unit tests: 25 openings x 2
@@ -59,7 +63,7 @@ func loadConfig(t *testing.T, body string) *config.File {
 
 func openStore(t *testing.T, cfg *config.File) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), cfg.Database)
+	st, err := store.OpenWriter(context.Background(), cfg.Database, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +76,14 @@ func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
 	t.Helper()
 	cfg := loadConfig(t, fmt.Sprintf(quickConfig, concurrency))
 	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
 	return cfg, st
 }
 
 // storedGames returns a tournament's row and stored games.
-func storedGames(t *testing.T, st *store.Store, name string) (store.Tournament, []store.Game) {
+func storedGames(t *testing.T, st *store.Store, name string) (record.Tournament, []record.Game) {
 	t.Helper()
 	tour, err := st.TournamentByName(context.Background(), name)
 	if err != nil {
@@ -95,7 +99,7 @@ func storedGames(t *testing.T, st *store.Store, name string) (store.Tournament, 
 func exportAll(t *testing.T, st *store.Store) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := ExportPGN(context.Background(), st, &buf, ExportFilter{}); err != nil {
+	if _, err := st.WritePGN(context.Background(), &buf, store.GameFilter{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -124,7 +128,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tour.Status != store.StatusComplete || tour.TotalGames != 50 {
+	if tour.Status != record.StatusComplete || tour.TotalGames != 50 {
 		t.Fatalf("tournament row %+v", tour)
 	}
 	games, err := st.Games(ctx, store.GameFilter{TournamentID: tour.ID, WithMoves: true})
@@ -156,7 +160,7 @@ func TestEndToEnd(t *testing.T) {
 // checkGame replays a stored game's PGN with notnil/chess and checks that it
 // reaches the stored final position and that the result fits the
 // termination.
-func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
+func checkGame(t *testing.T, g *record.Game, adjudicationMove int) {
 	t.Helper()
 	id := fmt.Sprintf("game %d.%d (%s)", g.Pair, g.Index, g.Termination)
 	read, err := chess.PGN(strings.NewReader(g.PGN))
@@ -173,7 +177,7 @@ func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
 	}
 	draw := g.Result == "1/2-1/2"
 	switch g.Termination {
-	case TermCheckmate:
+	case record.Checkmate:
 		if pos.Status() != chess.Checkmate {
 			t.Fatalf("%s: final position is not mate", id)
 		}
@@ -184,23 +188,23 @@ func checkGame(t *testing.T, g *store.Game, adjudicationMove int) {
 		if g.Result != want {
 			t.Fatalf("%s: result %s, want %s", id, g.Result, want)
 		}
-	case TermStalemate:
+	case record.Stalemate:
 		if pos.Status() != chess.Stalemate || !draw {
 			t.Fatalf("%s: not a stalemate draw", id)
 		}
-	case TermFiftyMoves:
+	case record.FiftyMoves:
 		if pos.HalfMoveClock() < 100 || !draw {
 			t.Fatalf("%s: halfmove clock %d", id, pos.HalfMoveClock())
 		}
-	case TermRepetition:
+	case record.Repetition:
 		if !draw || !contains(game.EligibleDraws(), chess.ThreefoldRepetition) {
 			t.Fatalf("%s: notnil sees no threefold repetition (eligible %v)", id, game.EligibleDraws())
 		}
-	case TermInsufficient:
+	case record.InsufficientMaterial:
 		if !draw || game.Method() != chess.InsufficientMaterial {
 			t.Fatalf("%s: notnil sees no insufficient material", id)
 		}
-	case TermAdjudication:
+	case record.Adjudication:
 		if len(g.Moves) != 2*adjudicationMove { // counted from the initial position
 			t.Fatalf("%s: adjudicated after %d plies, want %d", id, len(g.Moves), 2*adjudicationMove)
 		}
@@ -242,7 +246,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	stored := 0
-	err := Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+	err := Run(ctx, cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) {
 		if stored++; stored == 12 {
 			cancel()
 		}
@@ -251,11 +255,11 @@ func TestResumeAfterCancel(t *testing.T) {
 		t.Fatalf("Run = %v, want ErrInterrupted", err)
 	}
 	tour, games := storedGames(t, st, "quick")
-	if len(games) < 12 || len(games) >= 50 || tour.Status != store.StatusRunning {
+	if len(games) < 12 || len(games) >= 50 || tour.Status != record.StatusRunning {
 		t.Fatalf("after cancel: %d games, status %s", len(games), tour.Status)
 	}
 	resumed := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { resumed++ }}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { resumed++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if resumed != 50-len(games) {
@@ -266,7 +270,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	// A third run plays nothing.
 	again := 0
-	if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { again++ }}); err != nil || again != 0 {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { again++ }}); err != nil || again != 0 {
 		t.Fatalf("complete tournament replayed %d games (err %v)", again, err)
 	}
 }
@@ -276,22 +280,22 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	Run(ctx, cfg, st, Options{OnGameStored: func(*store.Game) {
+	Run(ctx, cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) {
 		if n++; n == 2 {
 			cancel()
 		}
 	}})
 	cfg.Tournaments[0].Limits.Nodes = 400
-	err := Run(context.Background(), cfg, st, Options{})
+	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
 	var changed *ConfigChangedError
 	if !errors.As(err, &changed) || !strings.Contains(err.Error(), "limits.nodes: 300 -> 400") || !strings.Contains(err.Error(), "-restart quick") {
 		t.Fatalf("Run with a changed config = %v", err)
 	}
-	if err := Run(context.Background(), cfg, st, Options{Restart: []string{"quick"}}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Restart: []string{"quick"}}); err != nil {
 		t.Fatal(err)
 	}
 	tour, games := storedGames(t, st, "quick")
-	if len(games) != 50 || tour.Status != store.StatusComplete {
+	if len(games) != 50 || tour.Status != record.StatusComplete {
 		t.Fatalf("after restart: %d games, status %s", len(games), tour.Status)
 	}
 }
@@ -318,17 +322,17 @@ model = "logistic"
 `
 			cfg := loadConfig(t, body)
 			st := openStore(t, cfg)
-			if err := Run(context.Background(), cfg, st, Options{}); err != nil {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 				t.Fatal(err)
 			}
 			tour, games := storedGames(t, st, "quick")
 			lower, _ := stats.SPRT{Elo0: 400, Elo1: 500, Alpha: 0.05, Beta: 0.05, Model: stats.LogisticElo}.Bounds()
-			if tour.SPRTState != "H0" || tour.SPRTLLR > lower || tour.Status != store.StatusComplete || len(games) >= 50 {
+			if tour.SPRTState != "H0" || tour.SPRTLLR > lower || tour.Status != record.StatusComplete || len(games) >= 50 {
 				t.Fatalf("SPRT state %q, LLR %v (lower bound %v), status %s, %d games", tour.SPRTState, tour.SPRTLLR, lower, tour.Status, len(games))
 			}
 			// Resuming a decided match plays nothing more.
 			n := 0
-			if err := Run(context.Background(), cfg, st, Options{OnGameStored: func(*store.Game) { n++ }}); err != nil || n != 0 {
+			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { n++ }}); err != nil || n != 0 {
 				t.Fatalf("resume after SPRT decision played %d games (err %v)", n, err)
 			}
 		})
@@ -381,5 +385,99 @@ func TestExportParsesInPGNExtract(t *testing.T) {
 		if !strings.Contains(string(withFEN), placement) {
 			t.Fatalf("game %d.%d: pgn-extract never reaches %s", g.Pair, g.Index, g.FinalFEN)
 		}
+	}
+}
+
+// newPlayer starts the players as the selfplay command does, logging
+// external engines' stderr to logDir ("" discards it).
+func newPlayer(logDir string) func(context.Context, config.Engine) (engines.Engine, error) {
+	return func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.New(ctx, e, logDir)
+	}
+}
+
+// move_timeout does not cut in-process searches: under a depth limit every
+// move is searched to that depth however long it takes, so the games are
+// those of a run without a timeout (and do not depend on the machine).
+func TestMoveTimeoutDoesNotCutInProcessSearches(t *testing.T) {
+	const depth = 5
+	body := func(timeout string) string {
+		return fmt.Sprintf(`database = "games.db"
+[engines.plain]
+preset = "plain"
+hash = 1
+[engines.fhr]
+preset = "fhr"
+hash = 1
+[[tournament]]
+name = "deep"
+engines = ["fhr", "plain"]
+concurrency = 1
+[tournament.openings]
+set = "fhr25"
+[tournament.limits]
+depth = %d
+move_timeout = %q
+[tournament.adjudication]
+move = 12
+referee_nodes = 1000
+`, depth, timeout)
+	}
+	play := func(timeout string) (*store.Store, []record.Game) {
+		cfg := loadConfig(t, body(timeout))
+		cfg.Tournaments[0].Openings.List = cfg.Tournaments[0].Openings.List[:1]
+		st := openStore(t, cfg)
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
+			t.Fatal(err)
+		}
+		games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, games
+	}
+	short, games := play("1ms")
+	for _, g := range games {
+		if g.Culprit != "" {
+			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
+		}
+		for _, m := range g.Moves {
+			if !m.Book && m.Depth < depth && engines.Score(m.Score) > -engines.MateBound && engines.Score(m.Score) < engines.MateBound {
+				t.Fatalf("game %d ply %d: searched to depth %d, want %d", g.Index, m.Ply, m.Depth, depth)
+			}
+		}
+	}
+	long, _ := play("1h")
+	if timeless(exportAll(t, short)) != timeless(exportAll(t, long)) {
+		t.Fatal("the games depend on move_timeout")
+	}
+}
+
+// With one game at a time, where the SPRT stops is a function of the
+// config: no game is started before the one before it is counted, so a
+// slow store (or a slow disk) adds no game after the decision.
+func TestSPRTStopDoesNotDependOnTiming(t *testing.T) {
+	body := fmt.Sprintf(quickConfig, 1) + `
+[tournament.sprt]
+elo0 = 400
+elo1 = 500
+model = "logistic"
+`
+	play := func(slowStore time.Duration) string {
+		cfg := loadConfig(t, body)
+		st := openStore(t, cfg)
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""),
+			OnGameStored: func(*record.Game) { time.Sleep(slowStore) }}); err != nil {
+			t.Fatal(err)
+		}
+		tour, games := storedGames(t, st, "quick")
+		if tour.SPRTState != "H0" {
+			t.Fatalf("SPRT state %q", tour.SPRTState)
+		}
+		return fmt.Sprintf("%d games, LLR %v\n%s", len(games), tour.SPRTLLR, timeless(exportAll(t, st)))
+	}
+	fast, slow := play(0), play(100*time.Millisecond)
+	if fast != slow {
+		t.Fatalf("a slow store changes the games:\n%.60s\n%.60s", fast, slow)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"selfplay/config"
+	"selfplay/standings"
 	"selfplay/stats"
 )
 
@@ -18,7 +19,7 @@ type sprtState struct {
 
 // newSPRTState sets up the tournament's SPRT (matches only) and evaluates
 // it over the games already in the tally.
-func newSPRTState(t *config.Tournament, tally *Tally) (*sprtState, error) {
+func newSPRTState(t *config.Tournament, tally *standings.Tally) (*sprtState, error) {
 	s := &sprtState{}
 	if t.SPRT == nil || t.Format != config.FormatMatch {
 		return s, nil
@@ -36,7 +37,7 @@ func (s *sprtState) enabled() bool { return s.test != nil }
 
 // update recomputes the test from the tally's complete pairs, unless it has
 // already decided.
-func (s *sprtState) update(tally *Tally) {
+func (s *sprtState) update(tally *standings.Tally) {
 	if !s.enabled() || s.decided() {
 		return
 	}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,51 +10,48 @@ import (
 	"time"
 
 	"selfplay/engines/uci"
-	"selfplay/runner/store"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // playExternal plays the pair of externalConfig with the fake engine
-// started with args, the limits replaced by limits, and returns the games.
-func playExternal(t *testing.T, args []string, extra, limits string, logDir string) (*store.Store, []store.Game) {
+// started with args, the limits replaced by limits (unless empty), and
+// returns the store and the games.
+func playExternal(t *testing.T, args []string, extra, limits, logDir string) (*store.Store, []record.Game) {
 	t.Helper()
-	fake, _ := built(t)
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = fmt.Sprintf("%q", a)
-	}
-	ext := fmt.Sprintf("command = %q\nargs = [%s]\n%s", fake, strings.Join(quoted, ", "), extra)
+	ext := helperEngine(t, fakeEngine, args...) + "\n" + extra
 	body := externalConfig(t, ext)
 	if limits != "" {
 		body = strings.Replace(body, "nodes = 300\nmove_timeout = \"1s\"\n", limits, 1)
 	}
 	cfg := loadConfig(t, body)
 	st := openStore(t, cfg)
-	if err := Run(context.Background(), cfg, st, Options{LogDir: logDir}); err != nil {
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(logDir)}); err != nil {
 		t.Fatal(err)
 	}
 	games, err := st.Games(context.Background(), store.GameFilter{WithMoves: true})
 	if err != nil || len(games) != 2 {
 		t.Fatalf("%d games stored (%v), want the pair", len(games), err)
 	}
-	if n := processesRunning(fake); n != 0 {
+	if n := processesRunning(fakeEngine); n != 0 {
 		t.Errorf("%d engine processes left running", n)
 	}
 	return st, games
 }
 
-// An engine whose readyok comes 500 ms late does not lose on time at 200 ms
-// per move with a margin of 100 ms: the clock starts when go is written
-// (issue 10 item 4), and the ping is not charged to it. (The fake answers
-// go at once; the bounds leave room for a loaded machine.)
+// An engine whose readyok comes 500 ms late is not charged for it: the
+// move's clock starts when go is written (issue 10 item 4). The fake
+// answers go at once; the margin of a second spares the in-process
+// opponent a time loss on a loaded machine.
 func TestSlowReadyokIsNoTimeLoss(t *testing.T) {
-	_, games := playExternal(t, []string{"-ready-delay", "500ms"}, "", "movetime = \"200ms\"\n", "")
+	_, games := playExternal(t, []string{"-ready-delay", "500ms"}, "", "movetime = \"200ms\"\ntime_margin = \"1s\"\n", "")
 	for _, g := range games {
-		switch g.Termination {
-		case TermTimeForfeit, TermEngineTimeout, TermEngineCrash, TermEngineError:
+		if g.Culprit != "" {
 			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
 		}
+		extWhite := g.White == "ext"
 		for _, m := range g.Moves {
-			if !m.Book && m.Time >= 500*time.Millisecond {
+			if ext := (m.Ply%2 == 1) == extWhite; ext && !m.Book && m.Time >= 500*time.Millisecond {
 				t.Errorf("game %d ply %d: %v charged: the ping was counted", g.Index, m.Ply, m.Time)
 			}
 		}
@@ -68,8 +64,9 @@ func TestPingTimeoutIsEngineTimeout(t *testing.T) {
 	_, games := playExternal(t, []string{"-ready-delay", "1s"}, "ping_timeout = \"300ms\"", "movetime = \"100ms\"\n", "")
 	for _, g := range games {
 		fakeWhite := g.White == "ext"
-		if g.Termination != TermEngineTimeout || (fakeWhite && g.Result != "0-1") || (!fakeWhite && g.Result != "1-0") ||
-			!strings.Contains(g.Reason, "no readyok within 300ms") || g.Culprit != "ext" {
+		if g.Termination != record.EngineTimeout || (fakeWhite && g.Result != "0-1") || (!fakeWhite && g.Result != "1-0") ||
+			!strings.Contains(g.Reason, "timed out before its search") || !strings.Contains(g.Reason, "no readyok within 300ms") ||
+			g.Culprit != "ext" {
 			t.Errorf("game %d: %s %s (%s), want an engine timeout of ext for its ping", g.Index, g.Result, g.Termination, g.Reason)
 		}
 	}
@@ -82,7 +79,7 @@ func TestEngineControlBytesInPGN(t *testing.T) {
 	tool := pgnExtract(t)
 	st, games := playExternal(t, []string{"-mode", "control"}, "", "", "")
 	for _, g := range games {
-		if g.Termination != TermEngineCrash || !strings.Contains(g.Reason, `\x1b[31mred`) ||
+		if g.Termination != record.EngineCrash || !strings.Contains(g.Reason, `\x1b[31mred`) ||
 			strings.ContainsFunc(g.Reason, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x202e }) {
 			t.Errorf("game %d: %s, reason %q: want the crash with its stderr escaped", g.Index, g.Termination, g.Reason)
 		}

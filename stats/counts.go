@@ -19,12 +19,32 @@ func (t Trinomial) Swapped() Trinomial {
 	return Trinomial{Wins: t.Losses, Losses: t.Wins, Draws: t.Draws}
 }
 
-// Validate reports negative counts.
+// MaxGames bounds the games of a result: up to it every count and sum is
+// an exact integer, also as a float64 (2^53), and no sum overflows.
+const MaxGames = 1 << 53
+
+// Validate reports negative counts and results of more than MaxGames games.
 func (t Trinomial) Validate() error {
 	if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 {
 		return fmt.Errorf("negative count in W/L/D %d/%d/%d", t.Wins, t.Losses, t.Draws)
 	}
+	if !sumAtMost([]int{t.Wins, t.Losses, t.Draws}, MaxGames) {
+		return fmt.Errorf("W/L/D %d/%d/%d add up to more than %d games", t.Wins, t.Losses, t.Draws, int64(MaxGames))
+	}
 	return nil
+}
+
+// sumAtMost reports whether the non-negative counts add up to at most max,
+// without overflowing.
+func sumAtMost(counts []int, limit int) bool {
+	sum := 0
+	for _, c := range counts {
+		if c > limit-sum {
+			return false
+		}
+		sum += c
+	}
+	return true
 }
 
 // Add counts one game in which the first engine scored 1, 0.5 or 0.
@@ -81,12 +101,17 @@ func (p Pentanomial) Swapped() Pentanomial {
 	return Pentanomial{LL: p.WW, LD: p.WD, DD: p.DD, WD: p.LD, WW: p.LL}
 }
 
-// Validate reports negative counts.
+// Validate reports negative counts and results of more than MaxGames games
+// (MaxGames/2 pairs).
 func (p Pentanomial) Validate() error {
-	for _, c := range p.Counts() {
-		if c < 0 {
-			return fmt.Errorf("negative count in pentanomial %v", p.Counts())
+	c := p.Counts()
+	for _, n := range c {
+		if n < 0 {
+			return fmt.Errorf("negative count in pentanomial %v", c)
 		}
+	}
+	if !sumAtMost(c[:], MaxGames/2) {
+		return fmt.Errorf("pentanomial %v adds up to more than %d pairs (%d games)", c, int64(MaxGames/2), int64(MaxGames))
 	}
 	return nil
 }

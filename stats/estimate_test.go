@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -292,5 +293,35 @@ func TestZeroLevelMeansDefault(t *testing.T) {
 	def, err2 := AnalyzeTrinomial(r, DefaultLevel)
 	if err1 != nil || err2 != nil || zero != def || zero.Level != 0.95 {
 		t.Errorf("level 0 gave %+v (%v), default %+v (%v)", zero, err1, def, err2)
+	}
+}
+
+// Counts whose sum would overflow, or lose exactness as a float64, are
+// rejected; the largest allowed result is analysed.
+func TestCountsBounds(t *testing.T) {
+	const maxInt = int(^uint(0) >> 1)
+	bad := []Trinomial{
+		{Wins: maxInt, Losses: 1},
+		{Wins: maxInt, Losses: maxInt, Draws: maxInt},
+		{Wins: MaxGames, Draws: 1},
+	}
+	for _, r := range bad {
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "more than") {
+			t.Errorf("%+v: Validate = %v", r, err)
+		}
+		if _, err := AnalyzeTrinomial(r, 0.95); err == nil {
+			t.Errorf("%+v analysed", r)
+		}
+	}
+	if err := (Trinomial{Wins: MaxGames / 2, Losses: MaxGames / 2}).Validate(); err != nil {
+		t.Errorf("MaxGames games: %v", err)
+	}
+	for _, p := range []Pentanomial{{LL: maxInt, WW: maxInt}, {DD: MaxGames/2 + 1}, {LL: MaxGames / 4, WW: MaxGames/4 + 1}} {
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "more than") {
+			t.Errorf("%+v: Validate = %v", p, err)
+		}
+	}
+	if err := (Pentanomial{LL: MaxGames / 4, WW: MaxGames / 4}).Validate(); err != nil {
+		t.Errorf("MaxGames/2 pairs: %v", err)
 	}
 }

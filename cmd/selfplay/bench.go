@@ -60,8 +60,12 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if *depth < 1 || *hash < 1 {
-		fmt.Fprintln(e.stderr, "selfplay bench: -depth and -hash must be >= 1")
+	if *depth < 1 {
+		fmt.Fprintln(e.stderr, "selfplay bench: -depth must be >= 1")
+		return exitUsage
+	}
+	if err := checkSearchFlags(*depth, *hash); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
 		return exitUsage
 	}
 	positions := benchPositions()

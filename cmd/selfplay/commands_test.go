@@ -11,11 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"selfplay/config"
 )
 
 func TestBareCommandUsage(t *testing.T) {
@@ -52,6 +55,65 @@ func TestPerftInterrupted(t *testing.T) {
 	code := dispatch(ctx, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"perft", "-depth", "4", "-divide"})
 	if code != exitInterrupted || out.String() != "" || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, no output", code, out.String(), errb.String(), exitInterrupted)
+	}
+}
+
+// A cancelled perft stops within a root move: the first Ctrl-C is acted on
+// at once even when one root move takes minutes (depth 9).
+func TestPerftStopsWithinARootMove(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var out, errb bytes.Buffer
+	go func() {
+		done <- dispatch(ctx, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{"perft", "-depth", "9", "-divide"})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitInterrupted || out.String() != "" || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, no output", code, out.String(), errb.String(), exitInterrupted)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("perft still running 10s after its context was cancelled")
+	}
+}
+
+// Values that cannot work are bad input with a clear message, before any
+// work or allocation.
+func TestFlagRanges(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"perft", "-depth", "99999999999"}, "-depth 99999999999 is out of range: want 1..15"},
+		{[]string{"perft", "-depth", "16"}, "want 1..15"},
+		{[]string{"perft", "-depth", "0"}, "want 1..15"},
+		{[]string{"perft", "-fen", ""}, "-fen: empty FEN"},
+		{[]string{"perft", "-fen", "  "}, "-fen: empty FEN"},
+		{[]string{"search", "-depth", "1", "-fen", ""}, "-fen: empty FEN"},
+		{[]string{"search", "-depth", "121"}, "-depth 121 is out of range: want 1..120"},
+		{[]string{"search", "-depth", "1", "-hash", "9223372036854775807"}, "-hash: 9223372036854775807 MiB is out of range: want 1..65536"},
+		{[]string{"search", "-depth", "1", "-hash", "0"}, "-hash: 0 MiB is out of range"},
+		{[]string{"bench", "-depth", "99999"}, "-depth 99999 is out of range: want 1..120"},
+		{[]string{"bench", "-hash", "9223372036854775807"}, "-hash: 9223372036854775807 MiB is out of range"},
+		{[]string{"uci", "-hash", "9223372036854775807"}, "-hash: 9223372036854775807 MiB is out of range"},
+		{[]string{"run", "-concurrency", "5000"}, "-concurrency 5000 is out of range: want 0..1024"},
+	}
+	// A table of more than the machine's memory, where that is below the
+	// fixed bound.
+	if phys := config.PhysicalMemoryMiB(); phys > 0 && phys < config.MaxHash {
+		h := strconv.FormatInt(phys+1, 10)
+		tests = append(tests, struct {
+			args []string
+			want string
+		}{[]string{"search", "-depth", "1", "-hash", h}, "more than this machine's physical memory"})
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := run(t, tt.args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, stdout, stderr, exitUsage, tt.want)
+		}
 	}
 }
 
@@ -131,7 +193,9 @@ func TestPerftSignal(t *testing.T) {
 	}
 }
 
-// A second SIGINT kills a command that has not stopped after the first.
+// A second SIGINT kills a command that has not stopped after the first:
+// here a run whose external engine ignores stop and quit, so that the
+// first signal's clean stop waits a second for it.
 func TestSecondInterruptKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -140,13 +204,33 @@ func TestSecondInterruptKills(t *testing.T) {
 		t.Skip("no SIGINT to send")
 	}
 	bin := selfplayBinary(t)
-	// Each root move of perft 8 takes half a minute or more: the first
-	// signal is not acted on before the second comes.
-	cmd := exec.Command(bin, "perft", "-depth", "8")
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
+		"[engines.b]\npreset = \"fhr\"\nhash = 1", "[engines.b]\n"+fakeEngineTOML(t, "-mode", "hang"), 1))
+	cmd := exec.Command(bin, "run", "-config", cfg, "-concurrency", "1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second) // main has set up its signal handling
+	// The worker's engine is up (the preflight's is gone by then) and
+	// searching.
+	deadline := time.Now().Add(30 * time.Second)
+	for childrenOf(cmd.Process.Pid, fakeEngineMarker) == 0 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the engine did not start within 30s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	engines := children(cmd.Process.Pid, fakeEngineMarker)
+	// A hung engine whose selfplay was killed ends at the end of its input;
+	// make sure anyway.
+	defer func() {
+		for _, pid := range engines {
+			killMarked(pid, fakeEngineMarker)
+		}
+	}()
 	cmd.Process.Signal(os.Interrupt)
 	time.Sleep(300 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {

@@ -185,6 +185,11 @@ func TestEloBadInput(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"-w", "-1", "-l", "2"}, "negative"},
+		// Counts whose sum overflows (printed as negative games before).
+		{[]string{"-w", "9223372036854775807", "-l", "1", "-d", "1"}, "add up to more than 9007199254740992 games"},
+		{[]string{"-w", "4611686018427387904", "-l", "4611686018427387904"}, "add up to more than"},
+		{[]string{"-penta", "4611686018427387904,4611686018427387904,0,0,1"}, "more than 4503599627370496 pairs"},
+		{[]string{"-penta", "0,0,4503599627370497,0,0"}, "more than 4503599627370496 pairs"},
 		{[]string{"-penta", "1,2,3"}, "5 comma-separated"},
 		{[]string{"-penta", "1,2,3,4,5,6"}, "5 comma-separated"},
 		{[]string{"-penta", "1,2,-3,4,5"}, "negative"},

@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // cmdExport writes stored games as one PGN file. Exit codes: 2 for bad
@@ -30,20 +29,23 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
+	filter := store.GameFilter{Engine: *engine}
 	if *tournament != "" {
 		// Checked before any output, so that a mistyped name leaves no file.
-		if _, err := st.TournamentByName(ctx, *tournament); err != nil {
+		t, err := st.TournamentByName(ctx, *tournament)
+		if err != nil {
 			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
 			if errors.Is(err, store.ErrNotFound) {
 				return exitUsage
 			}
 			return exitFailure
 		}
+		filter.TournamentID = t.ID
 	}
 	var n int
 	code := writeOutput(e, "export", *out, func(w io.Writer) error {
 		var err error
-		n, err = runner.ExportPGN(ctx, st, w, runner.ExportFilter{Tournament: *tournament, Engine: *engine})
+		n, err = st.WritePGN(ctx, w, filter)
 		return err
 	})
 	if code == exitOK {

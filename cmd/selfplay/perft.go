@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"selfplay/engines/board"
@@ -12,39 +15,45 @@ import (
 
 // cmdPerft counts the move tree's leaves: a move-generator check against
 // published counts and a speed measurement (see ../shared/tools/perft-ratio).
-// An interruption is noticed between root moves (exit 130, no totals).
+// An interruption is noticed within milliseconds (exit 130, no totals).
 func cmdPerft(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
-	depth := fs.Int("depth", 5, "depth in plies (>= 1)")
+	depth := fs.Int("depth", 5, fmt.Sprintf("depth in plies (1..%d)", maxPerftDepth))
 	divide := fs.Bool("divide", false, "also print the count below each move")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if *depth < 1 {
-		fmt.Fprintln(e.stderr, "selfplay perft: -depth must be >= 1")
+	if *depth < 1 || *depth > maxPerftDepth {
+		fmt.Fprintf(e.stderr, "selfplay perft: -depth %d is out of range: want 1..%d\n", *depth, maxPerftDepth)
 		return exitUsage
 	}
 	b, err := positionFlag(*fen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay perft: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay perft: -fen: %v\n", err)
 		return exitUsage
 	}
 	start := time.Now()
 	var nodes int64
-	// Board.Divide's loop, with a look at ctx before each root move.
 	var root board.MoveList
 	b.Generate(&root, board.All)
 	lists := make([]board.MoveList, *depth)
 	for _, m := range root.Slice() {
-		if ctx.Err() != nil {
+		b.MakeMove(m)
+		n, err := perft(ctx, b, *depth-1, lists)
+		b.UnmakeMove()
+		if err == nil && n > math.MaxInt64-nodes {
+			err = errPerftOverflow
+		}
+		switch {
+		case ctx.Err() != nil:
 			fmt.Fprintln(e.stderr, "selfplay perft: interrupted")
 			return exitInterrupted
+		case err != nil:
+			fmt.Fprintf(e.stderr, "selfplay perft: %v\n", err)
+			return exitFailure
 		}
-		b.MakeMove(m)
-		n := b.Perft(*depth-1, lists)
-		b.UnmakeMove()
 		if *divide {
 			fmt.Fprintf(e.stdout, "%s %d\n", m, n)
 		}
@@ -57,9 +66,52 @@ func cmdPerft(ctx context.Context, e env, args []string) int {
 	return exitOK
 }
 
-// positionFlag parses a -fen flag value ("startpos" or empty = initial position).
+// maxPerftDepth bounds -depth: the start position's count overflows 64 bits
+// at depth 14, and depth 13 takes years.
+const maxPerftDepth = 15
+
+// perftBulkDepth: subtrees this shallow are counted by Board.Perft without
+// a look at the context; the largest (4 plies in a middlegame, a few
+// million leaves) take milliseconds, and one look per such subtree costs
+// nothing measurable.
+const perftBulkDepth = 4
+
+var errPerftOverflow = errors.New("the count overflows 64 bits")
+
+// perft is Board.Perft that stops when ctx is done (returning its error)
+// and reports a count that overflows.
+func perft(ctx context.Context, b *board.Board, depth int, lists []board.MoveList) (int64, error) {
+	if depth <= perftBulkDepth {
+		return b.Perft(depth, lists), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l := &lists[0]
+	b.Generate(l, board.All)
+	var total int64
+	for i := 0; i < l.N; i++ {
+		b.MakeMove(l.Moves[i])
+		n, err := perft(ctx, b, depth-1, lists[1:])
+		b.UnmakeMove()
+		if err != nil {
+			return 0, err
+		}
+		if n > math.MaxInt64-total {
+			return 0, errPerftOverflow
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// positionFlag parses a -fen flag value ("startpos" is the initial
+// position; an empty value is an error, not a silent default).
 func positionFlag(fen string) (*board.Board, error) {
-	if fen == "" || fen == "startpos" {
+	switch strings.TrimSpace(fen) {
+	case "":
+		return nil, errors.New(`empty FEN (give a FEN, or "startpos" for the initial position)`)
+	case "startpos":
 		fen = board.StartFEN
 	}
 	return board.FromFEN(fen)

@@ -8,9 +8,9 @@ import (
 	"io"
 
 	"selfplay/report"
-	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/standings"
 	"selfplay/stats"
+	"selfplay/store"
 )
 
 // reportWriters are the output formats of `selfplay report`.
@@ -52,10 +52,17 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
-	r, err := runner.BuildReport(ctx, st, runner.ReportOptions{Tournament: *tournament, Level: *level, Anchor: *anchor})
+	// One snapshot: figures read by separate queries agree while a run
+	// goes on writing.
+	var r report.Report
+	err = st.ReadTx(ctx, func(tx *store.Reader) error {
+		var err error
+		r, err = standings.Load(ctx, tx, standings.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
+		return err
+	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, standings.ErrNotFound) {
 			return exitUsage
 		}
 		return exitFailure

@@ -10,13 +10,17 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/players"
 	"selfplay/runner"
-	"selfplay/runner/store"
+	"selfplay/store"
 )
 
 // cmdRun plays the tournaments of a config file. Exit codes: 0 when every
 // requested tournament is complete, 130 when interrupted, 2 on bad input
-// (config, openings, database path, a changed config), 1 otherwise.
+// (config, openings, a database that cannot be written or is in use by
+// another selfplay process, a changed config), 1 otherwise (also when the
+// database is deleted during the run).
 func cmdRun(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -28,8 +32,8 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if *concurrency < 0 {
-		fmt.Fprintln(e.stderr, "selfplay run: -concurrency must be >= 0")
+	if *concurrency < 0 || *concurrency > config.MaxConcurrency {
+		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
 		return exitUsage
 	}
 	cfg, err := config.Load(*cfgPath)
@@ -46,16 +50,19 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		Concurrency: *concurrency,
 		Progress:    e.stdout,
 		Terminal:    isTerminal(e.stdout),
-		LogDir:      filepath.Join(filepath.Dir(cfg.Database), "engine-logs"),
+	}
+	// External engines' stderr goes to engine-logs/NAME.log beside the database.
+	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
+	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
 	}
-	st, err := store.Open(ctx, cfg.Database)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
-		return exitUsage
+	st, code := openWriter(ctx, e.stderr, "run", cfg.Database)
+	if st == nil {
+		return code
 	}
 	defer st.Close()
 	err = runner.Run(ctx, cfg, st, opts)
@@ -72,6 +79,9 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	case errors.As(err, &changed):
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
+	case errors.Is(err, store.ErrDatabaseGone):
+		fmt.Fprintf(e.stderr, "selfplay run: %v; stopped\n", err)
+		return exitFailure
 	default:
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitFailure

@@ -11,11 +11,12 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"selfplay/engines/uci/ucitest"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -134,6 +135,10 @@ var (
 // TestMain removes the directories that tests share (the binary's, the
 // stored tournament's).
 func TestMain(m *testing.M) {
+	if os.Getenv(fakeEngineEnv) == "1" && len(os.Args) > 1 && os.Args[1] == fakeEngineMarker {
+		ucitest.Main(os.Args[2:])
+		os.Exit(0)
+	}
 	code := m.Run()
 	for _, dir := range []string{buildDir, tinyDBDir} {
 		if dir != "" {
@@ -207,45 +212,6 @@ func waitForGames(t *testing.T, cmd *exec.Cmd, db string, n int) {
 			t.Fatalf("not %d games stored within a minute", n)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// A run killed with SIGKILL mid-tournament and started again completes
-// with every game exactly once and an intact database.
-func TestKillAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := selfplayBinary(t)
-	cmd, cfg, db := startRun(t, bin, nil)
-	waitForGames(t, cmd, db, 6)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	killedAt, _ := countGames(t, db)
-	if killedAt >= 50 {
-		t.Skip("the run finished before it could be killed")
-	}
-	out, err := exec.Command(bin, "run", "-config", cfg).CombinedOutput()
-	if err != nil {
-		t.Fatalf("resume: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "resuming") {
-		t.Errorf("resume output does not say it resumed:\n%s", out)
-	}
-	games, distinct := countGames(t, db)
-	if games != 50 || distinct != 50 {
-		t.Fatalf("after resume: %d games, %d distinct, want 50", games, distinct)
-	}
-	d, _ := sql.Open("sqlite", db)
-	defer d.Close()
-	var check string
-	if err := d.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
-	}
-	var orphans int
-	d.QueryRow(`SELECT count(*) FROM moves WHERE game_id NOT IN (SELECT id FROM games)`).Scan(&orphans)
-	if orphans != 0 {
-		t.Fatalf("%d moves without a game", orphans)
 	}
 }
 

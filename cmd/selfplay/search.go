@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"selfplay/config"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
@@ -17,7 +18,7 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	fs.SetOutput(e.stderr)
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
 	moves := fs.String("moves", "", "UCI moves played from the position first, space separated")
-	depth := fs.Int("depth", 0, "depth limit")
+	depth := fs.Int("depth", 0, fmt.Sprintf("depth limit (1..%d)", maxSearchDepth))
 	nodes := fs.Int64("nodes", 0, "node limit")
 	movetime := fs.Duration("movetime", 0, "time limit, e.g. 500ms")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
@@ -29,13 +30,17 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "selfplay search: give a limit: -depth N, -nodes N or -movetime D")
 		return exitUsage
 	}
-	if *depth < 0 || *nodes < 0 || *movetime < 0 || *hash < 1 {
-		fmt.Fprintln(e.stderr, "selfplay search: limits and -hash must be positive")
+	if *depth < 0 || *nodes < 0 || *movetime < 0 {
+		fmt.Fprintln(e.stderr, "selfplay search: limits must be positive")
+		return exitUsage
+	}
+	if err := checkSearchFlags(*depth, *hash); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
 		return exitUsage
 	}
 	b, err := positionFlag(*fen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay search: -fen: %v\n", err)
 		return exitUsage
 	}
 	if err := b.ApplyUCI(strings.Fields(*moves)); err != nil {
@@ -71,4 +76,21 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// maxSearchDepth is the deepest iteration the search makes (it needs room
+// for extensions and quiescence below it, within search.MaxPly).
+const maxSearchDepth = search.MaxPly - 8
+
+// checkSearchFlags checks -depth (0: none) and -hash of search and bench:
+// a depth the search would silently cap, or a table larger than the
+// machine, is bad input.
+func checkSearchFlags(depth, hash int) error {
+	if depth < 0 || depth > maxSearchDepth {
+		return fmt.Errorf("-depth %d is out of range: want 1..%d", depth, maxSearchDepth)
+	}
+	if err := config.CheckHash(int64(hash)); err != nil {
+		return fmt.Errorf("-hash: %w", err)
+	}
+	return nil
 }

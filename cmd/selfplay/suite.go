@@ -10,7 +10,8 @@ import (
 
 	"selfplay/engines/search"
 	"selfplay/epd"
-	"selfplay/runner/store"
+	"selfplay/store"
+	"selfplay/store/record"
 	"selfplay/suite"
 )
 
@@ -102,8 +103,8 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	defer o.discard() // if the run fails before writing
 	var st *store.Store
 	if *db != "" {
-		if st, err = store.Open(ctx, *db); err != nil {
-			return fail(exitUsage, "%v", err)
+		if st, code = openWriter(ctx, e.stderr, "suite", *db); st == nil {
+			return code
 		}
 		defer st.Close()
 	}
@@ -185,15 +186,15 @@ func countUnjudged(recs []epd.Record) int {
 var diffSetting = map[string]suite.Diffs{"largest": suite.DiffLargest, "all": suite.DiffAll, "none": suite.DiffNone}
 
 // suiteRunRecord converts results for the database.
-func suiteRunRecord(res *suite.Results) *store.SuiteRun {
-	run := &store.SuiteRun{
+func suiteRunRecord(res *suite.Results) *record.SuiteRun {
+	run := &record.SuiteRun{
 		Suite:     res.Suite,
 		LimitKind: string(res.Plan.Kind),
 		Settings: fmt.Sprintf("epd=%s variants=%s %s=%s hash=%d concurrency=%d",
 			res.Suite, strings.Join(res.Variants, ","), res.Plan.Kind, res.Plan.Spec, res.HashMiB, res.Concurrency),
 	}
 	for _, row := range res.Rows() {
-		run.Rows = append(run.Rows, store.SuiteRow{
+		run.Rows = append(run.Rows, record.SuiteRow{
 			Variant: row.Variant, Limit: row.Budget, Positions: row.Positions, Solved: row.Solved,
 			Nodes: row.Nodes, MainNodes: row.MainNodes, QNodes: row.QNodes, Time: row.Time,
 		})
@@ -205,7 +206,7 @@ func suiteRunRecord(res *suite.Results) *store.SuiteRun {
 				if !o.Done {
 					continue
 				}
-				run.Positions = append(run.Positions, store.SuitePosition{
+				run.Positions = append(run.Positions, record.SuitePosition{
 					Variant: name, Limit: budget, Position: rec.ID, Solved: o.Solved, Move: o.Move,
 					FirstFound: o.FirstDepth, Depth: o.Depth, Score: int(o.Score), Nodes: o.Nodes, Time: o.Time,
 				})

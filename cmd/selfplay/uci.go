@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/pprof"
 
+	"selfplay/config"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
@@ -21,6 +22,10 @@ func cmdUCI(ctx context.Context, e env, args []string) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this engine process to `file` (for go tool pprof)")
 	if code, done := parseFlags(fs, args); done {
 		return code
+	}
+	if err := config.CheckHash(int64(*hash)); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay uci: -hash: %v\n", err)
+		return exitUsage
 	}
 	srv, err := uciserver.New(*variant, *hash)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/engines/local"
 	"selfplay/engines/search"
 	"selfplay/engines/uci"
 )
@@ -58,7 +59,7 @@ func TestUCIMatchesInProcess(t *testing.T) {
 		!strings.Contains(err.Error(), "Hash, Threads, Variant, null, r, ") {
 		t.Errorf("unknown option: %v", err)
 	}
-	loc, err := engines.NewVariant("fhr", "fhr", search.DefaultHashMiB) // the server's default
+	loc, err := local.NewVariant("fhr", "fhr", search.DefaultHashMiB) // the server's default
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +76,8 @@ func TestUCIMatchesInProcess(t *testing.T) {
 		{"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2, engines.Limits{Depth: 5}, 1}, // then no legal move
 	}
 	for _, g := range games {
-		ext.NewGame()
-		loc.NewGame()
+		ext.NewGame(context.Background())
+		loc.NewGame(context.Background())
 		var moves []string
 		for ply := 0; ply < g.plies; ply++ {
 			want, err := loc.Search(ctx, g.fen, moves, g.lim)
@@ -96,11 +97,11 @@ func TestUCIMatchesInProcess(t *testing.T) {
 			w, x := want.Info, got.Info
 			if got.Move != want.Move || x.Score != w.Score || x.Nodes != w.Nodes || x.Depth != w.Depth || x.SelDepth != w.SelDepth || !slices.Equal(x.PV, w.PV) {
 				t.Fatalf("%q after %v:\nexternal   %s %s nodes %d depth %d/%d pv %v\nin-process %s %s nodes %d depth %d/%d pv %v",
-					g.fen, moves, got.Move, x.Score.UCI(), x.Nodes, x.Depth, x.SelDepth, x.PV,
-					want.Move, w.Score.UCI(), w.Nodes, w.Depth, w.SelDepth, w.PV)
+					g.fen, moves, got.Move, x.Score.Pawns(), x.Nodes, x.Depth, x.SelDepth, x.PV,
+					want.Move, w.Score.Pawns(), w.Nodes, w.Depth, w.SelDepth, w.PV)
 			}
 			if ply == 0 && g.mate != 0 && (!x.Score.IsMate() || x.Score.MateMoves() != g.mate) {
-				t.Errorf("%q: score %s, want mate %d", g.fen, x.Score.UCI(), g.mate)
+				t.Errorf("%q: score %s, want mate %d", g.fen, x.Score.Pawns(), g.mate)
 			}
 			moves = append(moves, want.Move)
 		}

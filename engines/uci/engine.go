@@ -67,7 +67,8 @@ const (
 )
 
 // Ops of the *Error values: what the adapter was doing. Only opSearch comes
-// after go was written, when the engine's clock runs (BeforeGo).
+// after go was written, when the engine's clock runs; the others unwrap to
+// engines.ErrBeforeSearch.
 const (
 	opStart   = "start"
 	opUCI     = "uci"
@@ -89,7 +90,6 @@ type Engine struct {
 	starting *proc      // a process in its handshake
 	closed   bool
 	restarts int
-	pending  error // a failed restart in NewGame, reported by the next Search
 }
 
 var _ engines.Engine = (*Engine)(nil)
@@ -326,18 +326,12 @@ func (e *Engine) crashed(p *proc, op string) error {
 	return err
 }
 
-// current returns the running process, restarting it if it is gone. A
-// Search (takePending) first reports the failure of a restart in NewGame.
-func (e *Engine) current(ctx context.Context, takePending bool) (*proc, error) {
+// current returns the running process, restarting it if it is gone.
+func (e *Engine) current(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, e.fault(ErrClosed, opSearch, "", nil)
-	}
-	if err := e.pending; err != nil && takePending {
-		e.pending = nil
-		e.mu.Unlock()
-		return nil, err
 	}
 	p := e.p
 	e.mu.Unlock()
@@ -379,22 +373,18 @@ func (e *Engine) closedErr(err error) error {
 }
 
 // NewGame sends ucinewgame and waits for readyok, restarting the process
-// first if it died. A failed restart is reported by the next Search.
-func (e *Engine) NewGame() {
-	ctx := context.Background()
-	p, err := e.current(ctx, false)
-	e.mu.Lock()
-	e.pending = nil
-	if err != nil && !errors.Is(err, ErrClosed) {
-		e.pending = err
-	}
-	e.mu.Unlock()
+// first if it died. A failed restart is returned (the next call tries
+// again); a process that fails ucinewgame is killed and the next Search
+// restarts it.
+func (e *Engine) NewGame(ctx context.Context) error {
+	p, err := e.current(ctx)
 	if err != nil {
-		return
+		return err
 	}
 	if p.send("ucinewgame", "isready") != nil || e.awaitReady(ctx, p, opNewGame, e.cfg.InitTimeout) != nil {
 		e.abandon(p) // the next Search restarts it
 	}
+	return nil
 }
 
 // Search sends the position and isready, waits for readyok (at most
@@ -408,7 +398,7 @@ func (e *Engine) NewGame() {
 // deadline of ctx is taken as the time the search may take: its distance
 // from the call is measured from go, so the ping (or a restart of a crashed
 // engine) before it does not count. A slow readyok is an ErrTimeout of its
-// own (BeforeGo reports it), not a slow move.
+// own, marked engines.ErrBeforeSearch, not a slow move.
 //
 // Errors: ErrCrashed, ErrProtocol, ErrTimeout (no readyok, killed after
 // stop, or ctx's deadline passed), ctx.Err() wrapped (ctx cancelled),
@@ -419,14 +409,6 @@ func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, li
 		return engines.Result{}, err
 	}
 	return res, nil
-}
-
-// BeforeGo reports whether err is a fault of an engine that happened
-// before go was written (a restart, the ping): the engine's clock had not
-// started, so a timeout there is not a loss on time.
-func BeforeGo(err error) bool {
-	var fe *Error
-	return errors.As(err, &fe) && fe.Op != opSearch
 }
 
 // withoutDeadline returns a context that is cancelled when ctx is
@@ -459,7 +441,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 
 	pctx, release := withoutDeadline(ctx)
 	defer release()
-	p, err := e.current(pctx, true)
+	p, err := e.current(pctx)
 	if err != nil {
 		return engines.Result{}, err
 	}

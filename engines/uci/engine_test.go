@@ -18,7 +18,6 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 )
 
 // fakePath is the fake engine, built once for the test binary.
@@ -189,11 +188,11 @@ func TestLegalPlay(t *testing.T) {
 		{kiwipete, []string{"e1g1", "e8c8"}},
 		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", []string{"e2e4"}},
 	}
-	e.NewGame()
+	e.NewGame(context.Background())
 	for _, p := range positions {
-		var iterations []search.Info
+		var iterations []engines.Info
 		lim := nodes100
-		lim.OnIteration = func(i search.Info) { iterations = append(iterations, i) }
+		lim.OnIteration = func(i engines.Info) { iterations = append(iterations, i) }
 		res, err := e.Search(context.Background(), p.fen, p.moves, lim)
 		if err != nil {
 			t.Fatalf("Search(%q, %v): %v", p.fen, p.moves, err)
@@ -206,11 +205,11 @@ func TestLegalPlay(t *testing.T) {
 			t.Errorf("Search(%q, %v) = %q: %v", p.fen, p.moves, res.Move, err)
 		}
 		i := res.Info
-		if i.Depth != 2 || i.SelDepth != 3 || i.Score != 15 || i.Bound != search.BoundExact || i.Nodes != 57 ||
+		if i.Depth != 2 || i.SelDepth != 3 || i.Score != 15 || i.Bound != engines.BoundExact || i.Nodes != 57 ||
 			!slices.Equal(i.PV, []string{res.Move}) || i.Elapsed <= 0 {
 			t.Errorf("Search(%q, %v): info %+v", p.fen, p.moves, i)
 		}
-		if len(iterations) != 3 || iterations[0].Depth != 1 || iterations[1].Bound != search.BoundUpper || iterations[2].Nodes != 57 {
+		if len(iterations) != 3 || iterations[0].Depth != 1 || iterations[1].Bound != engines.BoundUpper || iterations[2].Nodes != 57 {
 			t.Errorf("Search(%q, %v): OnIteration got %+v", p.fen, p.moves, iterations)
 		}
 	}
@@ -306,7 +305,7 @@ func TestCrashRestart(t *testing.T) {
 	cfg.Options = []Option{{"Skill Level", "3"}}
 	cfg.StderrLog = &log
 	e := startFake(t, cfg)
-	e.NewGame()
+	e.NewGame(context.Background())
 	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
 		t.Fatalf("first search: %v", err)
 	}
@@ -322,7 +321,7 @@ func TestCrashRestart(t *testing.T) {
 		t.Errorf("stderr log %q lacks the crash", log.String())
 	}
 	// The next game restarts the engine (with its options) and goes on.
-	e.NewGame()
+	e.NewGame(context.Background())
 	res, err := e.Search(context.Background(), board.StartFEN, []string{"e2e4"}, nodes100)
 	if err != nil || res.Move == "" {
 		t.Fatalf("search after the crash: %q, %v", res.Move, err)
@@ -345,7 +344,9 @@ func TestCrashRestart(t *testing.T) {
 func TestExitOnNewGame(t *testing.T) {
 	t.Parallel()
 	e := startFake(t, fakeConfig("-mode", "exit-on-newgame"))
-	e.NewGame() // the engine exits; the next Search restarts it
+	if err := e.NewGame(context.Background()); err != nil { // the engine exits; the next Search restarts it
+		t.Fatalf("NewGame: %v", err)
+	}
 	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
 		t.Fatalf("Search: %v", err)
 	}
@@ -371,10 +372,14 @@ func TestRestartFailureIsReported(t *testing.T) {
 		t.Fatalf("err = %v, want ErrCrashed", err)
 	}
 	os.Remove(exe)
-	e.NewGame() // the restart fails
+	// The restart fails: NewGame says so, and the next Search, which tries
+	// again, too.
+	if err := e.NewGame(context.Background()); !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
+		t.Fatalf("NewGame: err = %v, want the failed restart", err)
+	}
 	_, err = e.Search(context.Background(), board.StartFEN, nil, nodes100)
 	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
-		t.Fatalf("err = %v, want the failed restart", err)
+		t.Fatalf("Search: err = %v, want the failed restart", err)
 	}
 }
 
@@ -459,7 +464,9 @@ func TestClose(t *testing.T) {
 		if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrClosed) {
 			t.Errorf("Search after Close: %v", err)
 		}
-		e.NewGame() // no effect, no panic
+		if err := e.NewGame(context.Background()); !errors.Is(err, ErrClosed) { // no restart, no panic
+			t.Errorf("NewGame after Close: %v", err)
+		}
 		if !processGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
@@ -547,7 +554,7 @@ func TestStockfish(t *testing.T) {
 		t.Skip("no " + path)
 	}
 	e := startFake(t, Config{Name: "stockfish", Command: path, Options: []Option{{"Threads", "1"}, {"Hash", "16"}}, StopTimeout: time.Second})
-	e.NewGame()
+	e.NewGame(context.Background())
 	b := board.New()
 	var moves []string
 	for i := 0; i < 6; i++ {

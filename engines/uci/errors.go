@@ -4,24 +4,28 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"selfplay/engines"
 )
 
 // Kinds of engine faults. Every error the adapter returns for a fault of the
 // engine is an *Error whose Kind is one of these, so callers test them with
-// errors.Is(err, uci.ErrCrashed) and so on.
+// errors.Is(err, engines.ErrCrashed) and so on; the first three are the
+// contract's kinds (package engines), the last two the adapter's own.
 var (
 	// ErrCrashed: the process exited or closed its pipes, or could not be
 	// (re)started. The Error carries the exit status and the last lines of
 	// the engine's stderr when they are known.
-	ErrCrashed = errors.New("engine crashed")
+	ErrCrashed = engines.ErrCrashed
 	// ErrTimeout: the engine did not answer in time: no bestmove within
 	// StopTimeout after stop (the process was killed), no uciok or readyok
-	// within InitTimeout, or the context's deadline passed during a search.
-	ErrTimeout = errors.New("engine timed out")
+	// within InitTimeout, no readyok before go within PingTimeout, or the
+	// context's deadline (counted from go) passed during a search.
+	ErrTimeout = engines.ErrTimeout
 	// ErrProtocol: the engine wrote something else where a UCI reply was
 	// expected: no uciok but other text, a malformed bestmove, a flood of
 	// lines that are not UCI.
-	ErrProtocol = errors.New("UCI protocol error")
+	ErrProtocol = engines.ErrProtocol
 	// ErrOption: a configured option is not among those the engine
 	// advertises (a configuration error, reported by Start before any game).
 	ErrOption = errors.New("unknown engine option")
@@ -57,9 +61,16 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the kind and the cause, for errors.Is and errors.As.
+// A fault before go was written (Op other than "search": a restart, the
+// ping before go) also unwraps to engines.ErrBeforeSearch: the engine's
+// clock had not started.
 func (e *Error) Unwrap() []error {
-	if e.Err == nil {
-		return []error{e.Kind}
+	errs := []error{e.Kind}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
 	}
-	return []error{e.Kind, e.Err}
+	if e.Op != opSearch {
+		errs = append(errs, engines.ErrBeforeSearch)
+	}
+	return errs
 }

@@ -49,7 +49,8 @@ func TestSlowReadyokIsNotTheMovesTime(t *testing.T) {
 }
 
 // A readyok later than PingTimeout is a timeout of its own, before go: not
-// a slow move (BeforeGo), with a reason that says so; the engine is killed.
+// a slow move (engines.ErrBeforeSearch), with a reason that says so; the
+// engine is killed.
 func TestPingTimeout(t *testing.T) {
 	t.Parallel()
 	cfg := fakeConfig("-ready-delay", "600ms")
@@ -67,8 +68,8 @@ func TestPingTimeout(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &fe) || fe.Op != "isready" {
 		t.Fatalf("err = %v, want ErrTimeout in isready", err)
 	}
-	if !BeforeGo(err) {
-		t.Errorf("BeforeGo(%v) = false", err)
+	if !errors.Is(err, engines.ErrBeforeSearch) {
+		t.Errorf("%v is not ErrBeforeSearch", err)
 	}
 	for _, want := range []string{"no readyok within 200ms", "go was not sent"} {
 		if !strings.Contains(err.Error(), want) {
@@ -78,14 +79,11 @@ func TestPingTimeout(t *testing.T) {
 	if !processGone(t, pid) {
 		t.Errorf("process %d is still there", pid)
 	}
-	// A fault after go is not BeforeGo.
+	// A fault after go is not ErrBeforeSearch.
 	h := startFake(t, fakeConfig("-mode", "hang"))
 	_, err = h.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 20 * time.Millisecond})
-	if !errors.Is(err, ErrTimeout) || BeforeGo(err) {
-		t.Errorf("hang: err = %v, BeforeGo %v; want a timeout after go", err, BeforeGo(err))
-	}
-	if BeforeGo(context.Canceled) || BeforeGo(nil) {
-		t.Error("BeforeGo of an error that is not an *Error")
+	if !errors.Is(err, ErrTimeout) || errors.Is(err, engines.ErrBeforeSearch) {
+		t.Errorf("hang: err = %v; want a timeout after go", err)
 	}
 }
 
@@ -106,7 +104,7 @@ func TestLongLine(t *testing.T) {
 	if _, err := e2.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrProtocol) {
 		t.Fatalf("err = %v", err)
 	}
-	e2.NewGame()
+	e2.NewGame(context.Background())
 	if n := e2.Restarts(); n != 1 {
 		t.Errorf("Restarts = %d, want 1", n)
 	}

@@ -9,23 +9,7 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 )
-
-// IsMoveText reports whether s is a move in UCI's long algebraic notation
-// (syntax only: e2e4, e7e8q; castling as the king's move or king takes rook).
-// The null move 0000 is not move text.
-func IsMoveText(s string) bool {
-	if len(s) != 4 && len(s) != 5 {
-		return false
-	}
-	for i := 0; i < 4; i += 2 {
-		if s[i] < 'a' || s[i] > 'h' || s[i+1] < '1' || s[i+1] > '8' {
-			return false
-		}
-	}
-	return len(s) == 4 || strings.IndexByte("nbrq", s[4]) >= 0
-}
 
 // parseBestMove parses the text after "bestmove": the move, or "0000" for
 // the null move and "(none)".
@@ -40,7 +24,7 @@ func parseBestMove(rest []string) (string, error) {
 	if len(m) == 5 && m[4] >= 'A' && m[4] <= 'Z' {
 		m = m[:4] + strings.ToLower(m[4:]) // e7e8Q, seen in the wild
 	}
-	if !IsMoveText(m) {
+	if !engines.IsMoveText(m) {
 		return "", fmt.Errorf("bestmove %q is not a move", rest[0])
 	}
 	return m, nil
@@ -50,8 +34,8 @@ func parseBestMove(rest []string) (string, error) {
 type infoLine struct {
 	depth, selDepth, multiPV int
 	hasDepth, hasSelDepth    bool
-	score                    search.Score
-	bound                    search.Bound
+	score                    engines.Score
+	bound                    engines.Bound
 	hasScore                 bool
 	nodes                    int64
 	hasNodes                 bool
@@ -80,7 +64,7 @@ func parseInfo(f []string) infoLine {
 	}
 	moves := func(i int) (int, []string) {
 		var mv []string
-		for i < len(f) && IsMoveText(f[i]) {
+		for i < len(f) && engines.IsMoveText(f[i]) {
 			mv = append(mv, f[i])
 			i++
 		}
@@ -119,22 +103,22 @@ func parseInfo(f []string) infoLine {
 						continue
 					}
 					if f[i] == "cp" {
-						l.score = search.Score(n)
+						l.score = engines.Score(n)
 					} else {
-						l.score = search.MateIn(int(n))
+						l.score = engines.MateIn(int(n))
 					}
 					l.hasScore = true
-					if l.bound == search.BoundNone {
-						l.bound = search.BoundExact
+					if l.bound == engines.BoundNone {
+						l.bound = engines.BoundExact
 					}
 					i += 2
 					continue
 				case "lowerbound":
-					l.bound = search.BoundLower
+					l.bound = engines.BoundLower
 					i++
 					continue
 				case "upperbound":
-					l.bound = search.BoundUpper
+					l.bound = engines.BoundUpper
 					i++
 					continue
 				}
@@ -161,7 +145,7 @@ func parseInfo(f []string) infoLine {
 
 // searchInfo accumulates the info lines of one search.
 type searchInfo struct {
-	info  search.Info
+	info  engines.Info
 	nodes int64
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 )
 
 func TestParseInfo(t *testing.T) {
@@ -19,32 +18,32 @@ func TestParseInfo(t *testing.T) {
 	}{
 		{
 			line: "info depth 24 seldepth 33 multipv 1 score cp 31 nodes 1523781 nps 1251213 hashfull 552 tbhits 0 time 1218 pv e2e4 e7e5 g1f3 b8c6",
-			want: infoLine{depth: 24, selDepth: 33, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 31, bound: search.BoundExact, hasScore: true,
+			want: infoLine{depth: 24, selDepth: 33, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 31, bound: engines.BoundExact, hasScore: true,
 				nodes: 1523781, hasNodes: true, pv: []string{"e2e4", "e7e5", "g1f3", "b8c6"}, hasPV: true},
 		},
 		{
 			line: "info depth 18 seldepth 25 multipv 1 score cp 45 lowerbound nodes 412345 nps 900000 hashfull 120 tbhits 0 time 458 pv d2d4",
-			want: infoLine{depth: 18, selDepth: 25, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 45, bound: search.BoundLower, hasScore: true,
+			want: infoLine{depth: 18, selDepth: 25, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 45, bound: engines.BoundLower, hasScore: true,
 				nodes: 412345, hasNodes: true, pv: []string{"d2d4"}, hasPV: true},
 		},
 		{
 			line: "info depth 12 seldepth 14 score cp -20 upperbound nodes 9000 time 12 pv g8f6 c2c4",
-			want: infoLine{depth: 12, selDepth: 14, hasDepth: true, hasSelDepth: true, score: -20, bound: search.BoundUpper, hasScore: true,
+			want: infoLine{depth: 12, selDepth: 14, hasDepth: true, hasSelDepth: true, score: -20, bound: engines.BoundUpper, hasScore: true,
 				nodes: 9000, hasNodes: true, pv: []string{"g8f6", "c2c4"}, hasPV: true},
 		},
 		{
 			line: "info depth 30 seldepth 8 multipv 1 score mate -3 nodes 81234 nps 5000000 tbhits 0 time 16 pv e1d1 h4h1 d1e2 h1e1",
-			want: infoLine{depth: 30, selDepth: 8, multiPV: 1, hasDepth: true, hasSelDepth: true, score: search.MateIn(-3), bound: search.BoundExact, hasScore: true,
+			want: infoLine{depth: 30, selDepth: 8, multiPV: 1, hasDepth: true, hasSelDepth: true, score: engines.MateIn(-3), bound: engines.BoundExact, hasScore: true,
 				nodes: 81234, hasNodes: true, pv: []string{"e1d1", "h4h1", "d1e2", "h1e1"}, hasPV: true},
 		},
 		{
 			line: "info depth 5 seldepth 5 score mate 2 nodes 800 time 1 pv d8h4 a2a3 h4e1",
-			want: infoLine{depth: 5, selDepth: 5, hasDepth: true, hasSelDepth: true, score: search.MateIn(2), bound: search.BoundExact, hasScore: true,
+			want: infoLine{depth: 5, selDepth: 5, hasDepth: true, hasSelDepth: true, score: engines.MateIn(2), bound: engines.BoundExact, hasScore: true,
 				nodes: 800, hasNodes: true, pv: []string{"d8h4", "a2a3", "h4e1"}, hasPV: true},
 		},
 		{
 			line: "info depth 0 score mate 0",
-			want: infoLine{hasDepth: true, score: search.MateIn(0), bound: search.BoundExact, hasScore: true},
+			want: infoLine{hasDepth: true, score: engines.MateIn(0), bound: engines.BoundExact, hasScore: true},
 		},
 		{
 			line: "info string NNUE evaluation using nn-b1a57edbea57.nnue enabled depth 99 score cp 1",
@@ -56,12 +55,12 @@ func TestParseInfo(t *testing.T) {
 		},
 		{
 			line: "info depth 10 seldepth 12 multipv 2 score cp 10 nodes 5000 nps 100 time 50 pv c2c4 e7e5",
-			want: infoLine{depth: 10, selDepth: 12, multiPV: 2, hasDepth: true, hasSelDepth: true, score: 10, bound: search.BoundExact, hasScore: true,
+			want: infoLine{depth: 10, selDepth: 12, multiPV: 2, hasDepth: true, hasSelDepth: true, score: 10, bound: engines.BoundExact, hasScore: true,
 				nodes: 5000, hasNodes: true, pv: []string{"c2c4", "e7e5"}, hasPV: true},
 		},
 		{
 			line: "info depth 20 seldepth 28 multipv 1 score cp 25 wdl 76 910 14 nodes 100 nps 1 hashfull 3 tbhits 0 time 4 pv e2e4 e7e7q",
-			want: infoLine{depth: 20, selDepth: 28, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 25, bound: search.BoundExact, hasScore: true,
+			want: infoLine{depth: 20, selDepth: 28, multiPV: 1, hasDepth: true, hasSelDepth: true, score: 25, bound: engines.BoundExact, hasScore: true,
 				nodes: 100, hasNodes: true, pv: []string{"e2e4", "e7e7q"}, hasPV: true},
 		},
 		{
@@ -103,7 +102,7 @@ func TestSearchInfoMerge(t *testing.T) {
 		si.add(parseInfo(strings.Fields(l)[1:]))
 	}
 	i := si.info
-	if i.Depth != 2 || i.SelDepth != 4 || i.Score != 22 || i.Bound != search.BoundExact || !slices.Equal(i.PV, []string{"d2d4", "d7d5"}) || si.nodes != 99 {
+	if i.Depth != 2 || i.SelDepth != 4 || i.Score != 22 || i.Bound != engines.BoundExact || !slices.Equal(i.PV, []string{"d2d4", "d7d5"}) || si.nodes != 99 {
 		t.Errorf("merged info %+v, nodes %d", i, si.nodes)
 	}
 }

@@ -26,10 +26,10 @@ import (
 	"sync"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/internal/pipeio"
 	"selfplay/engines/search"
-	"selfplay/engines/uci"
 )
 
 // Author is the id author line's text.
@@ -433,7 +433,7 @@ func parseGo(args []string) (goArgs, []error) {
 		case "ponder":
 			continue // Ponder is not offered; search normally
 		case "searchmoves":
-			for i+1 < len(args) && uci.IsMoveText(args[i+1]) {
+			for i+1 < len(args) && engines.IsMoveText(args[i+1]) {
 				i++
 			}
 			errs = append(errs, errors.New("go: searchmoves is not supported; searching all moves"))

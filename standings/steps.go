@@ -1,10 +1,10 @@
-package runner
+package standings
 
 import (
 	"fmt"
 
-	"selfplay/runner/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // Pairing returns the pairing first-second (first being the engine with
@@ -18,7 +18,7 @@ func (t *Tally) Pairing(first, second string) *PairingTally {
 // pairing's counts after it: what the report's running figures (Elo
 // progress, LLR path) and opening table are made of.
 type pairingStep struct {
-	game   *store.Game
+	game   *record.Game
 	score  float64           // the pairing's first engine's points in the game
 	paired bool              // the game completed a pair
 	games  stats.Trinomial   // the pairing's game counts after the game
@@ -36,7 +36,7 @@ func (s pairingStep) counts() *PairingTally {
 // them. The first engine's points and the pair completion are read off the
 // pairing's counts, so Tally.Add's orientation and pairing rules are the
 // only ones.
-func tallyGames(games []store.Game) (*Tally, map[*PairingTally][]pairingStep, error) {
+func tallyGames(games []record.Game) (*Tally, map[*PairingTally][]pairingStep, error) {
 	tally := NewTally()
 	steps := map[*PairingTally][]pairingStep{}
 	for i := range games {
@@ -60,7 +60,7 @@ func tallyGames(games []store.Game) (*Tally, map[*PairingTally][]pairingStep, er
 // addTo counts g with Tally.Add and returns the pairing it was counted in:
 // the new one if Add created one, else the one (of the two colour orders
 // of g's engines) whose game count grew.
-func (t *Tally) addTo(g *store.Game) (*PairingTally, error) {
+func (t *Tally) addTo(g *record.Game) (*PairingTally, error) {
 	a, b := t.Pairing(g.White, g.Black), t.Pairing(g.Black, g.White)
 	na, nb := gamesIn(a), gamesIn(b)
 	n := len(t.pairings)

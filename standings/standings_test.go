@@ -1,4 +1,4 @@
-package runner
+package standings
 
 import (
 	"slices"
@@ -6,25 +6,26 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/config"
 	"selfplay/report"
-	"selfplay/runner/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // Moves are charged to the engine that played them, also when the opening
 // leaves Black to move.
 func TestSearchReportAttributesMovesBySide(t *testing.T) {
-	g := store.Game{
+	g := record.Game{
 		White: "w", Black: "b",
 		StartFEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-		Moves: []store.Move{
+		Moves: []record.Move{
 			{Ply: 1, Book: true}, // Black's book move
 			{Ply: 2, Depth: 10, SelDepth: 20, Nodes: 1000, Time: 10 * time.Millisecond}, // White
 			{Ply: 3, Depth: 4, SelDepth: 6, Nodes: 100, Time: 2 * time.Millisecond},     // Black
 			{Ply: 4, Depth: 12, SelDepth: 22, Nodes: 3000, Time: 30 * time.Millisecond}, // White
 		},
 	}
-	rows := searchReport([]string{"w", "b"}, []store.Game{g})
+	rows := searchReport([]string{"w", "b"}, SumSearch([]record.Game{g}))
 	w, b := rows[0], rows[1]
 	if w.Moves != 2 || w.Depth != 11 || w.SelDepth != 21 || w.Nodes != 2000 || w.TimeMS != 20 || w.NPS != 100000 {
 		t.Errorf("white: %+v", w)
@@ -37,10 +38,10 @@ func TestSearchReportAttributesMovesBySide(t *testing.T) {
 // A drawn time forfeit is charged to the side that forfeited (the game's
 // Culprit, not a reading of its reason); decisive games to the loser.
 func TestTerminationsChargeTheCulprit(t *testing.T) {
-	games := []store.Game{
-		{White: "x", Black: "y", Result: "1/2-1/2", Termination: TermTimeForfeit, Reason: "White (x) ...", Culprit: "y"},
-		{White: "x", Black: "y", Result: "0-1", Termination: TermEngineError, Reason: "White (x) failed", Culprit: "x"},
-		{White: "y", Black: "x", Result: "1/2-1/2", Termination: TermRepetition, Reason: "White (y) repeats"},
+	games := []record.Game{
+		{White: "x", Black: "y", Result: "1/2-1/2", Termination: record.TimeForfeit, Reason: "White (x) ...", Culprit: "y"},
+		{White: "x", Black: "y", Result: "0-1", Termination: record.EngineError, Reason: "White (x) failed", Culprit: "x"},
+		{White: "y", Black: "x", Result: "1/2-1/2", Termination: record.Repetition, Reason: "White (y) repeats"},
 		{White: "y", Black: "x", Result: "1-0", Termination: "odd"},
 	}
 	tr := terminationsReport([]string{"x", "y"}, games)
@@ -48,31 +49,31 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 	for i, r := range tr.Rows {
 		byName[r.Termination] = i
 	}
-	if len(tr.Rows) != len(standardTerminations())+1 || tr.Rows[len(tr.Rows)-1].Termination != "odd" {
+	if len(tr.Rows) != len(record.Terminations())+1 || tr.Rows[len(tr.Rows)-1].Termination != "odd" {
 		t.Fatalf("rows: %+v", tr.Rows)
 	}
-	check := func(term string, games, x, y int) {
+	check := func(term record.Termination, games, x, y int) {
 		t.Helper()
-		r := tr.Rows[byName[term]]
+		r := tr.Rows[byName[string(term)]]
 		if r.Games != games || r.Against["x"] != x || r.Against["y"] != y {
 			t.Errorf("%s: %+v, want %d games, against x %d, y %d", term, r, games, x, y)
 		}
 	}
-	check(TermTimeForfeit, 1, 0, 1)
-	check(TermEngineError, 1, 1, 0)
-	check(TermRepetition, 1, 0, 0)
+	check(record.TimeForfeit, 1, 0, 1)
+	check(record.EngineError, 1, 1, 0)
+	check(record.Repetition, 1, 0, 0)
 	check("odd", 1, 1, 0)
 }
 
 // Pairings follow the schedule's order, including ones without games.
 func TestPairingOrder(t *testing.T) {
 	tally := NewTally()
-	got := pairingOrder(snapshotInfo{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
+	got := pairingOrder(config.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
 	want := [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("round-robin: %v, want %v", got, want)
 	}
-	got = pairingOrder(snapshotInfo{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
+	got = pairingOrder(config.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
 	if want := [][2]string{{"a", "b"}, {"a", "c"}}; !slices.Equal(got, want) {
 		t.Errorf("gauntlet: %v, want %v", got, want)
 	}
@@ -81,7 +82,7 @@ func TestPairingOrder(t *testing.T) {
 // The pentanomial counts complete pairs only; the running estimate follows
 // them, and an unpaired game stays in the trinomial.
 func TestPairingReportLeavesUnpairedGamesOut(t *testing.T) {
-	games := []store.Game{
+	games := []record.Game{
 		{Pair: 0, Index: 0, White: "a", Black: "b", Result: "1-0", OpeningID: "o1"},
 		{Pair: 0, Index: 1, White: "b", Black: "a", Result: "1/2-1/2", OpeningID: "o1"},
 		{Pair: 1, Index: 1, White: "b", Black: "a", Result: "0-1", OpeningID: "o2"},
@@ -102,7 +103,7 @@ func TestPairingReportLeavesUnpairedGamesOut(t *testing.T) {
 
 // pairingReportOf tallies the games of engines a and b and reports the
 // pairing first-second.
-func pairingReportOf(t *testing.T, games []store.Game, first, second string, test *stats.SPRT,
+func pairingReportOf(t *testing.T, games []record.Game, first, second string, test *stats.SPRT,
 	decision *stats.SPRTResult) report.Pairing {
 	t.Helper()
 	tally, steps, err := tallyGames(games)
@@ -122,12 +123,12 @@ func pairingReportOf(t *testing.T, games []store.Game, first, second string, tes
 
 // pairGames are the two games of pair n between a (White first) and b with
 // a's pair score ("WW", "WD", "DD", "LD" or "LL").
-func pairGames(n int, score string) []store.Game {
+func pairGames(n int, score string) []record.Game {
 	results := map[string][2]string{ // White-Black results of the two games
 		"WW": {"1-0", "0-1"}, "WD": {"1-0", "1/2-1/2"}, "DD": {"1/2-1/2", "1/2-1/2"},
 		"LD": {"0-1", "1/2-1/2"}, "LL": {"0-1", "1-0"},
 	}[score]
-	return []store.Game{
+	return []record.Game{
 		{Pair: n, Index: 0, White: "a", Black: "b", Result: results[0], OpeningID: "o"},
 		{Pair: n, Index: 1, White: "b", Black: "a", Result: results[1], OpeningID: "o"},
 	}
@@ -139,7 +140,7 @@ func pairGames(n int, score string) []store.Game {
 // LLR do. The path itself keeps every pair.
 func TestSPRTDecisionIsFinal(t *testing.T) {
 	test := stats.SPRT{Elo0: 0, Elo1: 150, Alpha: 0.1, Beta: 0.1, Model: stats.LogisticElo}
-	var games []store.Game
+	var games []record.Game
 	for i, s := range []string{"WW", "WD", "WW", "WD", "WW", "DD", "WD", "LL", "LL"} {
 		games = append(games, pairGames(i, s)...)
 	}
@@ -174,10 +175,10 @@ func TestSPRTDecisionIsFinal(t *testing.T) {
 	}
 
 	// Through the tournament row the runner stores, to the report header.
-	row := store.Tournament{Name: "m", Status: store.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
-		Engines: []store.Engine{{Name: "a"}, {Name: "b"}},
+	row := record.Tournament{Name: "m", Status: record.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
+		Engines: []record.Engine{{Name: "a"}, {Name: "b"}},
 		Config:  `{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":150,"alpha":0.1,"beta":0.1,"model":"logistic"}}`}
-	rt, err := tournamentReport(row, games, 0.95, "")
+	rt, err := Tournament(row, games, SumSearch(games), 0.95, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,17 @@
-package runner
+package standings
 
 import (
 	"fmt"
 
 	"selfplay/report"
-	"selfplay/runner/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // sprtDecision is the SPRT decision the runner stored with a tournament,
 // if it took one (Tournament.SPRTState "H0" or "H1" and the LLR at which
 // it decided).
-func sprtDecision(t store.Tournament) (stats.SPRTResult, bool) {
+func sprtDecision(t record.Tournament) (stats.SPRTResult, bool) {
 	var state stats.SPRTState
 	switch t.SPRTState {
 	case stats.SPRTAcceptH0.String():

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"selfplay/store/record"
 )
 
 func open(t *testing.T) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "x.db")
-	s, err := Open(context.Background(), path)
+	s, err := OpenWriter(context.Background(), path, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +28,12 @@ func TestSchemaVersionAndWAL(t *testing.T) {
 	var mode string
 	s.db.QueryRow("PRAGMA user_version").Scan(&v)
 	s.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
-	if v != SchemaVersion() || mode != "wal" {
-		t.Fatalf("user_version %d (want %d), journal_mode %s", v, SchemaVersion(), mode)
+	if v != schemaVersion() || mode != "wal" {
+		t.Fatalf("user_version %d (want %d), journal_mode %s", v, schemaVersion(), mode)
 	}
 	s.Close()
 	// Reopening an up-to-date database migrates nothing and works.
-	s2, err := Open(context.Background(), path)
+	s2, err := OpenWriter(context.Background(), path, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,16 +42,22 @@ func TestSchemaVersionAndWAL(t *testing.T) {
 	db, _ := sql.Open("sqlite", path)
 	db.Exec("PRAGMA user_version = 99")
 	db.Close()
-	if _, err := Open(context.Background(), path); err == nil || !strings.Contains(err.Error(), "newer") {
-		t.Fatalf("Open of a newer schema = %v", err)
+	if _, err := OpenWriter(context.Background(), path, "test"); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("OpenWriter of a newer schema = %v", err)
+	}
+	if _, err := OpenReader(context.Background(), path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("OpenReader of a newer schema = %v", err)
 	}
 }
 
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{filepath.Join(dir, "missing", "x.db"), dir} {
-		if _, err := Open(context.Background(), p); err == nil {
-			t.Errorf("Open(%s) succeeded", p)
+		if _, err := OpenWriter(context.Background(), p, "test"); err == nil {
+			t.Errorf("OpenWriter(%s) succeeded", p)
+		}
+		if _, err := OpenReader(context.Background(), p); err == nil {
+			t.Errorf("OpenReader(%s) succeeded", p)
 		}
 	}
 }
@@ -57,15 +65,15 @@ func TestOpenErrors(t *testing.T) {
 func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
-	id, err := s.CreateTournament(ctx, Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2,
-		Engines: []Engine{{"a", "x"}, {"b", "y"}}})
+	id, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2,
+		Engines: []record.Engine{{Name: "a", Options: "x"}, {Name: "b", Options: "y"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
+	g := &record.Game{TournamentID: id, Pair: 0, Index: 1, OpeningID: "o", OpeningMoves: []string{"e2e4", "e7e5"},
 		White: "b", Black: "a", Result: "1/2-1/2", Termination: "time forfeit", Reason: "Black (a) loses on time", Culprit: "a", Plies: 3, PGN: "pgn",
 		Started: time.Now(), Finished: time.Now(),
-		Moves: []Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
+		Moves: []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 3, UCI: "g1f3", SAN: "Nf3", Score: 31, Depth: 7, Nodes: 100, Time: 1500 * time.Microsecond}}}
 	if err := s.SaveGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +85,14 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 		t.Fatalf("Games = %v, %v", games, err)
 	}
 	got := games[0]
-	if got.OpeningMoves[1] != "e7e5" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
+	if got.OpeningMoves[1] != "e7e5" || got.PGN != "pgn" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
 		t.Fatalf("round trip: %+v", got)
 	}
 	if got.Culprit != "a" || got.Result != "1/2-1/2" || got.Termination != "time forfeit" || got.Reason != g.Reason {
 		t.Fatalf("round trip of the ending: culprit %q result %q termination %q reason %q", got.Culprit, got.Result, got.Termination, got.Reason)
 	}
 	// A game without a fault has no culprit.
-	clean := &Game{TournamentID: id, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b", Result: "1-0", Termination: "checkmate"}
+	clean := &record.Game{TournamentID: id, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b", Result: "1-0", Termination: "checkmate"}
 	if err := s.SaveGame(ctx, clean); err != nil {
 		t.Fatal(err)
 	}
@@ -102,19 +110,20 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	if err := s.DeleteTournament(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	var n int
+	var n, pgns int
 	s.db.QueryRow("SELECT count(*) FROM moves").Scan(&n)
-	if n != 0 {
-		t.Fatalf("%d moves left after deleting the tournament", n)
+	s.db.QueryRow("SELECT count(*) FROM pgns").Scan(&pgns)
+	if n != 0 || pgns != 0 {
+		t.Fatalf("%d moves and %d PGNs left after deleting the tournament", n, pgns)
 	}
 }
 
 func TestSuiteRunRoundTrip(t *testing.T) {
 	s, _ := open(t)
 	ctx := context.Background()
-	r := &SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 5400",
-		Rows:      []SuiteRow{{Variant: "fhr", Limit: 5400, Positions: 2, Solved: 1, Nodes: 10000, Time: time.Second}},
-		Positions: []SuitePosition{{Variant: "fhr", Limit: 5400, Position: "WAC.001", Solved: true, Move: "g3g6", FirstFound: 3}}}
+	r := &record.SuiteRun{Suite: "wac.epd", LimitKind: "nodes", Settings: "-nodes 5400",
+		Rows:      []record.SuiteRow{{Variant: "fhr", Limit: 5400, Positions: 2, Solved: 1, Nodes: 10000, Time: time.Second}},
+		Positions: []record.SuitePosition{{Variant: "fhr", Limit: 5400, Position: "WAC.001", Solved: true, Move: "g3g6", FirstFound: 3}}}
 	if err := s.SaveSuiteRun(ctx, r); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +141,7 @@ func TestMigrationAddsCulprit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range migrations[:2] {
-		if _, err := db.Exec(m); err != nil {
+		if _, err := db.Exec(m.sql); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,7 +157,7 @@ func TestMigrationAddsCulprit(t *testing.T) {
 		}
 	}
 	db.Close()
-	s, err := Open(context.Background(), path)
+	s, err := OpenWriter(context.Background(), path, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +168,7 @@ func TestMigrationAddsCulprit(t *testing.T) {
 	}
 	var v int
 	s.db.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != 3 || SchemaVersion() != 3 {
-		t.Fatalf("user_version %d, SchemaVersion %d; want 3", v, SchemaVersion())
+	if v != schemaVersion() {
+		t.Fatalf("user_version %d, want %d", v, schemaVersion())
 	}
 }

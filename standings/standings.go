@@ -1,20 +1,27 @@
-package runner
+// Package standings turns stored records into results: the tally of a
+// tournament's games (the scoreboard the runner keeps while it plays, for
+// its SPRT and progress line), and the report model of package report
+// built from records — ratings, pairings with their estimates, Elo progress
+// and LLR path, openings, terminations, search averages and suite runs.
+// Building is a pure function of the records (Tournament, SuiteRuns); Load
+// reads them from a Source such as the store.
+package standings
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"selfplay/config"
 	"selfplay/report"
-	"selfplay/runner/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
-// ReportOptions select the tournaments of a report and its statistics.
-type ReportOptions struct {
+// Options select the tournaments of a report and its statistics.
+type Options struct {
 	Tournament string  // only this tournament; "" for all of them
 	Level      float64 // confidence level of the intervals; 0 for stats.DefaultLevel
 	// Anchor is rated 0 in the rating table of every tournament it plays
@@ -25,12 +32,31 @@ type ReportOptions struct {
 	SkipSuiteRuns bool
 }
 
-// BuildReport gathers the report of the selected stored tournaments (in
-// creation order) and, unless opt.SkipSuiteRuns, of every stored suite
-// run. A tournament or anchor
-// that is not in the database is an error wrapping store.ErrNotFound whose
-// message lists what is there.
-func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (report.Report, error) {
+// Source is where Load reads records: *store.Store, or records in memory.
+type Source interface {
+	// Tournaments returns every tournament with its engines, in creation order.
+	Tournaments(ctx context.Context) ([]record.Tournament, error)
+	// TournamentGames returns a tournament's games in schedule order. Load
+	// reads their pair and index, opening, players, result, termination,
+	// culprit and times, not their moves, PGN or reason, which a source may
+	// leave out.
+	TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error)
+	// SearchSums returns, per engine, its search figures summed over the
+	// moves it chose in the tournament (SumSearch of the games with moves).
+	SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error)
+	// SuiteRuns returns every suite run with its rows, oldest first.
+	SuiteRuns(ctx context.Context) ([]record.SuiteRun, error)
+}
+
+// ErrNotFound is wrapped by Load's error for a tournament or anchor that
+// is not in the source.
+var ErrNotFound = errors.New("not found")
+
+// Load builds the report of the selected tournaments (in creation order)
+// and, unless opt.SkipSuiteRuns, of every suite run. A tournament or anchor
+// that is not in the source is an error wrapping ErrNotFound whose message
+// lists what is there.
+func Load(ctx context.Context, src Source, opt Options) (report.Report, error) {
 	level := opt.Level
 	if level == 0 {
 		level = stats.DefaultLevel
@@ -38,50 +64,56 @@ func BuildReport(ctx context.Context, st *store.Store, opt ReportOptions) (repor
 	if !(level > 0 && level < 1) {
 		return report.Report{}, fmt.Errorf("confidence level %v is not in (0, 1)", level)
 	}
-	all, err := st.Tournaments(ctx)
+	all, err := src.Tournaments(ctx)
 	if err != nil {
 		return report.Report{}, err
 	}
 	selected := all
 	if opt.Tournament != "" {
-		i := slices.IndexFunc(all, func(t store.Tournament) bool { return t.Name == opt.Tournament })
+		i := slices.IndexFunc(all, func(t record.Tournament) bool { return t.Name == opt.Tournament })
 		if i < 0 {
 			return report.Report{}, fmt.Errorf("tournament %q: %w (stored tournaments: %s)", opt.Tournament,
-				store.ErrNotFound, tournamentNames(all))
+				ErrNotFound, tournamentNames(all))
 		}
 		selected = all[i : i+1]
 	}
 	r := report.Report{Level: level, Anchor: opt.Anchor}
 	anchored := false
 	for _, t := range selected {
-		games, err := st.Games(ctx, store.GameFilter{TournamentID: t.ID, WithMoves: true})
+		games, err := src.TournamentGames(ctx, t.ID)
+		if err != nil {
+			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
+		sums, err := src.SearchSums(ctx, t.ID)
 		if err != nil {
 			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
 		anchor := ""
-		if slices.ContainsFunc(t.Engines, func(e store.Engine) bool { return e.Name == opt.Anchor }) {
+		if slices.ContainsFunc(t.Engines, func(e record.Engine) bool { return e.Name == opt.Anchor }) {
 			anchor, anchored = opt.Anchor, true
 		}
-		rt, err := tournamentReport(t, games, level, anchor)
+		rt, err := Tournament(t, games, sums, level, anchor)
 		if err != nil {
-			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+			return report.Report{}, err
 		}
 		r.Tournaments = append(r.Tournaments, rt)
 	}
 	if opt.Anchor != "" && !anchored {
 		return report.Report{}, fmt.Errorf("anchor %q: %w in the reported tournaments (engines: %s)", opt.Anchor,
-			store.ErrNotFound, engineNames(selected))
+			ErrNotFound, engineNames(selected))
 	}
 	if !opt.SkipSuiteRuns {
-		if r.SuiteRuns, err = suiteRunsReport(ctx, st); err != nil {
+		runs, err := src.SuiteRuns(ctx)
+		if err != nil {
 			return report.Report{}, err
 		}
+		r.SuiteRuns = SuiteRuns(runs)
 	}
 	return r, nil
 }
 
 // tournamentNames lists tournaments for an error message.
-func tournamentNames(ts []store.Tournament) string {
+func tournamentNames(ts []record.Tournament) string {
 	if len(ts) == 0 {
 		return "none"
 	}
@@ -93,7 +125,7 @@ func tournamentNames(ts []store.Tournament) string {
 }
 
 // engineNames lists the distinct engines of tournaments for an error message.
-func engineNames(ts []store.Tournament) string {
+func engineNames(ts []record.Tournament) string {
 	var names []string
 	for _, t := range ts {
 		for _, e := range t.Engines {
@@ -108,24 +140,10 @@ func engineNames(ts []store.Tournament) string {
 	return strings.Join(names, ", ")
 }
 
-// snapshotInfo is what the report needs of a tournament's config snapshot
-// (config.Tournament.Snapshot).
-type snapshotInfo struct {
-	Format  string   `json:"format"`
-	Players []string `json:"players"`
-	SPRT    *struct {
-		Elo0  float64 `json:"elo0"`
-		Elo1  float64 `json:"elo1"`
-		Alpha float64 `json:"alpha"`
-		Beta  float64 `json:"beta"`
-		Model string  `json:"model"`
-	} `json:"sprt"`
-}
-
 // sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
 // nil.
-func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
-	if s.SPRT == nil || s.Format != "match" {
+func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
+	if s.SPRT == nil || s.Format != config.FormatMatch {
 		return nil, nil
 	}
 	model, err := stats.ParseEloModel(s.SPRT.Model)
@@ -139,14 +157,25 @@ func (s snapshotInfo) sprtTest() (*stats.SPRT, error) {
 	return t, nil
 }
 
-// tournamentReport computes a tournament's report from its stored games
-// (in schedule order, with moves).
-func tournamentReport(t store.Tournament, games []store.Game, level float64, anchor string) (report.Tournament, error) {
-	var snap snapshotInfo
-	if err := json.Unmarshal([]byte(t.Config), &snap); err != nil {
+// Tournament computes a tournament's report from its games (in schedule
+// order; moves are not read) and each engine's search sums, at the
+// confidence level, its ratings anchored at anchor ("" for the average).
+func Tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
+	anchor string) (report.Tournament, error) {
+	rt, err := tournament(t, games, sums, level, anchor)
+	if err != nil {
+		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	return rt, nil
+}
+
+func tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
+	anchor string) (report.Tournament, error) {
+	snap, err := config.ParseSnapshot(t.Config)
+	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}
-	test, err := snap.sprtTest()
+	test, err := sprtTest(snap)
 	if err != nil {
 		return report.Tournament{}, err
 	}
@@ -163,7 +192,7 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 		decision = &d
 	}
 	rt := report.Tournament{
-		Name: t.Name, Format: snap.Format, Status: t.Status,
+		Name: t.Name, Format: snap.Format, Status: string(t.Status),
 		GamesStored: len(games), GamesScheduled: t.TotalGames,
 		Engines: names, Played: playedRange(games), RatingAnchor: anchor,
 	}
@@ -182,12 +211,12 @@ func tournamentReport(t store.Tournament, games []store.Game, level float64, anc
 		rt.Pairings = append(rt.Pairings, p)
 	}
 	rt.Terminations = terminationsReport(names, games)
-	rt.Search = searchReport(names, games)
+	rt.Search = searchReport(names, sums)
 	return rt, nil
 }
 
 // playedRange is the earliest start and latest finish of the games.
-func playedRange(games []store.Game) *report.TimeRange {
+func playedRange(games []record.Game) *report.TimeRange {
 	var r *report.TimeRange
 	for _, g := range games {
 		if r == nil {
@@ -207,7 +236,7 @@ func playedRange(games []store.Game) *report.TimeRange {
 // pairingOrder lists the pairings as the schedule plays them (from the
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
-func pairingOrder(snap snapshotInfo, tally *Tally) [][2]string {
+func pairingOrder(snap config.Snapshot, tally *Tally) [][2]string {
 	keys := config.Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
@@ -235,12 +264,8 @@ func ratingsReport(names []string, tally *Tally, level float64, anchor string) (
 	return rows, nil
 }
 
-// suiteRunsReport lists the stored suite runs.
-func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, error) {
-	runs, err := st.SuiteRuns(ctx)
-	if err != nil {
-		return nil, err
-	}
+// SuiteRuns is the report of suite runs.
+func SuiteRuns(runs []record.SuiteRun) []report.SuiteRun {
 	var out []report.SuiteRun
 	for _, run := range runs {
 		r := report.SuiteRun{ID: run.ID, Suite: run.Suite, LimitKind: run.LimitKind, Settings: run.Settings,
@@ -252,5 +277,5 @@ func suiteRunsReport(ctx context.Context, st *store.Store) ([]report.SuiteRun, e
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }

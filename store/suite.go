@@ -3,48 +3,17 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
+
+	"selfplay/store/record"
 )
 
-// SuiteRun is a stored test-suite run (selfplay suite -db).
-type SuiteRun struct {
-	ID        int64
-	Suite     string
-	LimitKind string // nodes | depth | movetime
-	Settings  string
-	Created   time.Time
-	Rows      []SuiteRow
-	Positions []SuitePosition
-}
-
-// SuiteRow is one variant at one budget (or depth).
-type SuiteRow struct {
-	Variant   string
-	Limit     int64
-	Positions int
-	Solved    int
-	Nodes     int64
-	MainNodes int64
-	QNodes    int64
-	Time      time.Duration
-}
-
-// SuitePosition is one position's result for a variant and budget.
-type SuitePosition struct {
-	Variant    string
-	Limit      int64
-	Position   string
-	Solved     bool
-	Move       string
-	FirstFound int // iteration depth at which the final move first became best; -1 if never
-	Depth      int
-	Score      int
-	Nodes      int64
-	Time       time.Duration
-}
-
 // SaveSuiteRun stores a run with its rows and positions in one transaction.
-func (s *Store) SaveSuiteRun(ctx context.Context, r *SuiteRun) error {
+func (s *Store) SaveSuiteRun(ctx context.Context, r *record.SuiteRun) error {
+	if err := s.checkFiles(); err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("saving suite run: %w", err)
@@ -85,18 +54,20 @@ func (s *Store) SaveSuiteRun(ctx context.Context, r *SuiteRun) error {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func fromMS(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+// fromMS is the duration of a stored time in milliseconds, rounded to the
+// nanosecond it was (ms(d) does not multiply back to d exactly).
+func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
 
 // SuiteRuns returns every stored suite run, oldest first, with rows and
 // positions.
-func (s *Store) SuiteRuns(ctx context.Context) ([]SuiteRun, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
+func (rd *Reader) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
+	rows, err := rd.q.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("reading suite runs: %w", err)
 	}
-	var runs []SuiteRun
+	var runs []record.SuiteRun
 	for rows.Next() {
-		var r SuiteRun
+		var r record.SuiteRun
 		var created string
 		if err := rows.Scan(&r.ID, &r.Suite, &r.LimitKind, &r.Settings, &created); err != nil {
 			rows.Close()
@@ -110,21 +81,21 @@ func (s *Store) SuiteRuns(ctx context.Context) ([]SuiteRun, error) {
 		return nil, fmt.Errorf("reading suite runs: %w", err)
 	}
 	for i := range runs {
-		if err := s.suiteDetails(ctx, &runs[i]); err != nil {
+		if err := rd.suiteDetails(ctx, &runs[i]); err != nil {
 			return nil, err
 		}
 	}
 	return runs, nil
 }
 
-func (s *Store) suiteDetails(ctx context.Context, r *SuiteRun) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
+func (rd *Reader) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
+	rows, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
 		FROM suite_rows WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
 	}
 	for rows.Next() {
-		var row SuiteRow
+		var row record.SuiteRow
 		var t float64
 		if err := rows.Scan(&row.Variant, &row.Limit, &row.Positions, &row.Solved, &row.Nodes, &row.MainNodes, &row.QNodes, &t); err != nil {
 			rows.Close()
@@ -134,14 +105,14 @@ func (s *Store) suiteDetails(ctx context.Context, r *SuiteRun) error {
 		r.Rows = append(r.Rows, row)
 	}
 	rows.Close()
-	prow, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
+	prow, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
 		FROM suite_positions WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
 	}
 	defer prow.Close()
 	for prow.Next() {
-		var p SuitePosition
+		var p record.SuitePosition
 		var t float64
 		if err := prow.Scan(&p.Variant, &p.Limit, &p.Position, &p.Solved, &p.Move, &p.FirstFound, &p.Depth, &p.Score, &p.Nodes, &t); err != nil {
 			return fmt.Errorf("reading suite run %d: %w", r.ID, err)

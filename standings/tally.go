@@ -1,10 +1,10 @@
-package runner
+package standings
 
 import (
 	"fmt"
 
-	"selfplay/runner/store"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // PairingTally accumulates the games between two engines, from the
@@ -43,7 +43,7 @@ func whiteScore(result string) (float64, error) {
 }
 
 // Add counts a finished game.
-func (t *Tally) Add(g *store.Game) error {
+func (t *Tally) Add(g *record.Game) error {
 	w, err := whiteScore(g.Result)
 	if err != nil {
 		return fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)

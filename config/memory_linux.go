@@ -1,0 +1,12 @@
+package config
+
+import "syscall"
+
+// PhysicalMemoryMiB is the machine's physical memory in MiB (0: unknown).
+func PhysicalMemoryMiB() int64 {
+	var info syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&info); err != nil {
+		return 0
+	}
+	return int64(uint64(info.Totalram) * uint64(info.Unit) >> 20)
+}

@@ -1,0 +1,49 @@
+package engines
+
+import "fmt"
+
+// Score is a search value in centipawns from the side to move's point of
+// view; values beyond ±MateBound encode mates by their distance in plies.
+// Stored games keep scores in this encoding, which is also that of
+// engines/search.
+type Score int
+
+// Score limits.
+const (
+	Mate      Score = 32000
+	MaxPly          = 128
+	MateBound Score = Mate - MaxPly // |score| >= MateBound is a forced mate
+)
+
+// IsMate reports whether the score is a forced mate for either side.
+func (s Score) IsMate() bool { return s >= MateBound || s <= -MateBound }
+
+// MateMoves returns the distance to mate in moves as UCI reports it:
+// positive when the side to move mates, negative when it is mated.
+func (s Score) MateMoves() int {
+	if s > 0 {
+		return int(Mate-s+1) / 2
+	}
+	return -int(Mate+s) / 2
+}
+
+// MateIn returns the score of a mate in n moves (n > 0: the side to move
+// mates; n < 0: it is mated), the inverse of MateMoves.
+func MateIn(n int) Score {
+	if n > 0 {
+		return Mate - Score(2*n-1)
+	}
+	return -Mate + Score(-2*n)
+}
+
+// Pawns formats the score in pawns for PGN comments, e.g. "+0.31", "+M3", "-M2".
+func (s Score) Pawns() string {
+	if s.IsMate() {
+		sign, m := "+", s.MateMoves()
+		if m <= 0 { // a mated side, and ±Mate itself (mate in 0)
+			sign, m = "-", -m
+		}
+		return fmt.Sprintf("%sM%d", sign, m)
+	}
+	return fmt.Sprintf("%+.2f", float64(s)/100)
+}

@@ -1,0 +1,116 @@
+// Package players starts the player of a config entry: an in-process
+// variant (engines/local) or an external UCI engine (engines/uci) whose
+// stderr goes to a log file. The runner receives it as a function and
+// knows only the engines.Engine contract.
+package players
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/engines/local"
+	"selfplay/engines/uci"
+)
+
+// New creates the player of a config entry: an in-process variant, or an
+// external UCI engine whose stderr is appended to logDir/LogFileName(name)
+// (when logDir is not empty), up to uci.DefaultLogLimit.
+func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
+	if !e.External() {
+		return local.New(e.Name, e.Options, e.Hash)
+	}
+	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout}
+	names := make([]string, 0, len(e.UCIOptions))
+	for n := range e.UCIOptions {
+		names = append(names, n)
+	}
+	sort.Strings(names) // a TOML table has no order; sorted is at least the same every run
+	for _, n := range names {
+		cfg.Options = append(cfg.Options, uci.Option{Name: n, Value: e.UCIOptions[n]})
+	}
+	var log *uci.Log
+	if logDir != "" {
+		if err := os.MkdirAll(logDir, 0o755); err != nil {
+			return nil, fmt.Errorf("engine %s: log directory: %w", e.Name, err)
+		}
+		f, err := uci.OpenLog(filepath.Join(logDir, LogFileName(e.Name)), uci.DefaultLogLimit)
+		if err != nil {
+			return nil, fmt.Errorf("engine %s: log: %w", e.Name, err)
+		}
+		log = f
+		cfg.StderrLog = f
+	}
+	eng, err := uci.Start(ctx, cfg)
+	if err != nil {
+		if log != nil {
+			log.Close()
+		}
+		return nil, err
+	}
+	return &loggedEngine{Engine: eng, log: log}, nil
+}
+
+// loggedEngine closes the engine's stderr log with the engine.
+type loggedEngine struct {
+	*uci.Engine
+	log *uci.Log // nil without a log directory
+}
+
+func (l *loggedEngine) Close() error {
+	err := l.Engine.Close()
+	if l.log != nil {
+		err = errors.Join(err, l.log.Close())
+	}
+	return err
+}
+
+// LogFileName is the file name of an engine's stderr log: the name with
+// ".log" added, escaped so that any engine name is one plain file inside
+// the log directory and two different names never share a file, also on a
+// case-insensitive file system. Lower-case letters, digits, '-', '_' and
+// '.' (but a leading '.') stay as they are; an upper-case letter becomes
+// '!' and the letter in lower case (as in Go's module cache); every other
+// byte becomes %XX. So "stockfish" logs to stockfish.log, "Stockfish 16"
+// to !stockfish%2016.log and "../x" to %2E.%2Fx.log. A name whose escaped
+// form is longer than maxLogStem bytes is cut there and given '~' and 16
+// hex digits of its SHA-256, which keeps it within file-name limits (such
+// names share a file only if 64 bits of their hashes collide).
+func LogFileName(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.' && i > 0:
+			b.WriteByte(c)
+		case 'A' <= c && c <= 'Z':
+			b.WriteByte('!')
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	stem := b.String()
+	if len(stem) > maxLogStem {
+		cut := maxLogStem - 17
+		// Do not cut an escape in two.
+		if i := strings.LastIndexAny(stem[max(cut-2, 0):cut], "%!"); i >= 0 {
+			cut = max(cut-2, 0) + i
+		}
+		sum := sha256.Sum256([]byte(name))
+		stem = stem[:cut] + "~" + hex.EncodeToString(sum[:8])
+	}
+	return stem + ".log"
+}
+
+// maxLogStem bounds a log file's name before ".log" (file systems allow
+// 255 bytes).
+const maxLogStem = 200

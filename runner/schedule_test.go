@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"selfplay/config"
+	"selfplay/openings"
+	"selfplay/store/record"
+)
+
+// eagerSchedule is the schedule as it was built before it became lazy: every
+// game in a slice. The lazy one must give the same games in the same order
+// (pair indices are stored, and shards select pairs by index).
+func eagerSchedule(t *config.Tournament) ([]gameJob, error) {
+	pairings := t.Pairings()
+	var jobs []gameJob
+	pair := 0
+	for r := 0; r < t.Rounds; r++ {
+		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range ordered {
+			for _, p := range pairings {
+				jobs = append(jobs,
+					gameJob{pair: pair, index: 0, round: r, opening: o, white: p[0], black: p[1]},
+					gameJob{pair: pair, index: 1, round: r, opening: o, white: p[1], black: p[0]})
+				pair++
+			}
+		}
+	}
+	return jobs, nil
+}
+
+func TestScheduleOrder(t *testing.T) {
+	fhr25, twoPly := openings.FHR25(), openings.TwoPly()
+	tests := []struct {
+		name   string
+		format string
+		eng    []string
+		list   []openings.Opening
+		order  string
+		rounds int
+	}{
+		{"match", config.FormatMatch, []string{"a", "b"}, fhr25, openings.OrderSequential, 1},
+		{"match, random, 3 rounds", config.FormatMatch, []string{"a", "b"}, fhr25, openings.OrderRandom, 3},
+		{"gauntlet", config.FormatGauntlet, []string{"a", "b", "c", "d"}, fhr25[:7], openings.OrderRandom, 2},
+		{"round robin", config.FormatRoundRobin, []string{"a", "b", "c", "d", "e"}, twoPly[:13], openings.OrderRandom, 4},
+		{"one opening", config.FormatRoundRobin, []string{"a", "b", "c"}, fhr25[:1], openings.OrderSequential, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &config.Tournament{Name: "t", Format: tt.format, Engines: tt.eng, Rounds: tt.rounds, Seed: 7,
+				Openings: config.Openings{List: tt.list, Order: tt.order}}
+			want, err := eagerSchedule(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := newSchedule(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.total != len(want) {
+				t.Fatalf("%d games, want %d", s.total, len(want))
+			}
+			check := func(i int) {
+				t.Helper()
+				got, err := s.job(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := want[i]
+				if got.pair != w.pair || got.index != w.index || got.round != w.round || got.white != w.white ||
+					got.black != w.black || got.opening.ID != w.opening.ID || got.opening.StartFEN != w.opening.StartFEN ||
+					strings.Join(got.opening.Moves, " ") != strings.Join(w.opening.Moves, " ") {
+					t.Fatalf("game %d: %+v, want %+v", i, got, w)
+				}
+			}
+			for i := range want {
+				check(i)
+			}
+			// In any order (a resumed run skips stored games).
+			for i := len(want) - 1; i >= 0; i -= 3 {
+				check(i)
+			}
+			if _, err := s.job(len(want)); err == nil {
+				t.Error("a game past the end")
+			}
+		})
+	}
+}
+
+// A tournament of a billion rounds (a match played until its SPRT
+// decides) starts at once and in little memory: the schedule is not built
+// up front.
+func TestHugeScheduleIsLazy(t *testing.T) {
+	cfg := loadConfig(t, strings.Replace(fmt.Sprintf(quickConfig, 1), `name = "quick"`, "name = \"quick\"\nrounds = 1000000000", 1))
+	st := openStore(t, cfg)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := Run(ctx, cfg, st, Options{NewEngine: newPlayer(""), OnGameStored: func(*record.Game) { cancel() }})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Run = %v, want ErrInterrupted", err)
+	}
+	t.Logf("%d MiB allocated", (after.TotalAlloc-before.TotalAlloc)>>20)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200<<20 {
+		t.Fatalf("%d MiB allocated for one game of a billion-round tournament", alloc>>20)
+	}
+	tour, games := storedGames(t, st, "quick")
+	if want := 50 * 1000000000; tour.TotalGames != want || len(games) == 0 {
+		t.Fatalf("%d games scheduled, %d stored; want %d scheduled", tour.TotalGames, len(games), want)
+	}
+}
+
+// Tables that do not fit in memory with the -concurrency override are a
+// setup error before anything is written (the config's own concurrency
+// is checked when it loads).
+func TestTablesCheckedWithConcurrencyOverride(t *testing.T) {
+	if config.PhysicalMemoryMiB() == 0 {
+		t.Skip("physical memory unknown here")
+	}
+	body := strings.NewReplacer("hash = 1", "hash = 4096").Replace(fmt.Sprintf(quickConfig, 1))
+	cfg := loadConfig(t, body)
+	st := openStore(t, cfg)
+	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Concurrency: config.MaxConcurrency})
+	if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), "transposition tables need") {
+		t.Fatalf("Run = %v, want a setup error about the tables", err)
+	}
+	if _, err := st.TournamentByName(context.Background(), "quick"); err == nil {
+		t.Fatal("the tournament was written")
+	}
+}

@@ -1,0 +1,92 @@
+package standings
+
+import (
+	"slices"
+	"time"
+
+	"selfplay/report"
+	"selfplay/store/record"
+)
+
+// terminationsReport counts the games per termination (every standard one,
+// played or not, so the lines are stable), and per engine the
+// games that ended that way against it: lost, or drawn by its own fault (a
+// time forfeit against a lone king), as record.Game.Culprit says.
+func terminationsReport(engines []string, games []record.Game) report.Terminations {
+	t := report.Terminations{Engines: engines}
+	index := map[record.Termination]int{}
+	for _, term := range record.Terminations() {
+		index[term] = len(t.Rows)
+		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
+	}
+	var other []record.Termination
+	for _, g := range games {
+		if _, ok := index[g.Termination]; !ok && !slices.Contains(other, g.Termination) {
+			other = append(other, g.Termination)
+		}
+	}
+	slices.Sort(other) // terminations unknown to this version, after the standard ones
+	for _, term := range other {
+		index[term] = len(t.Rows)
+		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
+	}
+	for _, g := range games {
+		row := &t.Rows[index[g.Termination]]
+		row.Games++
+		switch g.Result {
+		case "1-0":
+			row.WhiteWins++
+			row.Against[g.Black]++
+		case "0-1":
+			row.BlackWins++
+			row.Against[g.White]++
+		default:
+			row.Draws++
+			if g.Culprit != "" {
+				row.Against[g.Culprit]++
+			}
+		}
+	}
+	return t
+}
+
+// SumSearch adds up each engine's search figures over the moves it chose
+// in the games (with their moves): what a Source's SearchSums returns.
+func SumSearch(games []record.Game) map[string]record.SearchSums {
+	out := map[string]record.SearchSums{}
+	for i := range games {
+		g := &games[i]
+		w, b := g.SideSums()
+		for _, side := range []struct {
+			engine string
+			sums   record.SearchSums
+		}{{g.White, w}, {g.Black, b}} {
+			s := out[side.engine]
+			s.Add(side.sums)
+			out[side.engine] = s
+		}
+	}
+	return out
+}
+
+// searchReport averages each engine's search figures over its own moves,
+// engines in the tournament's order (sums of engines it does not list are
+// left out).
+func searchReport(engines []string, sums map[string]record.SearchSums) []report.EngineSearch {
+	out := make([]report.EngineSearch, 0, len(engines))
+	for _, e := range engines {
+		s := sums[e]
+		r := report.EngineSearch{Engine: e, Moves: s.Moves}
+		ms := float64(s.Time) / float64(time.Millisecond)
+		if s.Moves > 0 {
+			n := float64(s.Moves)
+			r.Depth, r.SelDepth = report.Float(float64(s.Depth)/n), report.Float(float64(s.SelDepth)/n)
+			r.Nodes, r.TimeMS = report.Float(float64(s.Nodes)/n), report.Float(ms/n)
+		}
+		if s.Time > 0 {
+			r.NPS = report.Float(float64(s.Nodes) / s.Time.Seconds())
+		}
+		out = append(out, r)
+	}
+	return out
+}

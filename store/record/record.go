@@ -1,0 +1,183 @@
+// Package record holds what a database stores as plain values: tournaments
+// with their engines, finished games with their moves, and test-suite runs.
+// It has no database code, so the report, the statistics and tests use
+// records without SQLite; package store reads and writes them.
+package record
+
+import (
+	"strings"
+	"time"
+)
+
+// Status is a tournament's state.
+type Status string
+
+// Tournament statuses.
+const (
+	StatusRunning  Status = "running"
+	StatusComplete Status = "complete"
+)
+
+// Tournament is a stored tournament with its engines.
+type Tournament struct {
+	ID         int64
+	Name       string
+	Config     string // the config snapshot (config.Snapshot, canonical JSON)
+	ConfigHash string // sha256 of Config, hex
+	Status     Status
+	TotalGames int
+	SPRTState  string // "" (no SPRT), continue, H0 or H1
+	SPRTLLR    float64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt time.Time // zero while running
+	Engines    []Engine
+}
+
+// Engine is a player of a tournament with its resolved options.
+type Engine struct {
+	Name    string
+	Options string
+}
+
+// Termination says how a game ended; it is stored as text and written to
+// the PGN Termination tag. A database may hold terminations that a later
+// version added: readers keep them as they are.
+type Termination string
+
+// Terminations.
+const (
+	Checkmate            Termination = "checkmate"
+	Stalemate            Termination = "stalemate"
+	Repetition           Termination = "threefold repetition"
+	FiftyMoves           Termination = "fifty-move rule"
+	InsufficientMaterial Termination = "insufficient material"
+	Adjudication         Termination = "adjudication"
+	IllegalMove          Termination = "illegal move"
+	TimeForfeit          Termination = "time forfeit"
+	EngineTimeout        Termination = "engine timeout" // no move under a node or depth limit: a hung engine
+	EngineCrash          Termination = "engine crash"
+	EngineError          Termination = "engine error" // protocol garbage, internal errors
+)
+
+// Terminations lists every termination the runner gives, in the order
+// reports list them.
+func Terminations() []Termination {
+	return []Termination{Checkmate, Stalemate, Repetition, FiftyMoves, InsufficientMaterial,
+		Adjudication, IllegalMove, TimeForfeit, EngineTimeout, EngineCrash, EngineError}
+}
+
+// Game is a finished game with its moves.
+type Game struct {
+	ID           int64
+	TournamentID int64
+	Pair, Index  int // game pair in schedule order; 0: the pairing's first engine has White, 1: colors swapped
+	Round        int
+	OpeningID    string
+	OpeningName  string
+	StartFEN     string
+	OpeningMoves []string
+	White, Black string
+	Result       string // 1-0, 0-1 or 1/2-1/2
+	Termination  Termination
+	Reason       string
+	Culprit      string // engine charged with the fault that ended the game (illegal move, time forfeit, engine timeout, crash, error), also in a draw; "" otherwise
+	Plies        int    // plies played after the opening
+	FinalFEN     string
+	Started      time.Time
+	Finished     time.Time
+	PGN          string
+	Moves        []Move // every ply from StartFEN, opening moves included
+}
+
+// Move is one ply of a stored game.
+type Move struct {
+	Ply      int
+	UCI      string
+	SAN      string
+	Book     bool
+	Score    int // mover's view, engines.Score encoding: centipawns, or ±(32000 - plies to mate)
+	Depth    int
+	SelDepth int
+	Nodes    int64
+	Time     time.Duration
+}
+
+// SearchSums adds up an engine's search figures over the moves it chose
+// (book moves excluded): what the report's per-engine averages are made of.
+// Time is summed in whole nanoseconds, so sums are exact in any order.
+type SearchSums struct {
+	Moves    int
+	Depth    int64
+	SelDepth int64
+	Nodes    int64
+	Time     time.Duration
+}
+
+// Add adds o to s.
+func (s *SearchSums) Add(o SearchSums) {
+	s.Moves += o.Moves
+	s.Depth += o.Depth
+	s.SelDepth += o.SelDepth
+	s.Nodes += o.Nodes
+	s.Time += o.Time
+}
+
+// SideSums returns the search sums of the engine moves White played and of
+// those Black played. Ply 1 is played by the side to move in StartFEN.
+func (g *Game) SideSums() (white, black SearchSums) {
+	f := strings.Fields(g.StartFEN)
+	blackStarts := len(f) > 1 && f[1] == "b"
+	for _, m := range g.Moves {
+		if m.Book {
+			continue
+		}
+		s := &black
+		if (m.Ply%2 == 1) != blackStarts {
+			s = &white
+		}
+		s.Moves++
+		s.Depth += int64(m.Depth)
+		s.SelDepth += int64(m.SelDepth)
+		s.Nodes += m.Nodes
+		s.Time += m.Time
+	}
+	return white, black
+}
+
+// SuiteRun is a stored test-suite run (selfplay suite -db).
+type SuiteRun struct {
+	ID        int64
+	Suite     string
+	LimitKind string // nodes | depth | movetime
+	Settings  string
+	Created   time.Time
+	Rows      []SuiteRow
+	Positions []SuitePosition
+}
+
+// SuiteRow is one variant at one budget (or depth).
+type SuiteRow struct {
+	Variant   string
+	Limit     int64
+	Positions int
+	Solved    int
+	Nodes     int64
+	MainNodes int64
+	QNodes    int64
+	Time      time.Duration
+}
+
+// SuitePosition is one position's result for a variant and budget.
+type SuitePosition struct {
+	Variant    string
+	Limit      int64
+	Position   string
+	Solved     bool
+	Move       string
+	FirstFound int // iteration depth at which the final move first became best; -1 if never
+	Depth      int
+	Score      int
+	Nodes      int64
+	Time       time.Duration
+}
