@@ -140,6 +140,7 @@ args = ["--flag"]
 options = { "Skill Level" = 3, Hash = 16, Threads = 1, Ponder = false, Contempt = 0.5 }
 dir = "."
 init_timeout = "10s"
+ping_timeout = "2s"
 
 [[tournament]]
 name = "fhr-vs-plain"
@@ -233,7 +234,8 @@ file = "book.EPD"
 	sf, _ := f.Engine("sf")
 	wantOpts := map[string]string{"Skill Level": "3", "Hash": "16", "Threads": "1", "Ponder": "false", "Contempt": "0.5"}
 	if !sf.External() || sf.Command != "/usr/games/stockfish" || !reflect.DeepEqual(sf.Args, []string{"--flag"}) ||
-		!reflect.DeepEqual(sf.UCIOptions, wantOpts) || sf.Dir != dir || sf.InitTimeout != 10*time.Second {
+		!reflect.DeepEqual(sf.UCIOptions, wantOpts) || sf.Dir != dir || sf.InitTimeout != 10*time.Second ||
+		sf.PingTimeout != 2*time.Second {
 		t.Errorf("sf: %+v", sf)
 	}
 
@@ -401,6 +403,8 @@ func TestBad(t *testing.T) {
 		{"missing dir", engAB + "[engines.sf]\ncommand = \"sf\"\ndir = \"nowhere\"\n" + tourn("t", limits), []string{"engines.sf.dir:", "no such file or directory"}},
 		{"dir is a file", engAB + "[engines.sf]\ncommand = \"sf\"\ndir = \"book.epd\"\n" + tourn("t", limits), []string{"engines.sf.dir:", "not a directory"}},
 		{"bad init_timeout", engAB + "[engines.sf]\ncommand = \"sf\"\ninit_timeout = \"10\"\n" + tourn("t", limits), []string{"engines.sf.init_timeout:", "not a duration"}},
+		{"bad ping_timeout", engAB + "[engines.sf]\ncommand = \"sf\"\nping_timeout = \"0s\"\n" + tourn("t", limits), []string{"engines.sf.ping_timeout: must be > 0"}},
+		{"ping_timeout on in-process", engAB + "[engines.x]\npreset = \"plain\"\nping_timeout = \"1s\"\n" + tourn("t", limits), []string{"engines.x.ping_timeout", "only to external UCI engines"}},
 		{"bad uci option type", engAB + "[engines.sf]\ncommand = \"sf\"\noptions = { Hash = [1] }\n" + tourn("t", limits), []string{"engines.sf.options.Hash: want an integer, float, boolean or string, got array"}},
 		{"uci option with newline", engAB + "[engines.sf]\ncommand = \"sf\"\noptions = { Name = \"a\\nquit\" }\n" + tourn("t", limits), []string{"engines.sf.options.Name:", "control characters"}},
 		{"bad engine name", engAB + "[engines.\"a\\tb\"]\npreset = \"plain\"\n" + tourn("t", limits), []string{"engines.\"a\\tb\"", "non-printable"}},

@@ -16,11 +16,12 @@ const (
 	DefaultHash        = search.DefaultHashMiB
 	MaxHash            = 65536
 	DefaultInitTimeout = 10 * time.Second
+	DefaultPingTimeout = 10 * time.Second
 )
 
 var (
 	inProcessKeys = []string{"preset", "hash"}
-	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout"}
+	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout", "ping_timeout"}
 )
 
 // engine parses one [engines.NAME] table.
@@ -111,7 +112,7 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 }
 
 func (p *parser) external(name string, t *table) (Engine, bool) {
-	e := Engine{Name: name, InitTimeout: DefaultInitTimeout}
+	e := Engine{Name: name, InitTimeout: DefaultInitTimeout, PingTimeout: DefaultPingTimeout}
 	errs := len(p.errs)
 	t.unknown(externalKeys, func(k string) string {
 		switch {
@@ -171,11 +172,16 @@ func (p *parser) external(name string, t *table) (Engine, bool) {
 			}
 		}
 	}
-	if d, ok := t.duration("init_timeout"); ok {
-		if d <= 0 {
-			t.errf("init_timeout", "must be > 0")
-		} else {
-			e.InitTimeout = d
+	for _, d := range []struct {
+		key   string
+		field *time.Duration
+	}{{"init_timeout", &e.InitTimeout}, {"ping_timeout", &e.PingTimeout}} {
+		if v, ok := t.duration(d.key); ok {
+			if v <= 0 {
+				t.errf(d.key, "must be > 0")
+			} else {
+				*d.field = v
+			}
 		}
 	}
 	if len(p.errs) > errs {

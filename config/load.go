@@ -39,8 +39,8 @@ func Load(path string) (*File, error) {
 // the file and the key path (e.g. "tournament[0].limits.nodes", tournaments
 // counted from 0) or, for TOML syntax errors, the line and column.
 //
-// Defaults: database "selfplay.db"; engine hash 16 MiB, init_timeout 10s;
-// tournament format "match" for 2 engines and "round-robin" for more,
+// Defaults: database "selfplay.db"; engine hash 16 MiB, init_timeout and
+// ping_timeout 10s; tournament format "match" for 2 engines and "round-robin" for more,
 // rounds 1, concurrency runtime.NumCPU(), seed 1; openings set "fhr25",
 // order "sequential", plies 8 for a PGN file; time_margin 100ms;
 // adjudication move 100, policy "referee", referee "plain", referee_nodes

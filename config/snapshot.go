@@ -25,8 +25,9 @@ const SnapshotVersion = 1
 // to zero and are present only with some settings are pointers.
 //
 // Left out because they do not change the games: concurrency, the database
-// path, external engines' init_timeout, and settings that the chosen limit
-// or policy ignores. Paths inside the config directory are written
+// path, external engines' init_timeout and ping_timeout, and settings
+// that the chosen limit or policy ignores. Paths inside the config
+// directory are written
 // relative to it, so moving the whole directory changes nothing.
 type Snapshot struct {
 	Adjudication AdjudicationSnapshot      `json:"adjudication"`

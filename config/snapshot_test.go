@@ -81,6 +81,7 @@ options = { "Skill Level" = 3, Hash = 16 }
 command = "./sf"
 args = ["-q"]
 init_timeout = "30s"
+ping_timeout = "5s"
 [engines.nmr]
 preset = "nmr-r3-4"
 dr = 4
@@ -118,7 +119,7 @@ tc = "40/2:00+0"
 				t.Errorf("snapshot lacks %q: %s", k, s)
 			}
 		}
-		if strings.Contains(s, "concurrency") || strings.Contains(s, "init_timeout") || strings.Contains(s, "selfplay.db") {
+		if strings.Contains(s, "concurrency") || strings.Contains(s, "init_timeout") || strings.Contains(s, "ping_timeout") || strings.Contains(s, "selfplay.db") {
 			t.Errorf("snapshot holds settings that do not change the games: %s", s)
 		}
 	}

@@ -48,6 +48,7 @@ type Engine struct {
 	UCIOptions  map[string]string // setoption name/value pairs, values as text
 	Dir         string            // working directory, resolved against File.Dir
 	InitTimeout time.Duration     // uci/isready handshake timeout (default 10s)
+	PingTimeout time.Duration     // isready/readyok before each go (default 10s)
 }
 
 // External reports whether the engine is a UCI process.

@@ -85,6 +85,11 @@ var (
 	ErrTimeout = errors.New("engine timed out")
 	// ErrProtocol: the engine wrote something else where a reply was expected.
 	ErrProtocol = errors.New("UCI protocol error")
+	// ErrBeforeSearch marks, beside one of the kinds above, a fault that
+	// came before the search started and the engine's clock with it (an
+	// external engine's restart, or its readiness check before go): such a
+	// timeout is a fault of the engine, never a loss on time.
+	ErrBeforeSearch = errors.New("before the search")
 )
 
 // IsMoveText reports whether s is a move in UCI's long algebraic notation

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,12 +23,12 @@ import (
 
 // New creates the player of a config entry: an in-process variant, or an
 // external UCI engine whose stderr is appended to logDir/LogFileName(name)
-// (when logDir is not empty).
+// (when logDir is not empty), up to uci.DefaultLogLimit.
 func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
 	if !e.External() {
 		return local.New(e.Name, e.Options, e.Hash)
 	}
-	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout}
+	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout}
 	names := make([]string, 0, len(e.UCIOptions))
 	for n := range e.UCIOptions {
 		names = append(names, n)
@@ -38,12 +37,12 @@ func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, e
 	for _, n := range names {
 		cfg.Options = append(cfg.Options, uci.Option{Name: n, Value: e.UCIOptions[n]})
 	}
-	var log *os.File
+	var log *uci.Log
 	if logDir != "" {
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine %s: log directory: %w", e.Name, err)
 		}
-		f, err := os.OpenFile(filepath.Join(logDir, LogFileName(e.Name)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := uci.OpenLog(filepath.Join(logDir, LogFileName(e.Name)), uci.DefaultLogLimit)
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: log: %w", e.Name, err)
 		}
@@ -63,7 +62,7 @@ func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, e
 // loggedEngine closes the engine's stderr log with the engine.
 type loggedEngine struct {
 	*uci.Engine
-	log io.Closer
+	log *uci.Log // nil without a log directory
 }
 
 func (l *loggedEngine) Close() error {

@@ -109,6 +109,14 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
 		elapsed := time.Since(start)
 		late := mctx.Err() != nil
+		if e := res.Info.Elapsed; job.external[us] && e > 0 && e < elapsed {
+			// The UCI adapter's time from go to bestmove: the move's clock
+			// starts at go, and the ping before it does not count, for the
+			// clock nor for the deadline (which the adapter measures from
+			// go as well).
+			elapsed = e
+			late = late && elapsed >= timeout
+		}
 		cancel()
 		if ctx.Err() != nil {
 			return nil, errAbandoned
@@ -121,10 +129,12 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		}
 		loser := sideName(side)
 		if err != nil {
-			switch term := faultKind(err, t.Limits.TC != nil || t.Limits.MoveTime > 0); term {
-			case record.TimeForfeit:
+			switch term := faultKind(err, t.Limits.TC != nil || t.Limits.MoveTime > 0); {
+			case term == record.TimeForfeit:
 				fault(side, timeLossFor(side, a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
-			case record.EngineTimeout:
+			case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
+				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, names[us], err))
+			case term == record.EngineTimeout:
 				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
 			default:
 				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, names[us], faultVerb(term), err))
@@ -160,12 +170,13 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 }
 
 // faultKind classifies an engine's error by the contract's fault kinds: a
-// timeout is a time forfeit when the game has a clock (clocked), else an
-// engine timeout; a crash is a crash; anything else is an engine error.
+// timeout is a time forfeit when the game has a clock (clocked) and the
+// engine's search had started, else an engine timeout; a crash is a crash;
+// anything else is an engine error.
 func faultKind(err error, clocked bool) record.Termination {
 	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engines.ErrTimeout)
 	switch {
-	case timedOut && clocked:
+	case timedOut && clocked && !errors.Is(err, engines.ErrBeforeSearch):
 		return record.TimeForfeit
 	case timedOut:
 		return record.EngineTimeout

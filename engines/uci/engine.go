@@ -8,6 +8,12 @@
 // next NewGame or Search restarts the process, handshake and options
 // included, so a tournament goes on. The adapter never judges moves: a
 // bestmove is returned as text and the runner's arbiter decides.
+//
+// What an engine writes costs bounded memory (lines of at most 64 KiB, a
+// bounded number of lines kept per reply, a size limit on stderr logs with
+// OpenLog), and every string taken from it is sanitized (Sanitize) before
+// anyone stores or prints it. On Linux an engine gets SIGKILL from the
+// kernel when the runner dies, even by SIGKILL itself.
 package uci
 
 import (
@@ -29,9 +35,10 @@ type Config struct {
 	Args        []string
 	Dir         string
 	Options     []Option      // setoption name/value pairs, sent in order
-	InitTimeout time.Duration // uci/uciok and isready/readyok handshakes (default 10s)
+	InitTimeout time.Duration // uci/uciok, and isready/readyok at start and after ucinewgame (default 10s)
+	PingTimeout time.Duration // isready/readyok before each go (default 10s)
 	StopTimeout time.Duration // after stop (or quit), the wait for bestmove (or exit) before a kill (default 1s)
-	StderrLog   io.Writer     // the engine's stderr is copied here; nil: discarded
+	StderrLog   io.Writer     // the engine's stderr is copied here (e.g. a *Log); nil: discarded
 }
 
 // Option is one UCI option setting; Value is sent as text ("" for a button).
@@ -40,19 +47,43 @@ type Option struct{ Name, Value string }
 // Defaults of Config.
 const (
 	DefaultInitTimeout = 10 * time.Second
+	DefaultPingTimeout = 10 * time.Second
 	DefaultStopTimeout = time.Second
 )
 
-// maxGarbage is how many lines that are not UCI an engine may print while
-// it searches before the adapter gives up on it.
-const maxGarbage = 100
+// Bounds on what the adapter accepts and keeps of an engine's replies (the
+// line length is bounded by maxLine).
+const (
+	// maxGarbage is how many lines that are not UCI an engine may print
+	// while it searches before the adapter gives up on it.
+	maxGarbage = 100
+	// maxHandshakeGarbage is the same before uciok, where engines print
+	// banners.
+	maxHandshakeGarbage = 1000
+	// maxOptions and maxOptionBytes bound the option names kept from the
+	// uci reply (for the option check's message).
+	maxOptions     = 1000
+	maxOptionBytes = 256 << 10
+)
+
+// Ops of the *Error values: what the adapter was doing. Only opSearch comes
+// after go was written, when the engine's clock runs; the others unwrap to
+// engines.ErrBeforeSearch.
+const (
+	opStart   = "start"
+	opUCI     = "uci"
+	opPing    = "isready"
+	opNewGame = "ucinewgame"
+	opSearch  = "search"
+)
 
 // Engine is an external UCI engine. One game uses it at a time (NewGame and
 // Search are not safe for concurrent use); Close may be called at any time
 // from any goroutine.
 type Engine struct {
-	cfg Config
-	log io.Writer // cfg.StderrLog behind a lock, or nil
+	cfg   Config
+	log   io.Writer // cfg.StderrLog behind a lock, or nil
+	spawn *spawner  // starts the processes (Linux: on a thread of its own)
 
 	mu       sync.Mutex // guards the fields below
 	p        *proc      // the running process; nil when it must be (re)started
@@ -73,6 +104,9 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.InitTimeout <= 0 {
 		cfg.InitTimeout = DefaultInitTimeout
 	}
+	if cfg.PingTimeout <= 0 {
+		cfg.PingTimeout = DefaultPingTimeout
+	}
 	if cfg.StopTimeout <= 0 {
 		cfg.StopTimeout = DefaultStopTimeout
 	}
@@ -81,11 +115,12 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Options = append([]Option(nil), cfg.Options...)
-	e := &Engine{cfg: cfg}
+	e := &Engine{cfg: cfg, spawn: newSpawner()}
 	if cfg.StderrLog != nil {
 		e.log = &lockedWriter{w: cfg.StderrLog}
 	}
 	if _, err := e.launch(ctx); err != nil {
+		e.spawn.stop()
 		return nil, err
 	}
 	return e, nil
@@ -108,15 +143,18 @@ func (e *Engine) fault(kind error, op, detail string, cause error) *Error {
 
 // launch starts a process and makes it ready to play.
 func (e *Engine) launch(ctx context.Context) (*proc, error) {
-	p, err := startProc(&e.cfg, e.log)
+	p, err := startProc(&e.cfg, e.log, e.spawn)
+	if errors.Is(err, errSpawnerStopped) {
+		return nil, e.fault(ErrClosed, opStart, "", nil)
+	}
 	if err != nil {
-		return nil, e.fault(ErrCrashed, "start", "cannot start "+e.cfg.Command, err)
+		return nil, e.fault(ErrCrashed, opStart, "cannot start "+e.cfg.Command, err)
 	}
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		p.kill()
-		return nil, e.fault(ErrClosed, "start", "", nil)
+		return nil, e.fault(ErrClosed, opStart, "", nil)
 	}
 	e.starting = p // so that Close can kill it during the handshake
 	e.mu.Unlock()
@@ -124,7 +162,7 @@ func (e *Engine) launch(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	e.starting = nil
 	if err == nil && e.closed {
-		err = e.fault(ErrClosed, "start", "", nil)
+		err = e.fault(ErrClosed, opStart, "", nil)
 	}
 	if err == nil {
 		e.p = p
@@ -138,35 +176,47 @@ func (e *Engine) launch(ctx context.Context) (*proc, error) {
 }
 
 // handshake: uci/uciok, option check, setoption, isready/readyok. The id
-// name and the advertised options serve the check's error message only.
+// name and the advertised options serve the check's error message only;
+// what is kept of the reply is bounded (maxHandshakeGarbage, maxOptions).
 func (e *Engine) handshake(ctx context.Context, p *proc) error {
 	if err := p.send("uci"); err != nil {
-		return e.crashed(p, "uci")
+		return e.crashed(p, opUCI)
 	}
-	var name string
-	var options, other []string
-	err := e.await(ctx, p, "uci", e.cfg.InitTimeout, func(f []string, line string) bool {
+	var name, firstOther string
+	var options []string
+	others, optionBytes := 0, 0
+	err := e.await(ctx, p, opUCI, e.cfg.InitTimeout, func(f []string, line string) (bool, error) {
 		switch {
 		case f[0] == "uciok":
-			return true
+			return true, nil
 		case f[0] == "id":
 			if len(f) > 2 && f[1] == "name" {
 				name = strings.Join(f[2:], " ")
 			}
 		case f[0] == "option":
 			if n := optionName(f[1:]); n != "" {
+				if optionBytes += len(n); len(options) >= maxOptions || optionBytes > maxOptionBytes {
+					return false, e.fault(ErrProtocol, opUCI, fmt.Sprintf("more than %d options (or %d KiB of option names) before uciok",
+						maxOptions, maxOptionBytes>>10), nil)
+				}
 				options = append(options, n)
 			}
 		default:
-			other = append(other, line)
+			if others == 0 {
+				firstOther = line
+			}
+			if others++; others > maxHandshakeGarbage {
+				return false, e.fault(ErrProtocol, opUCI, fmt.Sprintf("more than %d lines that are not UCI before uciok, e.g. %s",
+					maxHandshakeGarbage, excerpt(firstOther)), nil)
+			}
 		}
-		return false
+		return false, nil
 	})
 	if err != nil {
 		var fe *Error
-		if errors.As(err, &fe) && fe.Kind == ErrTimeout && len(other) > 0 {
+		if errors.As(err, &fe) && fe.Kind == ErrTimeout && others > 0 {
 			// It talked, but not UCI.
-			return e.fault(ErrProtocol, "uci", fmt.Sprintf("no uciok within %v; the engine wrote %q", e.cfg.InitTimeout, other[0]), nil)
+			return e.fault(ErrProtocol, opUCI, fmt.Sprintf("no uciok within %v; the engine wrote %s", e.cfg.InitTimeout, excerpt(firstOther)), nil)
 		}
 		return err
 	}
@@ -183,12 +233,12 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		}
 		cmds = append(cmds, cmd)
 	}
-	for _, c := range cmds {
-		if err := p.send(c); err != nil {
+	if len(cmds) > 0 {
+		if err := p.send(cmds...); err != nil {
 			return e.crashed(p, "setoption")
 		}
 	}
-	return e.sync(ctx, p, "isready")
+	return e.sync(ctx, p, opPing, e.cfg.InitTimeout)
 }
 
 func indexFold(names []string, name string) int {
@@ -215,35 +265,55 @@ func listOrNone(names []string) string {
 }
 
 // sync sends isready and waits for readyok.
-func (e *Engine) sync(ctx context.Context, p *proc, op string) error {
+func (e *Engine) sync(ctx context.Context, p *proc, op string, timeout time.Duration) error {
 	if err := p.send("isready"); err != nil {
 		return e.crashed(p, op)
 	}
-	return e.await(ctx, p, op, e.cfg.InitTimeout, func(f []string, _ string) bool {
-		return f[0] == "readyok"
+	return e.awaitReady(ctx, p, op, timeout)
+}
+
+// awaitReady waits for readyok (isready was sent).
+func (e *Engine) awaitReady(ctx context.Context, p *proc, op string, timeout time.Duration) error {
+	return e.await(ctx, p, op, timeout, func(f []string, _ string) (bool, error) {
+		return f[0] == "readyok", nil
 	})
 }
 
-// await reads lines until match accepts one. It fails with ErrTimeout after
-// timeout, ErrCrashed when stdout ends, or the context's error.
-func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Duration, match func(f []string, line string) bool) error {
+// await reads lines until match accepts one or fails. It fails with
+// ErrTimeout after timeout, ErrCrashed when stdout ends, ErrProtocol on a
+// line longer than maxLine, or the context's error.
+func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Duration, match func(f []string, line string) (bool, error)) error {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	for {
 		select {
-		case line, ok := <-p.lines:
+		case l, ok := <-p.lines:
 			if !ok {
 				return e.crashed(p, op)
 			}
-			if f := strings.Fields(line); len(f) > 0 && match(f, line) {
-				return nil
+			if l.tooLong {
+				return e.lineTooLong(op, l)
+			}
+			if f := strings.Fields(l.text); len(f) > 0 {
+				if ok, err := match(f, l.text); ok || err != nil {
+					return err
+				}
 			}
 		case <-t.C:
-			return e.fault(ErrTimeout, op, fmt.Sprintf("no answer within %v", timeout), nil)
+			what := "no answer"
+			if op == opPing || op == opNewGame {
+				what = "no readyok"
+			}
+			return e.fault(ErrTimeout, op, fmt.Sprintf("%s within %v", what, timeout), nil)
 		case <-ctx.Done():
 			return fmt.Errorf("engine %q: %s: %w", e.cfg.Name, op, ctx.Err())
 		}
 	}
+}
+
+// lineTooLong is the protocol error of a line longer than maxLine.
+func (e *Engine) lineTooLong(op string, l line) error {
+	return e.fault(ErrProtocol, op, fmt.Sprintf("a line longer than %d KiB, starting %s", maxLine>>10, excerpt(l.text)), nil)
 }
 
 // crashed builds the ErrCrashed error of a process whose pipes failed,
@@ -261,7 +331,7 @@ func (e *Engine) current(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
-		return nil, e.fault(ErrClosed, "search", "", nil)
+		return nil, e.fault(ErrClosed, opSearch, "", nil)
 	}
 	p := e.p
 	e.mu.Unlock()
@@ -297,7 +367,7 @@ func (e *Engine) closedErr(err error) error {
 	closed := e.closed
 	e.mu.Unlock()
 	if closed && !errors.Is(err, ErrClosed) {
-		return e.fault(ErrClosed, "search", "", err)
+		return e.fault(ErrClosed, opSearch, "", err)
 	}
 	return err
 }
@@ -311,19 +381,28 @@ func (e *Engine) NewGame(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.send("ucinewgame") != nil || e.sync(ctx, p, "ucinewgame") != nil {
+	if p.send("ucinewgame", "isready") != nil || e.awaitReady(ctx, p, opNewGame, e.cfg.InitTimeout) != nil {
 		e.abandon(p) // the next Search restarts it
 	}
 	return nil
 }
 
-// Search sends the position and go, and waits for bestmove. Time limits are
-// enforced by the adapter too: at the move time or the end of the mover's
-// clock it sends stop. When ctx is done it sends stop as well. An engine
-// that does not answer stop within StopTimeout is killed.
+// Search sends the position and isready, waits for readyok (at most
+// PingTimeout), sends go and waits for bestmove. Time limits are enforced
+// by the adapter too: at the move time or the end of the mover's clock it
+// sends stop. When ctx is done it sends stop as well. An engine that does
+// not answer stop within StopTimeout is killed.
 //
-// Errors: ErrCrashed, ErrProtocol, ErrTimeout (killed after stop, or ctx's
-// deadline passed), ctx.Err() wrapped (ctx cancelled), ErrClosed.
+// The move's clock starts when go is written, as in cutechess-cli and
+// fastchess: Info.Elapsed is measured from there to bestmove, and a
+// deadline of ctx is taken as the time the search may take: its distance
+// from the call is measured from go, so the ping (or a restart of a crashed
+// engine) before it does not count. A slow readyok is an ErrTimeout of its
+// own, marked engines.ErrBeforeSearch, not a slow move.
+//
+// Errors: ErrCrashed, ErrProtocol, ErrTimeout (no readyok, killed after
+// stop, or ctx's deadline passed), ctx.Err() wrapped (ctx cancelled),
+// ErrClosed.
 func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
 	res, err := e.search(ctx, startFEN, moves, lim)
 	if err = e.closedErr(err); err != nil {
@@ -332,20 +411,51 @@ func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, li
 	return res, nil
 }
 
+// withoutDeadline returns a context that is cancelled when ctx is
+// cancelled, but not when ctx's deadline passes. (A cancellation that comes
+// after the deadline is not seen: the steps it guards are bounded by their
+// own timeouts.)
+func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); !ok {
+		return ctx, func() {}
+	}
+	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	return c, func() {
+		stop()
+		cancel()
+	}
+}
+
 func (e *Engine) search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, err)
 	}
-	p, err := e.current(ctx)
+	var budget <-chan time.Time // the caller's deadline, counted from go
+	deadline, hasDeadline := ctx.Deadline()
+	allowed := time.Until(deadline)
+
+	pctx, release := withoutDeadline(ctx)
+	defer release()
+	p, err := e.current(pctx)
 	if err != nil {
 		return engines.Result{}, err
 	}
-	if p.send(positionCommand(startFEN, moves)) != nil {
+	// One write for both: one wake-up of the engine.
+	if p.send(positionCommand(startFEN, moves), "isready") != nil {
 		return engines.Result{}, e.crashedAbandon(p, "position")
 	}
-	if err := e.sync(ctx, p, "isready"); err != nil {
-		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+	if err := e.awaitReady(pctx, p, opPing, e.cfg.PingTimeout); err != nil {
+		if pctx.Err() == nil {
 			e.abandon(p)
+		}
+		if errors.Is(err, ErrTimeout) {
+			err = e.fault(ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+
+				"(the ping timeout; go was not sent and the move's clock had not started)", e.cfg.PingTimeout), nil)
 		}
 		return engines.Result{}, err
 	}
@@ -353,6 +463,11 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 		return engines.Result{}, e.crashedAbandon(p, "go")
 	}
 	start := time.Now()
+	if hasDeadline {
+		t := time.NewTimer(max(allowed, 0))
+		defer t.Stop()
+		budget = t.C
+	}
 
 	var (
 		si       searchInfo
@@ -378,11 +493,15 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	}
 	for {
 		select {
-		case line, ok := <-p.lines:
+		case l, ok := <-p.lines:
 			if !ok {
-				return engines.Result{}, e.crashedAbandon(p, "search")
+				return engines.Result{}, e.crashedAbandon(p, opSearch)
 			}
-			f := strings.Fields(line)
+			if l.tooLong {
+				e.abandon(p)
+				return engines.Result{}, e.lineTooLong(opSearch, l)
+			}
+			f := strings.Fields(l.text)
 			if len(f) == 0 {
 				continue
 			}
@@ -398,11 +517,11 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 				mv, err := parseBestMove(f[1:])
 				if err != nil {
 					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, "search", err.Error(), nil)
+					return engines.Result{}, e.fault(ErrProtocol, opSearch, err.Error(), nil)
 				}
 				switch {
 				case why == context.DeadlineExceeded:
-					return engines.Result{}, e.fault(ErrTimeout, "search",
+					return engines.Result{}, e.fault(ErrTimeout, opSearch,
 						fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), why)
 				case why != nil:
 					return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, why)
@@ -415,19 +534,28 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 				// out of place but harmless
 			default:
 				if garbage == 0 {
-					firstGarbage = line
+					firstGarbage = l.text
 				}
 				if garbage++; garbage > maxGarbage {
 					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, "search",
-						fmt.Sprintf("more than %d lines that are not UCI, e.g. %q", maxGarbage, line), nil)
+					return engines.Result{}, e.fault(ErrProtocol, opSearch,
+						fmt.Sprintf("more than %d lines that are not UCI, e.g. %s", maxGarbage, excerpt(l.text)), nil)
 				}
 			}
 		case <-watch:
 			watch = nil
 			sendStop()
+		case <-budget:
+			budget = nil
+			if why == nil {
+				why = context.DeadlineExceeded
+			}
+			sendStop()
 		case <-done:
 			done = nil
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				continue // the budget, counted from go, decides
+			}
 			why = ctx.Err()
 			sendStop()
 		case <-stopTime:
@@ -439,9 +567,9 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 			detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
 				time.Since(start).Round(time.Millisecond))
 			if garbage > 0 {
-				detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %q", garbage, firstGarbage)
+				detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %s", garbage, excerpt(firstGarbage))
 			}
-			return engines.Result{}, e.fault(ErrTimeout, "search", detail, why)
+			return engines.Result{}, e.fault(ErrTimeout, opSearch, detail, why)
 		}
 	}
 }
@@ -472,5 +600,8 @@ func (e *Engine) Close() error {
 	if p != nil {
 		p.shutdown(e.cfg.StopTimeout)
 	}
+	// Processes abandoned after a fault were killed and reaped when they
+	// were abandoned; a launch still under way sees the spawner stopped.
+	e.spawn.stop()
 	return nil
 }

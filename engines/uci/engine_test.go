@@ -24,6 +24,10 @@ import (
 var fakePath string
 
 func TestMain(m *testing.M) {
+	if fake := os.Getenv(helperEnv); fake != "" {
+		runHelper(fake, os.Getenv(helperModeEnv))
+		return
+	}
 	dir, err := os.MkdirTemp("", "uci-fakeengine")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -42,6 +46,42 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// The test binary runs as a runner-like helper process when helperEnv
+// names the fake engine: it starts the engine (mode immortal: it ignores
+// the end of its input), prints the engine's pid and waits to be killed.
+// With helperModeEnv "thread-exit" it starts the engine from a goroutine
+// locked to its thread, which then exits, so the Go runtime ends that
+// thread.
+const (
+	helperEnv     = "UCI_TEST_HELPER_FAKE"
+	helperModeEnv = "UCI_TEST_HELPER_MODE"
+)
+
+func runHelper(fake, mode string) {
+	start := func() *Engine {
+		e, err := Start(context.Background(), Config{Name: "immortal", Command: fake, Args: []string{"-mode", "immortal"}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "helper:", err)
+			os.Exit(1)
+		}
+		return e
+	}
+	var e *Engine
+	if mode == "thread-exit" {
+		done := make(chan struct{})
+		go func() {
+			runtime.LockOSThread() // and exit locked: the runtime ends the thread
+			e = start()
+			close(done)
+		}()
+		<-done
+	} else {
+		e = start()
+	}
+	fmt.Println(e.pid())
+	select {}
 }
 
 func fakeConfig(args ...string) Config {

@@ -19,7 +19,8 @@ var (
 	ErrCrashed = engines.ErrCrashed
 	// ErrTimeout: the engine did not answer in time: no bestmove within
 	// StopTimeout after stop (the process was killed), no uciok or readyok
-	// within InitTimeout, or the context's deadline passed during a search.
+	// within InitTimeout, no readyok before go within PingTimeout, or the
+	// context's deadline (counted from go) passed during a search.
 	ErrTimeout = engines.ErrTimeout
 	// ErrProtocol: the engine wrote something else where a UCI reply was
 	// expected: no uciok but other text, a malformed bestmove, a flood of
@@ -60,9 +61,16 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the kind and the cause, for errors.Is and errors.As.
+// A fault before go was written (Op other than "search": a restart, the
+// ping before go) also unwraps to engines.ErrBeforeSearch: the engine's
+// clock had not started.
 func (e *Error) Unwrap() []error {
-	if e.Err == nil {
-		return []error{e.Kind}
+	errs := []error{e.Kind}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
 	}
-	return []error{e.Kind, e.Err}
+	if e.Op != opSearch {
+		errs = append(errs, engines.ErrBeforeSearch)
+	}
+	return errs
 }

@@ -9,25 +9,41 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"selfplay/engines/internal/pipeio"
 )
 
 const (
-	maxLine      = 64 << 10 // longer engine lines are truncated
-	stderrTail   = 4 << 10  // bytes of stderr kept for crash reports
-	stderrLines  = 5        // lines of stderr quoted in a crash report
+	// maxLine is the longest line an engine may write to stdout; a longer
+	// one is a protocol error. UCI lines are short (a long PV is a few KiB).
+	maxLine      = 64 << 10
+	stderrTail   = 4 << 10 // bytes of stderr kept for crash reports
+	stderrLines  = 5       // lines of stderr quoted in a crash report
 	reapTimeout  = 5 * time.Second
-	linesBacklog = 256
+	linesBacklog = 64 // lines read ahead: at most linesBacklog*maxLine bytes per process
 )
+
+var errSpawnerStopped = errors.New("engine closed")
+
+// line is one line of the engine's stdout, sanitized, without its end of
+// line. A line longer than maxLine is cut to its first maxLine bytes and
+// marked tooLong (the rest is read and dropped).
+type line struct {
+	text    string
+	tooLong bool
+}
 
 // proc is one running engine process. Its stdout is read line by line by a
 // single goroutine into lines; another goroutine reaps the process.
 type proc struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout *os.File
-	stderr *tailWriter
+	cmd          *exec.Cmd
+	stdinFile    *os.File  // our end of the engine's stdin: deadlines, close
+	stdin        io.Writer // stdinFile, written raw where possible (pipeio)
+	stdout       *os.File
+	stderr       *tailWriter
+	writeTimeout time.Duration
 
-	lines  chan string   // closed when stdout ends (or the process is abandoned)
+	lines  chan line     // closed when stdout ends (or the process is abandoned)
 	exited chan struct{} // closed once cmd.Wait has returned
 	quit   chan struct{} // closed by kill: the reader stops delivering lines
 
@@ -37,40 +53,49 @@ type proc struct {
 	killOnce sync.Once
 }
 
-// startProc starts the engine process in a process group of its own.
-func startProc(cfg *Config, log io.Writer) (*proc, error) {
+// startProc starts the engine process through sp (see spawner), in a
+// process group of its own.
+func startProc(cfg *Config, log io.Writer, sp *spawner) (*proc, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	setProcAttr(cmd)
-	stdin, err := cmd.StdinPipe()
+	// Pipes of our own rather than exec's StdinPipe: both ends we keep are
+	// in the runtime's poller and are read and written raw (pipeio), and
+	// writes to stdin get a deadline.
+	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	pr, pw, err := os.Pipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
-		stdin.Close()
+		inR.Close()
+		inW.Close()
 		return nil, err
 	}
-	cmd.Stdout = pw
+	cmd.Stdin, cmd.Stdout = inR, outW
 	tail := &tailWriter{w: log}
 	cmd.Stderr = tail
 	// Wait returns this long after the process exits even if a descendant
 	// still holds stderr open.
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		pr.Close()
-		pw.Close()
+	err = sp.start(cmd)
+	inR.Close() // the child has its copies
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return nil, err
 	}
-	pw.Close() // the child has its copy
 	p := &proc{
-		cmd:    cmd,
-		stdin:  stdin,
-		stdout: pr,
-		stderr: tail,
-		lines:  make(chan string, linesBacklog),
-		exited: make(chan struct{}),
-		quit:   make(chan struct{}),
+		cmd:          cmd,
+		stdinFile:    inW,
+		stdin:        pipeio.Writer(inW),
+		stdout:       outR,
+		stderr:       tail,
+		writeTimeout: cfg.InitTimeout,
+		lines:        make(chan line, linesBacklog),
+		exited:       make(chan struct{}),
+		quit:         make(chan struct{}),
 	}
 	go p.read()
 	go func() {
@@ -83,12 +108,15 @@ func startProc(cfg *Config, log io.Writer) (*proc, error) {
 // read delivers stdout lines until EOF or until the process is abandoned.
 func (p *proc) read() {
 	defer close(p.lines)
-	r := bufio.NewReaderSize(p.stdout, 4096)
+	r := bufio.NewReaderSize(pipeio.Reader(p.stdout), 4096)
+	var buf []byte
 	for {
-		line, err := readLine(r)
-		if line != "" || err == nil {
+		var l line
+		var err error
+		l, buf, err = readLine(r, buf)
+		if l.text != "" || l.tooLong || err == nil {
 			select {
-			case p.lines <- line:
+			case p.lines <- l:
 			case <-p.quit:
 				return
 			}
@@ -99,26 +127,28 @@ func (p *proc) read() {
 	}
 }
 
-// readLine reads one line without its end of line, truncated to maxLine bytes.
-func readLine(r *bufio.Reader) (string, error) {
-	var buf []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		if room := maxLine - len(buf); room > 0 {
-			buf = append(buf, frag[:min(len(frag), room)]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return strings.TrimRight(string(buf), "\r\n"), err
-	}
+// readLine reads one line: its first maxLine bytes are kept (in buf, which
+// it returns for reuse), the rest skipped, so memory stays bounded whatever
+// the engine writes. The end of line is dropped and the text sanitized.
+// err is set at the end of the input (the line may still hold text).
+func readLine(r *bufio.Reader, buf []byte) (line, []byte, error) {
+	text, long, err := pipeio.ReadLine(r, maxLine, buf)
+	return line{text: Sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}, text, err
 }
 
-// send writes one command line to the engine.
-func (p *proc) send(line string) error {
+// send writes command lines to the engine, in one write. An engine that
+// does not read its input for writeTimeout (the pipe stays full) makes it
+// fail.
+func (p *proc) send(lines ...string) error {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	_, err := io.WriteString(p.stdin, line+"\n")
+	_ = p.stdinFile.SetWriteDeadline(time.Now().Add(p.writeTimeout))
+	_, err := io.WriteString(p.stdin, b.String())
 	return err
 }
 
@@ -160,6 +190,7 @@ func (p *proc) kill() {
 		}
 		close(p.quit)
 		p.stdout.Close()
+		p.stdinFile.Close() // also ends a send blocked on a full pipe
 	})
 }
 
@@ -206,21 +237,25 @@ func (t *tailWriter) Write(b []byte) (int, error) {
 		_, _ = t.w.Write(b) // a failing log must not break the engine
 	}
 	t.mu.Lock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > stderrTail {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrTail:]...)
+	if len(b) >= stderrTail {
+		t.buf = append(t.buf[:0], b[len(b)-stderrTail:]...)
+	} else {
+		t.buf = append(t.buf, b...)
+		if len(t.buf) > stderrTail {
+			t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrTail:]...)
+		}
 	}
 	t.mu.Unlock()
 	return len(b), nil
 }
 
-// last returns the last n non-empty lines written.
+// last returns the last n non-empty lines written, sanitized.
 func (t *tailWriter) last(n int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []string
 	for _, l := range strings.Split(string(t.buf), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = Sanitize(strings.TrimSpace(l)); l != "" {
 			out = append(out, l)
 		}
 	}

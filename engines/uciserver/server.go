@@ -6,7 +6,13 @@
 // Every search switch of search.Switches is a UCI option under its own name
 // (setoption name fhr-margin value 50), next to Hash and Variant (which resets
 // the switches to the preset's). Bad input never stops the engine: it is
-// answered with "info string error: ..." and ignored.
+// answered with "info string error: ..." and ignored; a command line longer
+// than MaxLine is read in bounded memory and ignored the same way.
+//
+// Output is written a line at a time, except the info lines of a search's
+// iterations: they are held back for at most InfoDelay and written with the
+// next other line (bestmove), so a short search costs its GUI one wake-up
+// rather than one per iteration.
 package uciserver
 
 import (
@@ -22,14 +28,27 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/engines/internal/pipeio"
 	"selfplay/engines/search"
 )
 
 // Author is the id author line's text.
 const Author = "selfplay developers"
 
+// MaxLine is the longest command line the server reads; a longer one is
+// ignored with an error (a position command of a 6,000-move game has
+// about 60 KB).
+const MaxLine = 1 << 20
+
+// DefaultInfoDelay is the default of Server.InfoDelay.
+const DefaultInfoDelay = 50 * time.Millisecond
+
 // Server is a UCI engine over the in-process search. Use one per connection.
 type Server struct {
+	// InfoDelay is the longest time an iteration's info line is held back
+	// before it is written (New sets DefaultInfoDelay; 0: written at once).
+	InfoDelay time.Duration
+
 	spec string         // the variant spec given to New, or set by the Variant option
 	opts search.Options // the switches as set (validated when a search starts)
 	hash int            // MiB
@@ -65,24 +84,82 @@ func New(spec string, hashMiB int) (*Server, error) {
 	if hashMiB < MinHash || hashMiB > MaxHash {
 		return nil, fmt.Errorf("hash %d MiB is outside %d..%d", hashMiB, MinHash, MaxHash)
 	}
-	return &Server{spec: spec, opts: opts, hash: hashMiB, b: board.New()}, nil
+	return &Server{InfoDelay: DefaultInfoDelay, spec: spec, opts: opts, hash: hashMiB, b: board.New()}, nil
 }
 
 // output serialises the lines of the command loop and the search goroutine.
+// Iteration info lines are held back (info) for at most delay, and written
+// before the next other line.
 type output struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	delay time.Duration
+	held  []byte      // lines not yet written
+	timer *time.Timer // writes held lines delay after the first one
 }
 
+// printf writes a line, after the lines held back.
 func (o *output) printf(format string, args ...any) {
-	line := fmt.Sprintf(format, args...) + "\n"
+	o.add(fmt.Sprintf(format, args...), false)
+}
+
+// lines writes lines in one write, after the lines held back.
+func (o *output) lines(lines []string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	_, _ = io.WriteString(o.w, line) // a vanished GUI shows as EOF on stdin
+	for _, l := range lines {
+		o.held = append(append(o.held, l...), '\n')
+	}
+	o.flushLocked()
+}
+
+// info holds back an iteration's info line.
+func (o *output) info(line string) { o.add(line, true) }
+
+func (o *output) add(line string, hold bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	first := len(o.held) == 0
+	o.held = append(append(o.held, line...), '\n')
+	if !hold || o.delay <= 0 {
+		o.flushLocked()
+		return
+	}
+	if first {
+		if o.timer == nil {
+			o.timer = time.AfterFunc(o.delay, o.flush)
+		} else {
+			o.timer.Reset(o.delay)
+		}
+	}
+}
+
+func (o *output) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+}
+
+func (o *output) flushLocked() {
+	if len(o.held) == 0 {
+		return
+	}
+	_, _ = o.w.Write(o.held) // a vanished GUI shows as EOF on stdin
+	o.held = o.held[:0]
+	if o.timer != nil {
+		o.timer.Stop()
+	}
 }
 
 func (o *output) errorf(format string, args ...any) {
 	o.printf("info string error: "+format, args...)
+}
+
+// command is a line of input; a line longer than MaxLine comes as its
+// start, marked tooLong.
+type command struct {
+	text    string
+	tooLong bool
 }
 
 // Run answers the commands read from in until quit, the end of in, or the
@@ -91,18 +168,27 @@ func (o *output) errorf(format string, args ...any) {
 // `echo "go depth 6" | selfplay uci` prints its move. The error is ctx's
 // when it was cancelled, else nil.
 func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.out = &output{w: out}
-	lines := make(chan string)
+	s.out = &output{w: out, delay: s.InfoDelay}
+	defer s.out.flush()
+	lines := make(chan command)
 	quit := make(chan struct{})
 	defer close(quit)
 	go func() {
 		defer close(lines)
-		r := bufio.NewReader(in)
+		r := bufio.NewReaderSize(in, 4096)
+		var buf []byte
 		for {
-			line, err := r.ReadString('\n')
-			if line != "" {
+			text, long, err := pipeio.ReadLine(r, MaxLine, buf)
+			buf = text
+			if len(text) > 0 || long {
+				c := command{tooLong: long}
+				if long {
+					c.text = string(text[:64])
+				} else {
+					c.text = string(text)
+				}
 				select {
-				case lines <- line:
+				case lines <- c:
 				case <-quit:
 					return
 				}
@@ -125,7 +211,11 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				s.stop()
 				return nil
 			}
-			if !s.handle(ctx, line) {
+			if line.tooLong {
+				s.out.errorf("a command line longer than %d KiB was ignored (it starts %q)", MaxLine>>10, line.text)
+				continue
+			}
+			if !s.handle(ctx, line.text) {
 				s.stop()
 				return nil
 			}
@@ -170,12 +260,9 @@ func (s *Server) handle(ctx context.Context, line string) bool {
 	s.stop()
 	switch cmd {
 	case "uci":
-		s.out.printf("id name selfplay %s", s.spec)
-		s.out.printf("id author %s", Author)
-		for _, l := range optionLines(s.spec, s.opts, s.hash) {
-			s.out.printf("%s", l)
-		}
-		s.out.printf("uciok")
+		reply := []string{"id name selfplay " + s.spec, "id author " + Author}
+		reply = append(reply, optionLines(s.spec, s.opts, s.hash)...)
+		s.out.lines(append(reply, "uciok"))
 	case "setoption":
 		if err := s.setOption(args); err != nil {
 			s.out.errorf("%v", err)
@@ -431,7 +518,7 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 	}()
 	var last *search.Info
 	lim.OnIteration = func(i search.Info) {
-		s.out.printf("%s", FormatInfo(i))
+		s.out.info(FormatInfo(i))
 		last = &i
 	}
 	res, err := r.searcher.Search(ctx, b, lim)
@@ -449,7 +536,7 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 	}
 	i := res.Info
 	if last == nil || last.Nodes != i.Nodes || last.SelDepth != i.SelDepth || last.Depth != i.Depth {
-		s.out.printf("%s", FormatInfo(i))
+		s.out.info(FormatInfo(i))
 	}
 	return res.Move.UCI()
 }
@@ -487,3 +574,11 @@ func (s *Server) stop() {
 	}
 	s.run = nil
 }
+
+// Stdio returns the process's standard input and output for Run. When they
+// are pipes (a GUI, a tournament runner) they are read and written with raw
+// system calls on Linux, which spares the Go runtime's system monitor the
+// wake-ups that each command would otherwise cost (engines/internal/pipeio).
+// Call restore before the process exits: it puts the descriptors back in
+// blocking mode for whoever shares them.
+func Stdio() (in io.Reader, out io.Writer, restore func()) { return pipeio.Stdio() }

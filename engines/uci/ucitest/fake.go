@@ -16,6 +16,15 @@
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
 //	sleep           sleep -delay and exit (the child of -childpid)
+//	long-line       answer go with an info line of -line-size bytes, then as legal
+//	flood-start     answer uci with lines that are not UCI, without end
+//	control         call itself "fake\x1b[2Jengine\x07" and crash on go
+//	                with control bytes and invalid UTF-8 on stderr
+//	immortal        like legal, but ignore the end of input, quit and
+//	                SIGTERM/SIGHUP/SIGINT: it runs until killed
+//
+// -ready-delay delays every readyok; -stderr-flood writes that many bytes
+// to stderr on each go (in lines of 100 bytes) before answering.
 //
 // In every mode a position command it cannot follow (bad FEN, illegal
 // move) makes it exit with status 4, after a line on stderr.
@@ -27,9 +36,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/notnil/chess"
@@ -48,6 +59,9 @@ func Main(args []string) {
 	mode := fs.String("mode", "legal", "behaviour")
 	delay := fs.Duration("delay", 2*time.Second, "slow-start and sleep delay")
 	childPID := fs.String("childpid", "", "start a sleeping child and write its pid to this file")
+	readyDelay := fs.Duration("ready-delay", 0, "delay of every readyok")
+	stderrFlood := fs.Int("stderr-flood", 0, "bytes written to stderr on each go")
+	lineSize := fs.Int("line-size", 100<<10, "length of the long-line mode's info line")
 	var options optionList
 	fs.Var(&options, "option", "advertise a spin option of this name (repeatable)")
 	fs.Parse(args)
@@ -74,6 +88,24 @@ func Main(args []string) {
 			os.Exit(1)
 		}
 		_ = os.WriteFile(*childPID, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+	}
+
+	if *mode == "immortal" {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		defer func() {
+			for {
+				time.Sleep(time.Hour)
+			}
+		}()
+	}
+	if *mode == "flood-start" {
+		// Like yes(1) in place of an engine: no uciok, ever.
+		line := []byte("y\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return
+			}
+		}
 	}
 
 	out := bufio.NewWriter(os.Stdout)
@@ -108,6 +140,12 @@ func Main(args []string) {
 		}
 		switch f[0] {
 		case "uci":
+			if *mode == "control" {
+				say("id name fake\x1b[2Jengine\x07")
+				say("option name Hash type spin default 16 min 1 max 1024")
+				say("uciok")
+				continue
+			}
 			say("id name fake engine")
 			if *mode == "no-uciok" {
 				say("hello, I am not quite UCI")
@@ -121,6 +159,7 @@ func Main(args []string) {
 			}
 			say("uciok")
 		case "isready":
+			time.Sleep(*readyDelay)
 			say("readyok")
 		case "ucinewgame":
 			if *mode == "exit-on-newgame" {
@@ -139,10 +178,24 @@ func Main(args []string) {
 			game = g
 		case "go":
 			searches++
+			if *stderrFlood > 0 {
+				line := strings.Repeat("e", 99) + "\n"
+				w := bufio.NewWriterSize(os.Stderr, 64<<10)
+				for n := 0; n < *stderrFlood; n += len(line) {
+					w.WriteString(line)
+				}
+				w.Flush()
+			}
 			switch *mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
 				os.Exit(3)
+			case "control":
+				os.Stderr.WriteString("fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad\xff\xfe utf-8 \u202eevil\r\n")
+				os.Exit(3)
+			case "long-line":
+				say("info string %s", strings.Repeat("x", *lineSize))
+				play()
 			case "crash-after":
 				if searches >= crashAt {
 					fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
@@ -173,7 +226,7 @@ func Main(args []string) {
 				play()
 			}
 		case "quit":
-			if *mode != "hang" {
+			if *mode != "hang" && *mode != "immortal" {
 				return
 			}
 		}

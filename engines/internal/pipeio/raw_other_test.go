@@ -1,0 +1,5 @@
+//go:build !linux
+
+package pipeio
+
+func isRaw(any) bool { return false }

@@ -1,0 +1,22 @@
+//go:build !linux
+
+package uci
+
+import "os/exec"
+
+// spawner starts processes directly: the parent-death signal that needs a
+// thread of its own is Linux only.
+type spawner struct{ done chan struct{} }
+
+func newSpawner() *spawner { return &spawner{done: make(chan struct{})} }
+
+func (s *spawner) start(cmd *exec.Cmd) error {
+	select {
+	case <-s.done:
+		return errSpawnerStopped
+	default:
+	}
+	return cmd.Start()
+}
+
+func (s *spawner) stop() { close(s.done) }
