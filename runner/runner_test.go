@@ -63,7 +63,7 @@ func loadConfig(t *testing.T, body string) *config.File {
 
 func openStore(t *testing.T, cfg *config.File) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), cfg.Database)
+	st, err := store.OpenWriter(context.Background(), cfg.Database, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@ package standings
 
 import (
 	"slices"
-	"strings"
+	"time"
 
 	"selfplay/report"
 	"selfplay/store/record"
@@ -50,51 +50,41 @@ func terminationsReport(engines []string, games []record.Game) report.Terminatio
 	return t
 }
 
-// searchReport averages each engine's search figures over its own moves.
-func searchReport(engines []string, games []record.Game) []report.EngineSearch {
-	type sums struct {
-		moves                  int
-		depth, seldepth, nodes float64
-		ms                     float64
-	}
-	total := map[string]*sums{}
-	for _, e := range engines {
-		total[e] = &sums{}
-	}
-	for _, g := range games {
-		blackStarts := len(strings.Fields(g.StartFEN)) > 1 && strings.Fields(g.StartFEN)[1] == "b"
-		for _, m := range g.Moves {
-			if m.Book {
-				continue
-			}
-			// Ply 1 is played by the side to move in the start position.
-			white := (m.Ply%2 == 1) != blackStarts
-			mover := g.Black
-			if white {
-				mover = g.White
-			}
-			s := total[mover]
-			if s == nil {
-				continue // an engine the tournament does not list
-			}
-			s.moves++
-			s.depth += float64(m.Depth)
-			s.seldepth += float64(m.SelDepth)
-			s.nodes += float64(m.Nodes)
-			s.ms += m.Time.Seconds() * 1000
+// SumSearch adds up each engine's search figures over the moves it chose
+// in the games (with their moves): what a Source's SearchSums returns.
+func SumSearch(games []record.Game) map[string]record.SearchSums {
+	out := map[string]record.SearchSums{}
+	for i := range games {
+		g := &games[i]
+		w, b := g.SideSums()
+		for _, side := range []struct {
+			engine string
+			sums   record.SearchSums
+		}{{g.White, w}, {g.Black, b}} {
+			s := out[side.engine]
+			s.Add(side.sums)
+			out[side.engine] = s
 		}
 	}
+	return out
+}
+
+// searchReport averages each engine's search figures over its own moves,
+// engines in the tournament's order (sums of engines it does not list are
+// left out).
+func searchReport(engines []string, sums map[string]record.SearchSums) []report.EngineSearch {
 	out := make([]report.EngineSearch, 0, len(engines))
 	for _, e := range engines {
-		s := total[e]
-		r := report.EngineSearch{Engine: e, Moves: s.moves}
-		if s.moves > 0 {
-			n := float64(s.moves)
-			r.Depth, r.SelDepth = report.Float(s.depth/n), report.Float(s.seldepth/n)
-			r.Nodes, r.TimeMS = report.Float(s.nodes/n), report.Float(s.ms/n)
+		s := sums[e]
+		r := report.EngineSearch{Engine: e, Moves: s.Moves}
+		ms := float64(s.Time) / float64(time.Millisecond)
+		if s.Moves > 0 {
+			n := float64(s.Moves)
+			r.Depth, r.SelDepth = report.Float(float64(s.Depth)/n), report.Float(float64(s.SelDepth)/n)
+			r.Nodes, r.TimeMS = report.Float(float64(s.Nodes)/n), report.Float(ms/n)
 		}
-		if s.ms > 0 {
-			r.NPS = report.Float(s.nodes / (s.ms / 1000))
+		if s.Time > 0 {
+			r.NPS = report.Float(float64(s.Nodes) / s.Time.Seconds())
 		}
 		out = append(out, r)
 	}

@@ -36,9 +36,14 @@ type Options struct {
 type Source interface {
 	// Tournaments returns every tournament with its engines, in creation order.
 	Tournaments(ctx context.Context) ([]record.Tournament, error)
-	// TournamentGames returns a tournament's games in schedule order, with
-	// their moves.
+	// TournamentGames returns a tournament's games in schedule order. Load
+	// reads their pair and index, opening, players, result, termination,
+	// culprit and times, not their moves, PGN or reason, which a source may
+	// leave out.
 	TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error)
+	// SearchSums returns, per engine, its search figures summed over the
+	// moves it chose in the tournament (SumSearch of the games with moves).
+	SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error)
 	// SuiteRuns returns every suite run with its rows, oldest first.
 	SuiteRuns(ctx context.Context) ([]record.SuiteRun, error)
 }
@@ -79,11 +84,15 @@ func Load(ctx context.Context, src Source, opt Options) (report.Report, error) {
 		if err != nil {
 			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
+		sums, err := src.SearchSums(ctx, t.ID)
+		if err != nil {
+			return report.Report{}, fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
 		anchor := ""
 		if slices.ContainsFunc(t.Engines, func(e record.Engine) bool { return e.Name == opt.Anchor }) {
 			anchor, anchored = opt.Anchor, true
 		}
-		rt, err := Tournament(t, games, level, anchor)
+		rt, err := Tournament(t, games, sums, level, anchor)
 		if err != nil {
 			return report.Report{}, err
 		}
@@ -149,17 +158,19 @@ func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
 }
 
 // Tournament computes a tournament's report from its games (in schedule
-// order, with moves) at the confidence level, its ratings anchored at
-// anchor ("" for the average).
-func Tournament(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
-	rt, err := tournament(t, games, level, anchor)
+// order; moves are not read) and each engine's search sums, at the
+// confidence level, its ratings anchored at anchor ("" for the average).
+func Tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
+	anchor string) (report.Tournament, error) {
+	rt, err := tournament(t, games, sums, level, anchor)
 	if err != nil {
 		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
 	return rt, nil
 }
 
-func tournament(t record.Tournament, games []record.Game, level float64, anchor string) (report.Tournament, error) {
+func tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
+	anchor string) (report.Tournament, error) {
 	snap, err := config.ParseSnapshot(t.Config)
 	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
@@ -200,7 +211,7 @@ func tournament(t record.Tournament, games []record.Game, level float64, anchor 
 		rt.Pairings = append(rt.Pairings, p)
 	}
 	rt.Terminations = terminationsReport(names, games)
-	rt.Search = searchReport(names, games)
+	rt.Search = searchReport(names, sums)
 	return rt, nil
 }
 

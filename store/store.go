@@ -3,6 +3,14 @@
 // user_version; the database runs in WAL mode and every finished game is
 // written in one transaction, so a killed process loses at most the games
 // that were still being played.
+//
+// A database has one writer at a time (OpenWriter: an OS lock on the file
+// PATH.lock beside it, released by the kernel when the writer exits or is
+// killed) and any number of readers (OpenReader), which open the file
+// read-only and are never blocked by the writer. Before each write the
+// writer checks that the path still names the file it writes, so a
+// database deleted during a run stops the run instead of losing its games
+// silently.
 package store
 
 import (
@@ -11,188 +19,391 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite" // also the database/sql driver "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"selfplay/store/record"
 )
 
-// Store is an open database.
+// A Store is a database open for writing: the one writer of its file
+// (OpenWriter). It reads as a Reader does.
 type Store struct {
-	db *sql.DB
+	Reader
+	lock *writerLock
+	// The files the connection writes, as they were when it opened them:
+	// before each write the path must still name them (checkFiles).
+	dbFile, walFile os.FileInfo
 }
 
-// Open opens (creating if needed) the database file and brings its schema up
-// to date. It fails with a clear message when the directory does not exist
-// or is not writable.
-func Open(ctx context.Context, path string) (*Store, error) {
-	abs, err := filepath.Abs(path)
+// A Reader is a database open read-only (OpenReader): it never writes the
+// file, never migrates it, and does not block or wait for a writer.
+type Reader struct {
+	db   *sql.DB
+	q    queryer // db, or the transaction of ReadTx
+	path string  // as given to the Open function, for messages
+}
+
+// queryer runs queries: *sql.DB, *sql.Conn or *sql.Tx.
+type queryer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// dsn is the URI of the database file with query parameters.
+func dsn(abs string, q url.Values) string {
+	return (&url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}).String()
+}
+
+// OpenWriter opens the database at path for writing, creating it if
+// needed, and brings its schema up to date. command ("run", "suite", ...)
+// is recorded for the message a second writer gets.
+//
+// There is one writer per database: OpenWriter takes an OS lock on
+// PATH.lock, held until Close (the kernel releases it if the process
+// dies), and fails with an *InUseError naming the holder when another
+// process (or another Store in this one) has it. It fails with a clear
+// message, writing nothing, when the directory does not exist, the file
+// or directory is not writable, or the file is an SQLite database that is
+// not selfplay's or comes from a newer selfplay. Readers (OpenReader) are
+// not affected by the lock.
+func OpenWriter(ctx context.Context, path, command string) (*Store, error) {
+	s, err := openWriter(ctx, path, command)
 	if err != nil {
-		return nil, fmt.Errorf("database %s: %w", path, err)
-	}
-	dir := filepath.Dir(abs)
-	if st, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("database %s: directory %s: %w", path, dir, err)
-	} else if !st.IsDir() {
-		return nil, fmt.Errorf("database %s: %s is not a directory", path, dir)
-	}
-	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("database %s: is a directory", path)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Set("_txlock", "immediate")
-	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}).String()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("database %s: %w", path, err)
-	}
-	// One connection: SQLite has one writer anyway, and a single connection
-	// serialises the workers' transactions without SQLITE_BUSY retries.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
+		var inUse *InUseError
+		if errors.As(err, &inUse) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	return s, nil
 }
 
-// Close closes the database (checkpointing the WAL).
-func (s *Store) Close() error { return s.db.Close() }
-
-// migrations[i] brings the schema from user_version i to i+1.
-var migrations = []string{
-	`CREATE TABLE tournaments (
-		id           INTEGER PRIMARY KEY,
-		name         TEXT NOT NULL UNIQUE,
-		config       TEXT NOT NULL,   -- snapshot of everything that defines the games (JSON)
-		config_hash  TEXT NOT NULL,   -- sha256 of config
-		status       TEXT NOT NULL,   -- running | complete
-		total_games  INTEGER NOT NULL,
-		sprt_state   TEXT NOT NULL DEFAULT '',  -- '' (no SPRT) | continue | H0 | H1
-		sprt_llr     REAL NOT NULL DEFAULT 0,
-		created_at   TEXT NOT NULL,
-		updated_at   TEXT NOT NULL,
-		finished_at  TEXT NOT NULL DEFAULT ''
-	);
-	CREATE TABLE engines (
-		tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
-		name          TEXT NOT NULL,
-		options       TEXT NOT NULL,  -- resolved options (variant switches, or command line and UCI options)
-		PRIMARY KEY (tournament_id, name)
-	);
-	CREATE TABLE games (
-		id            INTEGER PRIMARY KEY,
-		tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
-		pair_index    INTEGER NOT NULL,  -- game pair in schedule order, from 0
-		game_index    INTEGER NOT NULL,  -- 0: the pairing's first engine has White; 1: colors swapped
-		round         INTEGER NOT NULL,
-		opening_id    TEXT NOT NULL,
-		opening_name  TEXT NOT NULL,
-		start_fen     TEXT NOT NULL,     -- position the opening moves start from
-		opening_moves TEXT NOT NULL,     -- UCI, space separated
-		white         TEXT NOT NULL,
-		black         TEXT NOT NULL,
-		result        TEXT NOT NULL,     -- 1-0 | 0-1 | 1/2-1/2
-		termination   TEXT NOT NULL,     -- checkmate, stalemate, threefold repetition, ..., adjudication, illegal move, time forfeit, engine error
-		reason        TEXT NOT NULL,     -- human-readable detail
-		plies         INTEGER NOT NULL,  -- plies played after the opening
-		final_fen     TEXT NOT NULL,
-		started_at    TEXT NOT NULL,
-		finished_at   TEXT NOT NULL,
-		pgn           TEXT NOT NULL,
-		UNIQUE (tournament_id, pair_index, game_index)
-	);
-	CREATE TABLE moves (
-		game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-		ply       INTEGER NOT NULL,  -- from 1, opening moves included
-		uci       TEXT NOT NULL,
-		san       TEXT NOT NULL,
-		book      INTEGER NOT NULL,  -- 1: opening move
-		score     INTEGER NOT NULL,  -- mover's view; centipawns, or ±(32000 - plies to mate)
-		depth     INTEGER NOT NULL,
-		seldepth  INTEGER NOT NULL,
-		nodes     INTEGER NOT NULL,
-		time_ms   REAL NOT NULL,
-		PRIMARY KEY (game_id, ply)
-	);`,
-	`CREATE TABLE suite_runs (
-		id          INTEGER PRIMARY KEY,
-		suite       TEXT NOT NULL,     -- EPD file as given
-		limit_kind  TEXT NOT NULL,     -- nodes | depth | movetime
-		settings    TEXT NOT NULL,     -- the command's settings, for the record
-		created_at  TEXT NOT NULL
-	);
-	CREATE TABLE suite_rows (
-		run_id      INTEGER NOT NULL REFERENCES suite_runs(id) ON DELETE CASCADE,
-		variant     TEXT NOT NULL,
-		limit_value INTEGER NOT NULL,  -- nodes, depth, or movetime in ms
-		positions   INTEGER NOT NULL,
-		solved      INTEGER NOT NULL,
-		nodes       INTEGER NOT NULL,
-		main_nodes  INTEGER NOT NULL,
-		q_nodes     INTEGER NOT NULL,
-		time_ms     REAL NOT NULL,
-		PRIMARY KEY (run_id, variant, limit_value)
-	);
-	CREATE TABLE suite_positions (
-		run_id      INTEGER NOT NULL REFERENCES suite_runs(id) ON DELETE CASCADE,
-		variant     TEXT NOT NULL,
-		limit_value INTEGER NOT NULL,
-		position    TEXT NOT NULL,     -- EPD id
-		solved      INTEGER NOT NULL,
-		move        TEXT NOT NULL,     -- move chosen at the end (UCI)
-		first_found INTEGER NOT NULL,  -- first iteration depth at which the final move was best (-1: none)
-		depth       INTEGER NOT NULL,
-		score       INTEGER NOT NULL,
-		nodes       INTEGER NOT NULL,
-		time_ms     REAL NOT NULL,
-		PRIMARY KEY (run_id, variant, limit_value, position)
-	);`,
-	// The engine charged with a game's fault (illegal move, time forfeit,
-	// engine timeout, crash or error), so that a drawn time forfeit is
-	// charged without reading the reason text; '' for other endings.
-	`ALTER TABLE games ADD COLUMN culprit TEXT NOT NULL DEFAULT '';`,
+func openWriter(ctx context.Context, path, command string) (_ *Store, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(abs)
+	if st, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("directory %s: %w", dir, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if strings.ContainsFunc(command, unicode.IsSpace) || command == "" {
+		return nil, fmt.Errorf("store.OpenWriter: bad command name %q", command)
+	}
+	lock, err := acquireWriterLock(path, abs+lockSuffix, command)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lock.release()
+		}
+	}()
+	// Checked before SQLite opens the files, which would fall back to a
+	// read-only connection and fail at the first game.
+	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
+		if err := checkWritable(f); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		if err := createDatabase(ctx, abs); err != nil {
+			return nil, err
+		}
+	}
+	db, err := sql.Open("sqlite", writerDSN(abs))
+	if err != nil {
+		return nil, err
+	}
+	// One connection: SQLite has one writer anyway, and a single connection
+	// serialises the workers' transactions without SQLITE_BUSY retries.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	s := &Store{Reader: Reader{db: db, q: db, path: path}, lock: lock}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
+	if err := prepare(ctx, db); err != nil {
+		return nil, sqliteError(abs, err)
+	}
+	// The connection has the database and its write-ahead log open now.
+	if s.dbFile, err = os.Stat(abs); err != nil {
+		return nil, err
+	}
+	if s.walFile, err = os.Stat(abs + "-wal"); err != nil {
+		return nil, fmt.Errorf("write-ahead log: %w", err)
+	}
+	return s, nil
 }
 
-// schemaVersion is the user_version of an up-to-date database.
-func schemaVersion() int { return len(migrations) }
+// checkWritable fails if the file exists and cannot be opened for writing.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("not writable: %w", err)
+	}
+	return f.Close()
+}
 
-func (s *Store) migrate(ctx context.Context) error {
-	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return fmt.Errorf("reading schema version: %w", err)
+// writerDSN is the writer's connection URI of the database file.
+func writerDSN(abs string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	return dsn(abs, q)
+}
+
+// createDatabase creates a new database at abs with the current schema:
+// built under another name and linked into place complete, so that a
+// reader never meets an empty or half-made file. The writer lock is held,
+// so no one else creates it meanwhile; a leftover of a creation that was
+// killed is replaced.
+func createDatabase(ctx context.Context, abs string) error {
+	tmp := abs + ".creating"
+	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
-	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this selfplay (%d): use a newer selfplay", v, len(migrations))
+	db, err := sql.Open("sqlite", writerDSN(tmp))
+	if err != nil {
+		return err
 	}
-	for ; v < len(migrations); v++ {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migrating to schema %d: %w", v+1, err)
-		}
+	db.SetMaxOpenConns(1)
+	err = prepare(ctx, db)
+	if cerr := db.Close(); err == nil { // checkpoints and removes the write-ahead log
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp, abs) // fails rather than replace a file that appeared meanwhile
+	}
+	os.Remove(tmp)
+	if err != nil {
+		return fmt.Errorf("creating the database: %w", err)
 	}
 	return nil
+}
+
+// prepare checks that the database is selfplay's (or empty) before
+// anything is written, switches it to WAL, migrates it and makes a real
+// write, so that a database that cannot be written fails before the first
+// game rather than at its end.
+func prepare(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	v, err := checkSchema(ctx, conn)
+	if err != nil {
+		return err
+	}
+	var mode string
+	if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+		return fmt.Errorf("switching to WAL: %w", err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("switching to WAL: journal mode stays %q", mode)
+	}
+	if err := migrate(ctx, conn, v); err != nil {
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("checking that it can be written: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion())); err != nil {
+		return fmt.Errorf("checking that it can be written: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("checking that it can be written: %w", err)
+	}
+	return nil
+}
+
+// ErrDatabaseGone is wrapped by the error of a write to a Store whose
+// file was deleted or replaced since it was opened.
+var ErrDatabaseGone = errors.New("nothing more can be stored")
+
+// checkFiles fails with ErrDatabaseGone when the path no longer names the
+// database file (or write-ahead log) the connection writes. SQLite keeps
+// writing an unlinked file without error, and every game stored there
+// would vanish with the process.
+func (s *Store) checkFiles() error {
+	abs, err := filepath.Abs(s.path)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		path string
+		info os.FileInfo
+		what string
+	}{{abs, s.dbFile, "database " + s.path}, {abs + "-wal", s.walFile, "write-ahead log " + s.path + "-wal"}} {
+		now, err := os.Stat(f.path)
+		if err == nil && os.SameFile(now, f.info) {
+			continue
+		}
+		how := "was replaced by another file"
+		if errors.Is(err, fs.ErrNotExist) {
+			how = "was deleted"
+		} else if err != nil {
+			how = fmt.Sprintf("cannot be checked (%v)", err)
+		}
+		return fmt.Errorf("the %s %s while this process was writing it: %w", f.what, how, ErrDatabaseGone)
+	}
+	return nil
+}
+
+// Close closes the database (checkpointing the WAL) and releases the
+// writer lock.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if lerr := s.lock.release(); err == nil {
+		err = lerr
+	}
+	return err
+}
+
+// OpenReader opens an existing database read-only. It never writes the
+// file: no migration (an old schema is an error that says `selfplay run`
+// upgrades it), no change of journal mode, queries only. It reads files
+// and directories that are read-only, and does not wait for a writer (WAL:
+// readers see the last committed state). A file that is not a selfplay
+// database is an error naming it.
+func OpenReader(ctx context.Context, path string) (*Reader, error) {
+	r, err := openReader(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	return r, nil
+}
+
+func openReader(ctx context.Context, path string) (*Reader, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, err // a mistyped path is an error, not a new empty database
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "query_only(1)")
+	r, err := openReaderDSN(ctx, path, dsn(abs, q))
+	if err != nil && cannotShareWAL(err) && !hasWAL(abs) {
+		// A read-only directory without the -shm file: SQLite cannot set
+		// up WAL sharing. Without a -wal file there is no writer and no
+		// uncommitted log, so the file as it is is the whole database.
+		q.Set("immutable", "1")
+		if r2, err2 := openReaderDSN(ctx, path, dsn(abs, q)); err2 == nil {
+			return r2, nil
+		}
+	}
+	if err != nil {
+		return nil, sqliteError(abs, err)
+	}
+	return r, nil
+}
+
+func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	v, err := checkSchema(ctx, db)
+	switch {
+	case err != nil:
+	case v == 0:
+		err = fmt.Errorf("%w (an empty SQLite database)", errForeign)
+	case v < schemaVersion():
+		err = fmt.Errorf("schema version %d is older than this selfplay's (%d): `selfplay run -db %s` upgrades it "+
+			"(report and export never write)", v, schemaVersion(), path)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Reader{db: db, q: db, path: path}, nil
+}
+
+// cannotShareWAL reports whether err is SQLite failing to open or set up
+// the WAL index (-shm) of a read-only connection.
+func cannotShareWAL(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN:
+		return true
+	}
+	return false
+}
+
+// hasWAL reports whether the database has a write-ahead log with content
+// (or one that cannot be examined).
+func hasWAL(abs string) bool {
+	st, err := os.Stat(abs + "-wal")
+	return !errors.Is(err, fs.ErrNotExist) && (err != nil || st.Size() > 0)
+}
+
+// sqliteError rewords SQLite's answer for a file that is no database.
+func sqliteError(abs string, err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB {
+		return fmt.Errorf("not an SQLite database (%w)", err)
+	}
+	if cannotShareWAL(err) && hasWAL(abs) {
+		return fmt.Errorf("%w: its write-ahead log %s-wal holds changes that a reader can only read with the "+
+			"%s-shm file beside it, or where it may create that file", err, filepath.Base(abs), filepath.Base(abs))
+	}
+	return err
+}
+
+// Close closes the database.
+func (r *Reader) Close() error { return r.db.Close() }
+
+// ReadTx calls fn with a Reader whose queries all see one snapshot of the
+// database (a read transaction), so that figures read by separate queries
+// agree while a writer goes on.
+func (r *Reader) ReadTx(ctx context.Context, fn func(*Reader) error) error {
+	if _, inTx := r.q.(*sql.Tx); inTx {
+		return fn(r)
+	}
+	tx, err := r.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("database %s: %w", r.path, err)
+	}
+	defer tx.Rollback()
+	return fn(&Reader{db: r.db, q: tx, path: r.path})
 }
 
 const timeLayout = time.RFC3339Nano
@@ -216,8 +427,8 @@ func parseTime(s string) time.Time {
 var ErrNotFound = errors.New("not found")
 
 // TournamentByName returns the tournament and its engines, or ErrNotFound.
-func (s *Store) TournamentByName(ctx context.Context, name string) (record.Tournament, error) {
-	ts, err := s.tournaments(ctx, "WHERE name = ?", name)
+func (r *Reader) TournamentByName(ctx context.Context, name string) (record.Tournament, error) {
+	ts, err := r.tournaments(ctx, "WHERE name = ?", name)
 	if err != nil {
 		return record.Tournament{}, err
 	}
@@ -228,12 +439,12 @@ func (s *Store) TournamentByName(ctx context.Context, name string) (record.Tourn
 }
 
 // Tournaments returns every tournament in creation order.
-func (s *Store) Tournaments(ctx context.Context) ([]record.Tournament, error) {
-	return s.tournaments(ctx, "")
+func (r *Reader) Tournaments(ctx context.Context) ([]record.Tournament, error) {
+	return r.tournaments(ctx, "")
 }
 
-func (s *Store) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
+func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
 		created_at, updated_at, finished_at FROM tournaments `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
@@ -255,15 +466,15 @@ func (s *Store) tournaments(ctx context.Context, where string, args ...any) ([]r
 	}
 	rows.Close()
 	for i := range out {
-		if out[i].Engines, err = s.engines(ctx, out[i].ID); err != nil {
+		if out[i].Engines, err = r.engines(ctx, out[i].ID); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (s *Store) engines(ctx context.Context, tid int64) ([]record.Engine, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, options FROM engines WHERE tournament_id = ? ORDER BY rowid`, tid)
+func (r *Reader) engines(ctx context.Context, tid int64) ([]record.Engine, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT name, options FROM engines WHERE tournament_id = ? ORDER BY rowid`, tid)
 	if err != nil {
 		return nil, fmt.Errorf("reading engines: %w", err)
 	}
@@ -280,8 +491,12 @@ func (s *Store) engines(ctx context.Context, tid int64) ([]record.Engine, error)
 }
 
 // CreateTournament inserts a tournament and its engines; t.ID is ignored and
-// the new ID returned.
+// the new ID returned. IDs are never reused, also not those of deleted
+// tournaments.
 func (s *Store) CreateTournament(ctx context.Context, t record.Tournament) (int64, error) {
+	if err := s.checkFiles(); err != nil {
+		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
@@ -302,11 +517,17 @@ func (s *Store) CreateTournament(ctx context.Context, t record.Tournament) (int6
 			return 0, fmt.Errorf("creating tournament %s: engine %s: %w", t.Name, e.Name, err)
 		}
 	}
-	return id, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
+	}
+	return id, nil
 }
 
 // DeleteTournament removes a tournament with its games and moves (restart).
 func (s *Store) DeleteTournament(ctx context.Context, id int64) error {
+	if err := s.checkFiles(); err != nil {
+		return fmt.Errorf("deleting tournament %d: %w", id, err)
+	}
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM tournaments WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("deleting tournament %d: %w", id, err)
 	}
@@ -316,6 +537,9 @@ func (s *Store) DeleteTournament(ctx context.Context, id int64) error {
 // UpdateStatus records a tournament's status and SPRT state; complete sets
 // finished_at.
 func (s *Store) UpdateStatus(ctx context.Context, id int64, status record.Status, sprtState string, sprtLLR float64) error {
+	if err := s.checkFiles(); err != nil {
+		return fmt.Errorf("updating tournament %d: %w", id, err)
+	}
 	now := time.Now()
 	finished := ""
 	if status == record.StatusComplete {
@@ -331,9 +555,9 @@ func (s *Store) UpdateStatus(ctx context.Context, id int64, status record.Status
 }
 
 // CountGames returns the number of stored games of a tournament.
-func (s *Store) CountGames(ctx context.Context, tid int64) (int, error) {
+func (r *Reader) CountGames(ctx context.Context, tid int64) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE tournament_id = ?`, tid).Scan(&n); err != nil {
+	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE tournament_id = ?`, tid).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting games: %w", err)
 	}
 	return n, nil
@@ -341,17 +565,26 @@ func (s *Store) CountGames(ctx context.Context, tid int64) (int, error) {
 
 // SaveGame stores a finished game and its moves in one transaction. Storing
 // the same game twice is an error (the UNIQUE key), never a duplicate row.
+// A database file deleted or replaced since OpenWriter is an error
+// wrapping ErrDatabaseGone, before anything is written.
 func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
+	if err := s.checkFiles(); err != nil {
+		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
 	defer tx.Rollback()
+	w, b := g.SideSums()
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name,
-		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn,
+		white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
+		black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Pair, g.Index, g.Round, g.OpeningID, g.OpeningName, g.StartFEN, strings.Join(g.OpeningMoves, " "),
-		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished), g.PGN)
+		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished), g.PGN,
+		w.Moves, w.Depth, w.SelDepth, w.Nodes, int64(w.Time), b.Moves, b.Depth, b.SelDepth, b.Nodes, int64(b.Time))
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
@@ -387,8 +620,8 @@ type GameFilter struct {
 	WithMoves    bool
 }
 
-// Games returns games in (tournament, pair, index) order.
-func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) {
+// where is the filter's WHERE clause (empty for none) with its arguments.
+func (f GameFilter) where() (string, []any) {
 	var where []string
 	var args []any
 	if f.TournamentID != 0 {
@@ -399,13 +632,24 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) 
 		where = append(where, "(white = ? OR black = ?)")
 		args = append(args, f.Engine, f.Engine)
 	}
-	q := `SELECT id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen, opening_moves,
-		white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn FROM games`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
-	q += " ORDER BY tournament_id, pair_index, game_index"
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// gameOrder is the order of games everywhere: tournament, then schedule
+// (the UNIQUE index's order, so SQLite reads it without sorting).
+const gameOrder = " ORDER BY tournament_id, pair_index, game_index"
+
+// Games returns games in (tournament, pair, index) order, with their PGN
+// and, if f.WithMoves, their moves. It holds them all in memory: readers of
+// many games use TournamentGames or WritePGN.
+func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error) {
+	where, args := f.where()
+	rows, err := r.q.QueryContext(ctx, `SELECT id, tournament_id, pair_index, game_index, round, opening_id, opening_name,
+		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at,
+		finished_at, pgn FROM games`+where+gameOrder, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
@@ -428,7 +672,7 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) 
 	rows.Close()
 	if f.WithMoves {
 		for i := range out {
-			if out[i].Moves, err = s.moves(ctx, out[i].ID); err != nil {
+			if out[i].Moves, err = r.moves(ctx, out[i].ID); err != nil {
 				return nil, err
 			}
 		}
@@ -437,28 +681,115 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]record.Game, error) 
 }
 
 // WritePGN writes the stored PGN of the selected games, in tournament and
-// schedule order, and returns how many it wrote.
-func (s *Store) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, error) {
-	games, err := s.Games(ctx, f)
+// schedule order, and returns how many it wrote. It streams: one game is
+// in memory at a time, and the games are one snapshot of the database.
+func (r *Reader) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, error) {
+	where, args := f.where()
+	rows, err := r.q.QueryContext(ctx, `SELECT pgn FROM games`+where+gameOrder, args...)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("reading games: %w", err)
 	}
-	for i, g := range games {
-		if _, err := io.WriteString(w, g.PGN); err != nil {
-			return i, fmt.Errorf("writing PGN: %w", err)
+	defer rows.Close()
+	n := 0
+	var pgn sql.RawBytes // valid until the next row: no copy per game
+	for rows.Next() {
+		if err := rows.Scan(&pgn); err != nil {
+			return n, fmt.Errorf("reading games: %w", err)
 		}
+		if _, err := w.Write(pgn); err != nil {
+			return n, fmt.Errorf("writing PGN: %w", err)
+		}
+		n++
 	}
-	return len(games), nil
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("reading games: %w", err)
+	}
+	return n, nil
 }
 
-// TournamentGames returns a tournament's games in schedule order, with
-// their moves (standings.Source).
-func (s *Store) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
-	return s.Games(ctx, GameFilter{TournamentID: tournamentID, WithMoves: true})
+// TournamentGames returns a tournament's games in schedule order with what
+// a report reads of them (standings.Source): pair and index, round,
+// opening, start position, players, result, termination, culprit, plies
+// and times, but neither moves, PGN, reason nor final position; the search
+// figures come added up (SearchSums).
+func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+		white, black, result, termination, culprit, plies, started_at, finished_at
+		FROM games WHERE tournament_id = ?`+gameOrder, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("reading games: %w", err)
+	}
+	defer rows.Close()
+	// Names repeat in every row: one copy of each.
+	var in interner
+	var out []record.Game
+	var openingID, openingName, startFEN, white, black, result, term, culprit, started, finished sql.RawBytes
+	for rows.Next() {
+		g := record.Game{TournamentID: tournamentID}
+		if err := rows.Scan(&g.ID, &g.Pair, &g.Index, &g.Round, &openingID, &openingName, &startFEN, &white, &black,
+			&result, &term, &culprit, &g.Plies, &started, &finished); err != nil {
+			return nil, fmt.Errorf("reading games: %w", err)
+		}
+		g.OpeningID, g.OpeningName, g.StartFEN = in.str(openingID), in.str(openingName), in.str(startFEN)
+		g.White, g.Black, g.Result = in.str(white), in.str(black), in.str(result)
+		g.Termination, g.Culprit = record.Termination(in.str(term)), in.str(culprit)
+		g.Started, g.Finished = parseTime(string(started)), parseTime(string(finished))
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading games: %w", err)
+	}
+	return out, nil
 }
 
-func (s *Store) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms
+// interner keeps one string per distinct byte sequence.
+type interner map[string]string
+
+func (in *interner) str(b []byte) string {
+	if *in == nil {
+		*in = interner{}
+	}
+	if s, ok := (*in)[string(b)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(b)
+	(*in)[s] = s
+	return s
+}
+
+// SearchSums returns, per engine, the sums of its search figures over the
+// moves it chose in the tournament's games (standings.Source), added up
+// from each game's per-side sums.
+func (r *Reader) SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT engine, sum(moves), sum(depth), sum(seldepth), sum(nodes), sum(ns) FROM (
+		SELECT white AS engine, white_moves AS moves, white_depth AS depth, white_seldepth AS seldepth,
+			white_nodes AS nodes, white_time_ns AS ns FROM games WHERE tournament_id = ?
+		UNION ALL
+		SELECT black, black_moves, black_depth, black_seldepth, black_nodes, black_time_ns FROM games WHERE tournament_id = ?
+		) GROUP BY engine`, tournamentID, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("reading search figures: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]record.SearchSums{}
+	for rows.Next() {
+		var e string
+		var s record.SearchSums
+		var ns int64
+		if err := rows.Scan(&e, &s.Moves, &s.Depth, &s.SelDepth, &s.Nodes, &ns); err != nil {
+			return nil, fmt.Errorf("reading search figures: %w", err)
+		}
+		s.Time = time.Duration(ns)
+		out[e] = s
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading search figures: %w", err)
+	}
+	return out, nil
+}
+
+func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms
 		FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"selfplay/store/record"
@@ -10,6 +11,9 @@ import (
 
 // SaveSuiteRun stores a run with its rows and positions in one transaction.
 func (s *Store) SaveSuiteRun(ctx context.Context, r *record.SuiteRun) error {
+	if err := s.checkFiles(); err != nil {
+		return fmt.Errorf("saving suite run: %w", err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("saving suite run: %w", err)
@@ -50,12 +54,14 @@ func (s *Store) SaveSuiteRun(ctx context.Context, r *record.SuiteRun) error {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func fromMS(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+// fromMS is the duration of a stored time in milliseconds, rounded to the
+// nanosecond it was (ms(d) does not multiply back to d exactly).
+func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
 
 // SuiteRuns returns every stored suite run, oldest first, with rows and
 // positions.
-func (s *Store) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
+func (rd *Reader) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
+	rows, err := rd.q.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("reading suite runs: %w", err)
 	}
@@ -75,15 +81,15 @@ func (s *Store) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
 		return nil, fmt.Errorf("reading suite runs: %w", err)
 	}
 	for i := range runs {
-		if err := s.suiteDetails(ctx, &runs[i]); err != nil {
+		if err := rd.suiteDetails(ctx, &runs[i]); err != nil {
 			return nil, err
 		}
 	}
 	return runs, nil
 }
 
-func (s *Store) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
+func (rd *Reader) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
+	rows, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
 		FROM suite_rows WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
@@ -99,7 +105,7 @@ func (s *Store) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
 		r.Rows = append(r.Rows, row)
 	}
 	rows.Close()
-	prow, err := s.db.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
+	prow, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
 		FROM suite_positions WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)

@@ -18,7 +18,9 @@ import (
 
 // cmdRun plays the tournaments of a config file. Exit codes: 0 when every
 // requested tournament is complete, 130 when interrupted, 2 on bad input
-// (config, openings, database path, a changed config), 1 otherwise.
+// (config, openings, a database that cannot be written or is in use by
+// another selfplay process, a changed config), 1 otherwise (also when the
+// database is deleted during the run).
 func cmdRun(ctx context.Context, e env, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -58,10 +60,9 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
 	}
-	st, err := store.Open(ctx, cfg.Database)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
-		return exitUsage
+	st, code := openWriter(ctx, e.stderr, "run", cfg.Database)
+	if st == nil {
+		return code
 	}
 	defer st.Close()
 	err = runner.Run(ctx, cfg, st, opts)
@@ -78,6 +79,9 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	case errors.As(err, &changed):
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
+	case errors.Is(err, store.ErrDatabaseGone):
+		fmt.Fprintf(e.stderr, "selfplay run: %v; stopped\n", err)
+		return exitFailure
 	default:
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitFailure

@@ -2,17 +2,35 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io"
 
 	"selfplay/store"
 )
 
-// openExisting opens a database that must already exist (export, report):
-// a mistyped path is an error, not a new empty database.
-func openExisting(ctx context.Context, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("database %s: %w", path, err)
+// openExisting opens a database that must already exist, read-only (report,
+// export): a mistyped path is an error, not a new empty database, and
+// nothing is written to the file, whatever it is.
+func openExisting(ctx context.Context, path string) (*store.Reader, error) {
+	return store.OpenReader(ctx, path)
+}
+
+// openWriter opens the database for the command (run, suite -db). It
+// reports a failure on stderr and returns the exit code: exitUsage for a
+// database that is in use by another selfplay process, or cannot be
+// created or written, or is not a selfplay database; the message says
+// which.
+func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*store.Store, int) {
+	st, err := store.OpenWriter(ctx, path, command)
+	if err != nil {
+		var inUse *store.InUseError
+		if errors.As(err, &inUse) {
+			fmt.Fprintf(stderr, "selfplay %s: %v; readers (report, export) work meanwhile\n", command, err)
+		} else {
+			fmt.Fprintf(stderr, "selfplay %s: %v\n", command, err)
+		}
+		return nil, exitUsage
 	}
-	return store.Open(ctx, path)
+	return st, exitOK
 }

@@ -103,8 +103,8 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	defer o.discard() // if the run fails before writing
 	var st *store.Store
 	if *db != "" {
-		if st, err = store.Open(ctx, *db); err != nil {
-			return fail(exitUsage, "%v", err)
+		if st, code = openWriter(ctx, e.stderr, "suite", *db); st == nil {
+			return code
 		}
 		defer st.Close()
 	}

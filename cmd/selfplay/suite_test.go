@@ -122,7 +122,7 @@ func TestSuiteJSONFileAndDB(t *testing.T) {
 	if doc.Limit != "depth" || len(doc.Rows) != 4 || len(doc.Positions) != 4*5 {
 		t.Errorf("json: limit %s, %d rows, %d positions", doc.Limit, len(doc.Rows), len(doc.Positions))
 	}
-	st, err := store.Open(context.Background(), dbPath)
+	st, err := store.OpenReader(context.Background(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestSuiteInterrupted(t *testing.T) {
 	if !regexp.MustCompile(`plain\s+1000\s+4\s+4\s`).MatchString(out) {
 		t.Errorf("finished row missing:\n%s", out)
 	}
-	st, err := store.Open(context.Background(), dbPath)
+	st, err := store.OpenReader(context.Background(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

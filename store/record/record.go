@@ -4,7 +4,10 @@
 // records without SQLite; package store reads and writes them.
 package record
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Status is a tournament's state.
 type Status string
@@ -98,6 +101,48 @@ type Move struct {
 	SelDepth int
 	Nodes    int64
 	Time     time.Duration
+}
+
+// SearchSums adds up an engine's search figures over the moves it chose
+// (book moves excluded): what the report's per-engine averages are made of.
+// Time is summed in whole nanoseconds, so sums are exact in any order.
+type SearchSums struct {
+	Moves    int
+	Depth    int64
+	SelDepth int64
+	Nodes    int64
+	Time     time.Duration
+}
+
+// Add adds o to s.
+func (s *SearchSums) Add(o SearchSums) {
+	s.Moves += o.Moves
+	s.Depth += o.Depth
+	s.SelDepth += o.SelDepth
+	s.Nodes += o.Nodes
+	s.Time += o.Time
+}
+
+// SideSums returns the search sums of the engine moves White played and of
+// those Black played. Ply 1 is played by the side to move in StartFEN.
+func (g *Game) SideSums() (white, black SearchSums) {
+	f := strings.Fields(g.StartFEN)
+	blackStarts := len(f) > 1 && f[1] == "b"
+	for _, m := range g.Moves {
+		if m.Book {
+			continue
+		}
+		s := &black
+		if (m.Ply%2 == 1) != blackStarts {
+			s = &white
+		}
+		s.Moves++
+		s.Depth += int64(m.Depth)
+		s.SelDepth += int64(m.SelDepth)
+		s.Nodes += m.Nodes
+		s.Time += m.Time
+	}
+	return white, black
 }
 
 // SuiteRun is a stored test-suite run (selfplay suite -db).

@@ -1,0 +1,303 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"selfplay/store/record"
+)
+
+// Tournament and game ids are never reused: a tournament deleted by
+// -restart leaves its ids behind (SQLite reuses the largest rowid of a
+// plain INTEGER PRIMARY KEY after it is deleted).
+func TestIDsAreNeverReused(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	id1, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &record.Game{TournamentID: id1, White: "a", Black: "b", Result: "1-0", Termination: record.Checkmate}
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	game1 := g.ID
+	if err := s.DeleteTournament(ctx, id1); err != nil {
+		t.Fatal(err)
+	}
+	id2, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = &record.Game{TournamentID: id2, White: "a", Black: "b", Result: "1-0", Termination: record.Checkmate}
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if id2 <= id1 || g.ID <= game1 {
+		t.Errorf("after deleting tournament %d (game %d), the new one got id %d (game %d)", id1, game1, id2, g.ID)
+	}
+}
+
+// oldDatabase builds a database of schema version v at path with the
+// migrations of that time.
+func oldDatabase(t *testing.T, path string, v int) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	for _, m := range migrations[:v] {
+		if _, err := db.Exec(m.sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// Schema 3 to 4: ids and rows are kept, tables become AUTOINCREMENT, and
+// each game gets its per-side search sums from its moves, equal to what
+// the records add up to (also when Black moves first and with book moves).
+func TestMigrationToSearchSums(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	db := oldDatabase(t, path, 3)
+	const blackFirst = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	games := []record.Game{
+		{ID: 7, Pair: 0, Index: 0, White: "a", Black: "b", StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			Moves: []record.Move{{Ply: 1, Book: true}, {Ply: 2, Book: true},
+				{Ply: 3, Depth: 7, SelDepth: 12, Nodes: 1000, Time: 1234567 * time.Nanosecond},
+				{Ply: 4, Depth: 6, SelDepth: 10, Nodes: 900, Time: 3 * time.Millisecond},
+				{Ply: 5, Depth: 8, SelDepth: 14, Nodes: 1100, Time: 2100 * time.Microsecond}}},
+		{ID: 9, Pair: 0, Index: 1, White: "b", Black: "a", StartFEN: blackFirst,
+			Moves: []record.Move{{Ply: 1, Book: true},
+				{Ply: 2, Depth: 5, SelDepth: 9, Nodes: 500, Time: 999999 * time.Nanosecond},
+				{Ply: 3, Depth: 4, SelDepth: 8, Nodes: 400, Time: 7 * time.Millisecond}}},
+		{ID: 12, Pair: 1, Index: 0, White: "a", Black: "b", StartFEN: ""}, // no moves at all
+	}
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (5, 't', '{}', 'h', 'running', 4, '', '')`)
+	mustExec(t, db, `INSERT INTO engines (tournament_id, name, options) VALUES (5, 'a', ''), (5, 'b', '')`)
+	for _, g := range games {
+		mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+			opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn)
+			VALUES (?, 5, ?, ?, 0, 'o', 'O', ?, '', ?, ?, '1-0', 'checkmate', 'r', '', 3, '', '', '', 'pgn')`,
+			g.ID, g.Pair, g.Index, g.StartFEN, g.White, g.Black)
+		for _, m := range g.Moves {
+			mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
+				VALUES (?, ?, 'a2a3', 'a3', ?, 0, ?, ?, ?, ?)`, g.ID, m.Ply, m.Book, m.Depth, m.SelDepth, m.Nodes, ms(m.Time))
+		}
+	}
+	db.Close()
+
+	s, err := OpenWriter(context.Background(), path, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	got, err := s.SearchSums(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]record.SearchSums{}
+	for _, g := range games {
+		w, b := g.SideSums()
+		for e, add := range map[string]record.SearchSums{g.White: w, g.Black: b} {
+			sum := want[e]
+			sum.Add(add)
+			want[e] = sum
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("search sums after migration:\n got %+v\nwant %+v", got, want)
+	}
+	if want["a"].Moves != 3 || want["b"].Moves != 2 {
+		t.Fatalf("fixture: %+v", want)
+	}
+	stored, err := s.Games(ctx, GameFilter{WithMoves: true})
+	if err != nil || len(stored) != 3 || stored[0].ID != 7 || stored[2].ID != 12 || stored[0].Moves[2].Time != 1234567*time.Nanosecond {
+		t.Fatalf("games after migration: %+v, %v", stored, err)
+	}
+	// The migrated schema is the one a new database gets.
+	have, err := readTables(ctx, s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := expectedTables()
+	if err := sameTables(all[schemaVersion()], have); err != nil || len(have) != len(all[schemaVersion()]) {
+		t.Errorf("migrated schema differs from a new one: %v", err)
+	}
+	id, err := s.CreateTournament(ctx, record.Tournament{Name: "u", Config: "{}", ConfigHash: "h"})
+	if err != nil || id != 6 {
+		t.Errorf("new tournament after migration: id %d, %v; want 6", id, err)
+	}
+}
+
+// Saved games carry their search sums; SearchSums adds them up per engine
+// as SideSums does over the moves.
+func TestSearchSumsOfSavedGames(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	id, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &record.Game{TournamentID: id, White: "x", Black: "y", Result: "0-1", StartFEN: "8/8/8/8/8/8/8/K6k b - - 0 1",
+		Moves: []record.Move{{Ply: 1, Depth: 3, Nodes: 10, Time: time.Millisecond}, {Ply: 2, Depth: 5, SelDepth: 9, Nodes: 20, Time: 1500 * time.Nanosecond}}}
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.SearchSums(ctx, id)
+	want := map[string]record.SearchSums{
+		"y": {Moves: 1, Depth: 3, Nodes: 10, Time: time.Millisecond},
+		"x": {Moves: 1, Depth: 5, SelDepth: 9, Nodes: 20, Time: 1500 * time.Nanosecond},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("SearchSums = %+v, %v; want %+v", got, err, want)
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// fileState is what must not change when a reader (or a refusing writer)
+// opens a file: its bytes, user_version and journal mode, and the files
+// beside it.
+type fileState struct {
+	sum         [32]byte
+	userVersion int
+	journalMode string
+	siblings    string
+}
+
+func stateOf(t *testing.T, path string) fileState {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fileState{sum: sha256.Sum256(b)}
+	// Read-only, so that looking does not change what is looked at.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow("PRAGMA user_version").Scan(&st.userVersion); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&st.journalMode); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	st.siblings = strings.Join(names, " ")
+	return st
+}
+
+// A foreign SQLite file, whatever its user_version, is refused by readers
+// and writers with a message naming it, and is left exactly as it was:
+// same bytes, user_version, journal mode, no files beside it.
+func TestForeignDatabaseUntouched(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, setup string
+		version     int
+	}{
+		{"user_version 2", `CREATE TABLE tournaments (id INTEGER PRIMARY KEY, title TEXT); CREATE TABLE games (x);
+			INSERT INTO games VALUES (1); PRAGMA user_version = 2`, 2},
+		{"user_version 0", `CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')`, 0},
+		{"our tables but a column less", migrations[0].sql + `; ALTER TABLE moves DROP COLUMN seldepth; PRAGMA user_version = 1`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "foreign.db")
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, db, tc.setup)
+			db.Close()
+			before := stateOf(t, path)
+			if before.userVersion != tc.version || before.journalMode != "delete" {
+				t.Fatalf("fixture: %+v", before)
+			}
+			_, rerr := OpenReader(ctx, path)
+			_, werr := OpenWriter(ctx, path, "run")
+			for _, err := range []error{rerr, werr} {
+				if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a selfplay database") {
+					t.Errorf("open of a foreign file: %v", err)
+				}
+			}
+			if after := stateOf(t, path); after != before {
+				t.Errorf("the foreign file changed:\nbefore %+v\nafter  %+v", before, after)
+			}
+		})
+	}
+}
+
+// Readers do not migrate: an old schema is an error that says `selfplay
+// run` upgrades it, and the file stays as it was. A file that is not
+// SQLite at all, and an empty one, are errors that say so.
+func TestReaderNeverMigrates(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v2.db")
+	db := oldDatabase(t, path, 2)
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 2, '', '')`)
+	db.Close()
+	before := stateOf(t, path)
+	_, err := OpenReader(ctx, path)
+	if err == nil || !strings.Contains(err.Error(), "schema version 2 is older") || !strings.Contains(err.Error(), "selfplay run -db "+path) {
+		t.Errorf("reader of schema 2: %v", err)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 2 {
+		t.Errorf("the old database changed: before %+v, after %+v", before, after)
+	}
+	// The writer upgrades it.
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatalf("reader after the upgrade: %v", err)
+	}
+	r.Close()
+
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte(strings.Repeat("not a database\n", 100)), 0o644)
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	for file, want := range map[string]string{text: "not an SQLite database", empty: "empty"} {
+		if _, err := OpenReader(ctx, file); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), file) {
+			t.Errorf("reader of %s: %v, want %q", file, err, want)
+		}
+	}
+	if _, err := OpenWriter(ctx, text, "run"); err == nil || !strings.Contains(err.Error(), "not an SQLite database") {
+		t.Errorf("writer of a text file: %v", err)
+	}
+	if b, _ := os.ReadFile(text); string(b) != strings.Repeat("not a database\n", 100) {
+		t.Error("the text file changed")
+	}
+}
