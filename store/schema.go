@@ -116,11 +116,12 @@ var migrations = []migration{
 	// Tournament and game ids are never reused (AUTOINCREMENT): a
 	// tournament deleted by -restart, and its games, leave their ids
 	// behind, so an id seen once (in a report, a merged shard, a web page)
-	// never names something else. Each game also keeps the sums of its
-	// engine moves' search figures per side, so that the report's search
-	// averages add up one row per game instead of every move (filled here
-	// from the moves; time in whole nanoseconds, so sums are exact in any
-	// order).
+	// never names something else. Readers of many games read small rows:
+	// each game keeps the sums of its engine moves' search figures per
+	// side, so that the report's search averages add up one row per game
+	// instead of every move (filled here from the moves; time in whole
+	// nanoseconds, so sums are exact in any order), and the PGN, ten times
+	// the rest of the row, moves to its own table.
 	{rebuild: true, sql: `CREATE TABLE tournaments_v4 (
 		id           INTEGER PRIMARY KEY AUTOINCREMENT,
 		name         TEXT NOT NULL UNIQUE,
@@ -160,7 +161,6 @@ var migrations = []migration{
 		final_fen     TEXT NOT NULL,
 		started_at    TEXT NOT NULL,
 		finished_at   TEXT NOT NULL,
-		pgn           TEXT NOT NULL,
 		white_moves    INTEGER NOT NULL DEFAULT 0,  -- White's engine moves (book moves excluded)
 		white_depth    INTEGER NOT NULL DEFAULT 0,  -- sums over those moves
 		white_seldepth INTEGER NOT NULL DEFAULT 0,
@@ -191,15 +191,20 @@ var migrations = []migration{
 		FROM mover GROUP BY game_id
 	)
 	INSERT INTO games_v4 (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
-		opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn,
+		opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at,
 		white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
 		black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
 		SELECT g.id, g.tournament_id, g.pair_index, g.game_index, g.round, g.opening_id, g.opening_name, g.start_fen,
 		g.opening_moves, g.white, g.black, g.result, g.termination, g.reason, g.culprit, g.plies, g.final_fen,
-		g.started_at, g.finished_at, g.pgn,
+		g.started_at, g.finished_at,
 		coalesce(s.wm, 0), coalesce(s.wd, 0), coalesce(s.ws, 0), coalesce(s.wn, 0), coalesce(s.wt, 0),
 		coalesce(s.bm, 0), coalesce(s.bd, 0), coalesce(s.bs, 0), coalesce(s.bn, 0), coalesce(s.bt, 0)
 		FROM games g LEFT JOIN sums s ON s.game_id = g.id ORDER BY g.id;
+	CREATE TABLE pgns (
+		game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+		pgn     TEXT NOT NULL  -- the game as exported
+	);
+	INSERT INTO pgns (game_id, pgn) SELECT id, pgn FROM games ORDER BY id;
 	DROP TABLE games;
 	ALTER TABLE games_v4 RENAME TO games;`},
 }

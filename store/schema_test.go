@@ -126,7 +126,8 @@ func TestMigrationToSearchSums(t *testing.T) {
 		t.Fatalf("fixture: %+v", want)
 	}
 	stored, err := s.Games(ctx, GameFilter{WithMoves: true})
-	if err != nil || len(stored) != 3 || stored[0].ID != 7 || stored[2].ID != 12 || stored[0].Moves[2].Time != 1234567*time.Nanosecond {
+	if err != nil || len(stored) != 3 || stored[0].ID != 7 || stored[2].ID != 12 || stored[0].Moves[2].Time != 1234567*time.Nanosecond ||
+		stored[1].PGN != "pgn" || stored[1].Reason != "r" {
 		t.Fatalf("games after migration: %+v, %v", stored, err)
 	}
 	// The migrated schema is the one a new database gets.

@@ -578,18 +578,21 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	defer tx.Rollback()
 	w, b := g.SideSums()
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name,
-		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn,
+		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at,
 		white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
 		black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Pair, g.Index, g.Round, g.OpeningID, g.OpeningName, g.StartFEN, strings.Join(g.OpeningMoves, " "),
-		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished), g.PGN,
+		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished),
 		w.Moves, w.Depth, w.SelDepth, w.Nodes, int64(w.Time), b.Moves, b.Depth, b.SelDepth, b.Nodes, int64(b.Time))
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
+		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO pgns (game_id, pgn) VALUES (?, ?)`, id, g.PGN); err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
@@ -649,7 +652,7 @@ func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error)
 	where, args := f.where()
 	rows, err := r.q.QueryContext(ctx, `SELECT id, tournament_id, pair_index, game_index, round, opening_id, opening_name,
 		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at,
-		finished_at, pgn FROM games`+where+gameOrder, args...)
+		finished_at, coalesce(pgn, '') FROM games LEFT JOIN pgns ON game_id = id`+where+gameOrder, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
@@ -685,7 +688,7 @@ func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error)
 // in memory at a time, and the games are one snapshot of the database.
 func (r *Reader) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, error) {
 	where, args := f.where()
-	rows, err := r.q.QueryContext(ctx, `SELECT pgn FROM games`+where+gameOrder, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT pgn FROM games JOIN pgns ON game_id = id`+where+gameOrder, args...)
 	if err != nil {
 		return 0, fmt.Errorf("reading games: %w", err)
 	}

@@ -85,7 +85,7 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 		t.Fatalf("Games = %v, %v", games, err)
 	}
 	got := games[0]
-	if got.OpeningMoves[1] != "e7e5" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
+	if got.OpeningMoves[1] != "e7e5" || got.PGN != "pgn" || len(got.Moves) != 2 || got.Moves[1].Time != 1500*time.Microsecond || !got.Moves[0].Book || got.Moves[1].Score != 31 {
 		t.Fatalf("round trip: %+v", got)
 	}
 	if got.Culprit != "a" || got.Result != "1/2-1/2" || got.Termination != "time forfeit" || got.Reason != g.Reason {
@@ -110,10 +110,11 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	if err := s.DeleteTournament(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	var n int
+	var n, pgns int
 	s.db.QueryRow("SELECT count(*) FROM moves").Scan(&n)
-	if n != 0 {
-		t.Fatalf("%d moves left after deleting the tournament", n)
+	s.db.QueryRow("SELECT count(*) FROM pgns").Scan(&pgns)
+	if n != 0 || pgns != 0 {
+		t.Fatalf("%d moves and %d PGNs left after deleting the tournament", n, pgns)
 	}
 }
 

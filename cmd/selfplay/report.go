@@ -10,6 +10,7 @@ import (
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/stats"
+	"selfplay/store"
 )
 
 // reportWriters are the output formats of `selfplay report`.
@@ -51,7 +52,14 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer st.Close()
-	r, err := standings.Load(ctx, st, standings.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
+	// One snapshot: figures read by separate queries agree while a run
+	// goes on writing.
+	var r report.Report
+	err = st.ReadTx(ctx, func(tx *store.Reader) error {
+		var err error
+		r, err = standings.Load(ctx, tx, standings.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
+		return err
+	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
 		if errors.Is(err, standings.ErrNotFound) {
