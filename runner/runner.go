@@ -28,16 +28,16 @@ import (
 
 // Options adjust a run beyond the config file.
 type Options struct {
-	Only        []string  // tournament names to run; empty: all, in file order
-	Restart     []string  // tournaments whose stored games are deleted first
-	Concurrency int       // overrides every tournament's concurrency when > 0
+	Only        []string // tournament names to run; empty: all, in file order
+	Restart     []string // tournaments whose stored games are deleted first
+	Concurrency int      // overrides every tournament's concurrency when > 0
 	// Shard is the share of every tournament's schedule to play (run
 	// -shard I/N -pairs K); the zero value plays all of it. A sharded run
 	// plays its whole share whatever its games say about an SPRT: the
 	// test decides on the merged shards.
-	Shard record.Shard
-	Progress    io.Writer // progress lines and result tables (nil: discarded)
-	Terminal    bool      // Progress is a terminal: one live line per tournament
+	Shard    record.Shard
+	Progress io.Writer // progress lines and result tables (nil: discarded)
+	Terminal bool      // Progress is a terminal: one live line per tournament
 	// NewEngine creates the engine of a config entry (players.New in the
 	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
