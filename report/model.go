@@ -17,17 +17,18 @@ type Report struct {
 
 // Tournament is one stored tournament.
 type Tournament struct {
-	Name           string `json:"name"`
-	Format         string `json:"format"` // match, gauntlet or round-robin
-	Status         string `json:"status"` // running, complete, or share complete (a shard's database)
-	GamesStored    int    `json:"games_stored"`
-	GamesScheduled int    `json:"games_scheduled"` // of the whole tournament
+	Name           string     `json:"name"`
+	Format         string     `json:"format"` // match, gauntlet or round-robin
+	Status         string     `json:"status"` // running, complete, or share complete (a shard's database)
+	GamesStored    int        `json:"games_stored"`
+	GamesScheduled int        `json:"games_scheduled"` // of the whole tournament
+	Engines        []string   `json:"engines"`
+	Played         *TimeRange `json:"played"` // null before the first game
+
 	// Share is the part of the schedule the database plays (selfplay run
 	// -shard I/N -pairs K); omitted for a database of the whole tournament
 	// (also a merge of shards).
-	Share   *Share     `json:"share,omitempty"`
-	Engines []string   `json:"engines"`
-	Played  *TimeRange `json:"played"` // null before the first game
+	Share *Share `json:"share,omitempty"`
 
 	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
 	RatingAnchor string         `json:"rating_anchor"`
