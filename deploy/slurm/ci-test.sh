@@ -16,6 +16,9 @@ cleanup() {
   if [ "${KEEP:-}" != 1 ]; then rm -rf "$work"; else echo "slurm-ci: kept $work"; fi
 }
 trap cleanup EXIT
+if ! command -v jq >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+fi
 "$repo/deploy/slurm/ci-cluster.sh" start "$state"
 export SLURM_CONF=$state/slurm.conf
 
