@@ -67,5 +67,5 @@ func BenchmarkMerge10k(b *testing.B) {
 		}
 		n++
 	}
-	b.ReportMetric((cpuTime() - start).Seconds()/float64(n), "cpu-s/op")
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(n), "cpu-s/op")
 }
