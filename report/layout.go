@@ -49,8 +49,24 @@ func tournamentSection(t Tournament, lvl float64) section {
 	return s
 }
 
+// shareText names a share: "shard 3 of 16", "shard 3 of 16 (its first 40
+// pairs)", "the first 40 pairs".
+func shareText(s Share) string {
+	switch {
+	case s.Shards > 1 && s.Pairs > 0:
+		return fmt.Sprintf("shard %d of %d (its first %d pairs)", s.Shard, s.Shards, s.Pairs)
+	case s.Shards > 1:
+		return fmt.Sprintf("shard %d of %d", s.Shard, s.Shards)
+	}
+	return fmt.Sprintf("the first %d pairs", s.Pairs)
+}
+
 func headerPart(t Tournament) part {
 	status := fmt.Sprintf("%s, %d/%d games stored", t.Status, t.GamesStored, t.GamesScheduled)
+	if sh := t.Share; sh != nil {
+		status = fmt.Sprintf("%s, %d/%d games of %s stored (%d games in the tournament)", t.Status, t.GamesStored,
+			sh.Games, shareText(*sh), t.GamesScheduled)
+	}
 	sprt := t.SPRT()
 	if sprt != nil && sprt.State != "continue" && t.GamesStored < t.GamesScheduled {
 		status += ", stopped by the SPRT"

@@ -20,13 +20,18 @@ type Report struct {
 type Tournament struct {
 	Name           string     `json:"name"`
 	Format         string     `json:"format"` // match, gauntlet or round-robin; pgn for PGN input
-	Status         string     `json:"status"` // running or complete; "" for PGN input
+	Status         string     `json:"status"` // running, complete, or share complete (a shard's database); "" for PGN input
 	GamesStored    int        `json:"games_stored"`
-	GamesScheduled int        `json:"games_scheduled"`
+	GamesScheduled int        `json:"games_scheduled"` // of the whole tournament
 	Engines        []string   `json:"engines"`
 	Played         *TimeRange `json:"played"` // null before the first game and for PGN input
 	// Input is what was read from PGN files; null for a stored tournament.
 	Input *Input `json:"input"`
+
+	// Share is the part of the schedule the database plays (selfplay run
+	// -shard I/N -pairs K); omitted for a database of the whole tournament
+	// (also a merge of shards).
+	Share *Share `json:"share,omitempty"`
 
 	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
 	RatingAnchor string    `json:"rating_anchor"`
@@ -63,6 +68,16 @@ func (t Tournament) SPRT() *SPRT {
 		}
 	}
 	return nil
+}
+
+// Share is the part of a tournament's schedule that a database plays: the
+// game pairs whose index is Shard modulo Shards, at most the first Pairs of
+// them.
+type Share struct {
+	Shard  int `json:"shard"`
+	Shards int `json:"shards"` // 1: not sharded (only -pairs)
+	Pairs  int `json:"pairs"`  // 0: no limit
+	Games  int `json:"games"`  // scheduled games of the share
 }
 
 // TimeRange is when the stored games were played: the earliest start and
@@ -177,7 +192,10 @@ type Estimate struct {
 // and the LLR at which it took it, or else the first point of Path outside
 // the bounds, even when games stored after it (in flight when the test
 // decided) pull the LLR back inside; without a decision, the LLR after the
-// last pair.
+// last pair. A tournament whose row records the test's state without a
+// decision (complete, or merged from shards up to a missing game) keeps
+// that state and its LLR. In a shard's database State is always
+// "continue": a shard's games alone do not decide the test.
 type SPRT struct {
 	Elo0  Float  `json:"elo0"`
 	Elo1  Float  `json:"elo1"`

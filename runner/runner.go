@@ -28,11 +28,16 @@ import (
 
 // Options adjust a run beyond the config file.
 type Options struct {
-	Only        []string  // tournament names to run; empty: all, in file order
-	Restart     []string  // tournaments whose stored games are deleted first
-	Concurrency int       // overrides every tournament's concurrency when > 0
-	Progress    io.Writer // progress lines and result tables (nil: discarded)
-	Terminal    bool      // Progress is a terminal: one live line per tournament
+	Only        []string // tournament names to run; empty: all, in file order
+	Restart     []string // tournaments whose stored games are deleted first
+	Concurrency int      // overrides every tournament's concurrency when > 0
+	// Shard is the share of every tournament's schedule to play (run
+	// -shard I/N -pairs K); the zero value plays all of it. A sharded run
+	// plays its whole share whatever its games say about an SPRT: the
+	// test decides on the merged shards.
+	Shard    record.Shard
+	Progress io.Writer // progress lines and result tables (nil: discarded)
+	Terminal bool      // Progress is a terminal: one live line per tournament
 	// NewEngine creates the engine of a config entry (players.New in the
 	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
@@ -129,14 +134,6 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		row = record.Tournament{}
 	case row.ConfigHash != hash:
 		return &ConfigChangedError{Tournament: t.Name, Changes: config.DiffSnapshots(row.Config, snapshot)}
-	case row.Status == record.StatusComplete:
-		n, err := st.CountGames(ctx, row.ID)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
-			t.Name, n, t.Name)
-		return nil
 	}
 
 	// Without PGN and moves: the tally needs only results, pairs and colors
@@ -146,24 +143,40 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if stored, err = st.TournamentGames(ctx, row.ID); err != nil {
 			return err
 		}
+		if err := checkShard(row, len(stored), opts.Shard); err != nil {
+			return err
+		}
+		if row.Status == record.StatusComplete {
+			fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
+				t.Name, len(stored), t.Name)
+			return nil
+		}
 	}
+	share := opts.Shard
 	tally := standings.NewTally()
-	sprt, err := newSPRTState(t, tally)
-	if err != nil {
+	var sprt *sprtState
+	if share.Sharded() {
+		sprt = &sprtState{} // no test: a shard's games alone do not decide it
+	} else if sprt, err = newSPRTState(t, tally); err != nil {
 		return err
 	}
 	// Replayed game by game, so the SPRT decides where it decided in the
 	// interrupted run and later stored games cannot undo that.
 	done := map[gameKey]bool{}
+	outside := 0 // stored games outside the share (of a larger -pairs before)
 	for i := range stored {
 		if err := tally.Add(&stored[i]); err != nil {
 			return err
 		}
 		sprt.update(tally)
 		done[gameKey{stored[i].Pair, stored[i].Index}] = true
+		if !share.Contains(stored[i].Pair) {
+			outside++
+		}
 	}
 	// Stored games are games of this schedule (the config hash matched).
-	pending := sched.total - len(done)
+	shareTotal := 2 * share.PairsOf(sched.total/2)
+	pending := shareTotal - (len(done) - outside)
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
@@ -171,8 +184,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
 		t.Name, describePlayers(t), sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds,
 		describeLimits(t.Limits), concurrency)
+	if !share.Covers(sched.total / 2) {
+		fmt.Fprintf(opts.Progress, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, sched.total)
+	}
 	if len(stored) > 0 && pending > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), sched.total)
+		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), shareTotal+outside)
 	}
 	toPlay := pending > 0 && !sprt.decided()
 	// The engines are tried before the tournament is written: a bad
@@ -188,7 +204,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 	}
 	if row.ID == 0 {
-		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: sched.total}
+		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: sched.total, Shard: share}
 		for _, name := range t.Engines {
 			e, _ := cfg.Engine(name)
 			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
@@ -196,16 +212,22 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
 			return err
 		}
+	} else if !row.Shard.Equal(share) {
+		// The same shard with another -pairs (the next wave), or a new
+		// share for a tournament without games (checkShard).
+		if err := st.SetShard(ctx, row.ID, share); err != nil {
+			return err
+		}
 	}
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
-		prog: newProgress(opts.Progress, opts.Terminal, t.Name, sched.total, len(stored), tally, sprt)}
+		prog: newProgress(opts.Progress, opts.Terminal, t.Name, shareTotal+outside, len(stored), tally, sprt)}
 	if toPlay {
-		if err := r.play(ctx, sched, done, pending, concurrency); err != nil {
+		if err := r.play(ctx, sched, share, done, pending, concurrency); err != nil {
 			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
 				fmt.Fprintf(opts.Progress, "%s: interrupted with %d of %d games stored; run the same command again to resume\n",
-					t.Name, tally.Games, sched.total)
+					t.Name, tally.Games, shareTotal+outside)
 			}
 			return err
 		}
@@ -215,7 +237,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if sprt.enabled() {
 		state, llr = sprt.result.State.String(), sprt.result.LLR
 	}
-	if err := st.UpdateStatus(ctx, row.ID, record.StatusComplete, state, llr); err != nil {
+	// A share is not the tournament: only the whole schedule, or a
+	// decided SPRT, completes it.
+	status := record.StatusComplete
+	if !share.Covers(sched.total/2) && !sprt.decided() {
+		status = record.StatusShareComplete
+	}
+	if err := st.UpdateStatus(ctx, row.ID, status, state, llr); err != nil {
 		return err
 	}
 	return printReport(ctx, st, t.Name, opts.Progress)
@@ -297,7 +325,7 @@ type run struct {
 // finished is stored all the same, since finished games are never lost.
 // After an SPRT decision such games count in the tally but leave the
 // decision as it is (sprtState).
-func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, pending, concurrency int) error {
+func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, done map[gameKey]bool, pending, concurrency int) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
@@ -331,28 +359,29 @@ func (r *run) play(ctx context.Context, sched *schedule, done map[gameKey]bool, 
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
-		for i := 0; i < sched.total; i++ {
+		shareGames(share, sched.total, func(i int) bool {
 			j, err := sched.job(i)
 			if err != nil {
 				finished <- outcome{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
-				return
+				return false
 			}
 			if done[gameKey{j.pair, j.index}] {
-				continue
+				return true
 			}
 			if slots != nil {
 				select {
 				case slots <- struct{}{}:
 				case <-runCtx.Done():
-					return
+					return false
 				}
 			}
 			select {
 			case jobs <- j:
+				return true
 			case <-runCtx.Done():
-				return
+				return false
 			}
-		}
+		})
 	}()
 	go func() {
 		wg.Wait()

@@ -8,12 +8,18 @@ import (
 	"selfplay/store/record"
 )
 
-// sprtDecision is the SPRT decision the runner stored with a tournament,
-// if it took one (Tournament.SPRTState "H0" or "H1" and the LLR at which
-// it decided).
+// sprtDecision is the SPRT state stored with a tournament, if there is
+// one: the runner's decision (Tournament.SPRTState "H0" or "H1" and the LLR
+// at which it decided), or "continue" with the LLR where the runner found
+// no decision in a complete tournament, or where a merge of shards found
+// none in the games before the first missing one (so that the games
+// present after a gap, in whatever order, cannot make a decision that
+// filling the gap would undo).
 func sprtDecision(t record.Tournament) (stats.SPRTResult, bool) {
 	var state stats.SPRTState
 	switch t.SPRTState {
+	case stats.SPRTContinue.String():
+		state = stats.SPRTContinue
 	case stats.SPRTAcceptH0.String():
 		state = stats.SPRTAcceptH0
 	case stats.SPRTAcceptH1.String():

@@ -210,9 +210,40 @@ func tournament(t record.Tournament, games []record.Game, sums map[string]record
 		}
 		rt.Pairings = append(rt.Pairings, p)
 	}
+	if !t.Shard.Whole() {
+		rt.Share = shareReport(t.Shard, t.TotalGames)
+		if t.Shard.Sharded() {
+			shardSPRT(rt.Pairings, t.Shard)
+		}
+	}
 	rt.Terminations = terminationsReport(names, games)
 	rt.Search = searchReport(names, sums)
 	return rt, nil
+}
+
+// shareReport describes the share of a tournament's schedule of
+// totalGames games that a database plays.
+func shareReport(sh record.Shard, totalGames int) *report.Share {
+	return &report.Share{Shard: sh.Index, Shards: max(sh.Count, 1), Pairs: sh.Pairs, Games: 2 * sh.PairsOf(totalGames/2)}
+}
+
+// shardSPRT states that a shard's games do not decide its tournament's
+// SPRT: the state is "continue" with the LLR of the shard's games, and the
+// verdict says where the decision is taken.
+func shardSPRT(pairings []report.Pairing, sh record.Shard) {
+	for i := range pairings {
+		s := pairings[i].SPRT
+		if s == nil {
+			continue
+		}
+		s.State = stats.SPRTContinue.String()
+		s.LLR = 0
+		if n := len(s.Path); n > 0 {
+			s.LLR = s.Path[n-1].LLR
+		}
+		s.Verdict = fmt.Sprintf("shard %d of %d: LLR %.2f over this shard's games, which alone do not decide the test; "+
+			"merge the shards (selfplay merge) and report the merged database", sh.Index, sh.Count, float64(s.LLR))
+	}
 }
 
 // playedRange is the earliest start and latest finish of the games.

@@ -207,6 +207,12 @@ var migrations = []migration{
 	INSERT INTO pgns (game_id, pgn) SELECT id, pgn FROM games ORDER BY id;
 	DROP TABLE games;
 	ALTER TABLE games_v4 RENAME TO games;`},
+	// The share of the schedule a database plays (selfplay run -shard I/N
+	// -pairs K): a shard's database is not the whole tournament, and must
+	// not be taken for it by a report, a resume or a merge.
+	{sql: `ALTER TABLE tournaments ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0;  -- I of -shard I/N
+	ALTER TABLE tournaments ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 1;  -- N; 1: not sharded
+	ALTER TABLE tournaments ADD COLUMN shard_pairs INTEGER NOT NULL DEFAULT 0;  -- -pairs K; 0: no limit`},
 }
 
 // schemaVersion is the user_version of an up-to-date database.

@@ -466,7 +466,7 @@ func (r *Reader) Tournaments(ctx context.Context) ([]record.Tournament, error) {
 
 func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
-		created_at, updated_at, finished_at FROM tournaments `+where+` ORDER BY id`, args...)
+		created_at, updated_at, finished_at, shard_index, shard_count, shard_pairs FROM tournaments `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
 	}
@@ -476,7 +476,7 @@ func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]
 		var t record.Tournament
 		var created, updated, finished string
 		if err := rows.Scan(&t.ID, &t.Name, &t.Config, &t.ConfigHash, &t.Status, &t.TotalGames, &t.SPRTState, &t.SPRTLLR,
-			&created, &updated, &finished); err != nil {
+			&created, &updated, &finished, &t.Shard.Index, &t.Shard.Count, &t.Shard.Pairs); err != nil {
 			return nil, fmt.Errorf("reading tournaments: %w", err)
 		}
 		t.CreatedAt, t.UpdatedAt, t.FinishedAt = parseTime(created), parseTime(updated), parseTime(finished)
@@ -511,7 +511,7 @@ func (r *Reader) engines(ctx context.Context, tid int64) ([]record.Engine, error
 	return out, rows.Err()
 }
 
-// CreateTournament inserts a tournament and its engines; t.ID is ignored and
+// CreateTournament inserts a tournament (with its Shard) and its engines; t.ID is ignored and
 // the new ID returned. IDs are never reused, also not those of deleted
 // tournaments.
 func (s *Store) CreateTournament(ctx context.Context, t record.Tournament) (int64, error) {
@@ -524,8 +524,9 @@ func (s *Store) CreateTournament(ctx context.Context, t record.Tournament) (int6
 	}
 	defer tx.Rollback()
 	now := formatTime(time.Now())
-	res, err := tx.ExecContext(ctx, `INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, t.Name, t.Config, t.ConfigHash, record.StatusRunning, t.TotalGames, now, now)
+	res, err := tx.ExecContext(ctx, `INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at,
+		shard_index, shard_count, shard_pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.Name, t.Config, t.ConfigHash, record.StatusRunning, t.TotalGames, now, now, t.Shard.Index, max(t.Shard.Count, 1), t.Shard.Pairs)
 	if err != nil {
 		return 0, fmt.Errorf("creating tournament %s: %w", t.Name, err)
 	}

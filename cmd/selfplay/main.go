@@ -32,6 +32,17 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// lookupEnv reads an environment variable (run -shard slurm, k8s/N);
+	// nil: os.LookupEnv.
+	lookupEnv func(string) (string, bool)
+}
+
+// getenv reads an environment variable through e.lookupEnv.
+func (e env) getenv(name string) (string, bool) {
+	if e.lookupEnv == nil {
+		return os.LookupEnv(name)
+	}
+	return e.lookupEnv(name)
 }
 
 type command struct {
@@ -46,6 +57,7 @@ func commands() []command {
 		{"report", "statistics of stored tournaments (text, json or html)", cmdReport},
 		{"export", "write stored games as PGN", cmdExport},
 		{"ratings", "ratings and statistics of the games of PGN files (cutechess, fastchess, ...)", cmdRatings},
+		{"merge", "merge databases (the shards of a tournament) into one", cmdMerge},
 		{"elo", "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", cmdElo},
 		{"search", "search one position and print the iterations", cmdSearch},
 		{"perft", "count leaf nodes of the move tree (move generator check and speed)", cmdPerft},

@@ -14,6 +14,7 @@ import (
 	"selfplay/players"
 	"selfplay/runner"
 	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // cmdRun plays the tournaments of a config file. Exit codes: 0 when every
@@ -29,9 +30,25 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	dbPath := fs.String("db", "", "database file (default: the config's database)")
 	concurrency := fs.Int("concurrency", 0, "parallel games, overriding the config (0: as configured)")
 	restart := fs.String("restart", "", "comma-separated tournaments whose stored games are deleted before running")
+	shardSpec := fs.String("shard", "", "play only shard I of N: the game pairs whose index is I modulo N, into a database "+
+		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
+	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
+	var share record.Shard
+	if *shardSpec != "" {
+		var err error
+		if share, err = parseShard(*shardSpec, e.getenv); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+			return exitUsage
+		}
+	}
+	if *pairs < 0 {
+		fmt.Fprintf(e.stderr, "selfplay run: -pairs %d is negative (0: all pairs)\n", *pairs)
+		return exitUsage
+	}
+	share.Pairs = *pairs
 	if *concurrency < 0 || *concurrency > config.MaxConcurrency {
 		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
 		return exitUsage
@@ -41,13 +58,17 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
 	}
+	cfgDatabase := cfg.Database
 	if *dbPath != "" {
 		cfg.Database = *dbPath
+	} else if share.Sharded() {
+		cfg.Database = shardDatabase(cfg.Database, share)
 	}
 	opts := runner.Options{
 		Only:        splitList(*only),
 		Restart:     splitList(*restart),
 		Concurrency: *concurrency,
+		Shard:       share,
 		Progress:    e.stdout,
 		Terminal:    isTerminal(e.stdout),
 	}
@@ -67,6 +88,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	defer st.Close()
 	err = runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
+	var mismatch *runner.ShardMismatchError
 	switch {
 	case err == nil:
 		return exitOK
@@ -78,6 +100,14 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		return exitInterrupted
 	case errors.As(err, &changed):
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		return exitUsage
+	case errors.As(err, &mismatch):
+		hint := ""
+		if *dbPath != "" && share.Sharded() {
+			hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count,
+				shardDatabase(cfgDatabase, share))
+		}
+		fmt.Fprintf(e.stderr, "selfplay run: database %s: %v%s\n", cfg.Database, err, hint)
 		return exitUsage
 	case errors.Is(err, store.ErrDatabaseGone):
 		fmt.Fprintf(e.stderr, "selfplay run: %v; stopped\n", err)

@@ -16,6 +16,10 @@ type Status string
 const (
 	StatusRunning  Status = "running"
 	StatusComplete Status = "complete"
+	// StatusShareComplete: the database's share of the tournament (its
+	// Shard) is played; the tournament is not complete, and only a merge
+	// of the shards is.
+	StatusShareComplete Status = "share complete"
 )
 
 // Tournament is a stored tournament with its engines.
@@ -32,6 +36,7 @@ type Tournament struct {
 	UpdatedAt  time.Time
 	FinishedAt time.Time // zero while running
 	Engines    []Engine
+	Shard      Shard // the part of the schedule this database plays; the zero value: all of it
 }
 
 // Engine is a player of a tournament with its resolved options.

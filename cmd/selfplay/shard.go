@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"selfplay/store/record"
+)
+
+// maxShards bounds N of -shard I/N: far beyond any cluster's array, and
+// small enough that shard numbers stay readable in file names.
+const maxShards = 1_000_000
+
+// parseShard reads run's -shard value: "I/N", "slurm" (I and N from the
+// Slurm array task's environment) or "k8s/N" (I from a Kubernetes Indexed
+// Job's JOB_COMPLETION_INDEX). lookup reads the environment. A missing or
+// inconsistent variable is an error that names it.
+func parseShard(spec string, lookup func(string) (string, bool)) (record.Shard, error) {
+	switch {
+	case spec == "slurm":
+		return slurmShard(lookup)
+	case strings.HasPrefix(spec, "k8s/"):
+		n, err := shardCount(strings.TrimPrefix(spec, "k8s/"), spec)
+		if err != nil {
+			return record.Shard{}, err
+		}
+		i, err := envInt(lookup, "JOB_COMPLETION_INDEX", "-shard "+spec+" reads it from a Kubernetes Indexed Job (completionMode: Indexed)")
+		if err != nil {
+			return record.Shard{}, err
+		}
+		if i < 0 || i >= n {
+			return record.Shard{}, fmt.Errorf("-shard %s: JOB_COMPLETION_INDEX=%d is outside 0..%d: the Job's completions must equal N (%d)",
+				spec, i, n-1, n)
+		}
+		return record.Shard{Index: i, Count: n}, nil
+	}
+	is, ns, ok := strings.Cut(spec, "/")
+	if !ok {
+		return record.Shard{}, fmt.Errorf("-shard %q: want I/N (0 <= I < N), slurm or k8s/N", spec)
+	}
+	n, err := shardCount(ns, spec)
+	if err != nil {
+		return record.Shard{}, err
+	}
+	i, err := strconv.Atoi(is)
+	if err != nil || i < 0 || i >= n {
+		return record.Shard{}, fmt.Errorf("-shard %s: the shard number %q is not in 0..%d", spec, is, n-1)
+	}
+	return record.Shard{Index: i, Count: n}, nil
+}
+
+// shardCount reads N of a -shard value.
+func shardCount(s, spec string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > maxShards {
+		return 0, fmt.Errorf("-shard %s: the number of shards %q is not in 1..%d", spec, s, maxShards)
+	}
+	return n, nil
+}
+
+// slurmShard numbers the tasks of a Slurm job array 0..COUNT-1: the task
+// ID minus the array's first ID. The array must be a contiguous range
+// (--array=0-15, or 1-16; a %limit on running tasks is fine), else the
+// shards would not cover the schedule.
+func slurmShard(lookup func(string) (string, bool)) (record.Shard, error) {
+	const why = "-shard slurm reads it from a Slurm array task (sbatch --array=0-15)"
+	id, err := envInt(lookup, "SLURM_ARRAY_TASK_ID", why)
+	if err != nil {
+		return record.Shard{}, err
+	}
+	lo, err := envInt(lookup, "SLURM_ARRAY_TASK_MIN", why)
+	if err != nil {
+		return record.Shard{}, err
+	}
+	n, err := envInt(lookup, "SLURM_ARRAY_TASK_COUNT", why)
+	if err != nil {
+		return record.Shard{}, err
+	}
+	if n < 1 || n > maxShards {
+		return record.Shard{}, fmt.Errorf("-shard slurm: SLURM_ARRAY_TASK_COUNT=%d is not in 1..%d", n, maxShards)
+	}
+	if step, ok := lookup("SLURM_ARRAY_TASK_STEP"); ok && strings.TrimSpace(step) != "1" {
+		return record.Shard{}, fmt.Errorf("-shard slurm: SLURM_ARRAY_TASK_STEP=%s: the array must be a contiguous range "+
+			"such as --array=0-%d, so that the tasks number the shards 0..%d", step, n-1, n-1)
+	}
+	if _, ok := lookup("SLURM_ARRAY_TASK_MAX"); ok {
+		hi, err := envInt(lookup, "SLURM_ARRAY_TASK_MAX", why)
+		if err != nil {
+			return record.Shard{}, err
+		}
+		if hi-lo+1 != n {
+			return record.Shard{}, fmt.Errorf("-shard slurm: SLURM_ARRAY_TASK_MIN=%d, SLURM_ARRAY_TASK_MAX=%d and "+
+				"SLURM_ARRAY_TASK_COUNT=%d are not a contiguous range: submit the array as --array=FIRST-LAST", lo, hi, n)
+		}
+	}
+	if id < lo || id-lo >= n {
+		return record.Shard{}, fmt.Errorf("-shard slurm: SLURM_ARRAY_TASK_ID=%d is outside the array "+
+			"SLURM_ARRAY_TASK_MIN=%d .. %d (SLURM_ARRAY_TASK_COUNT=%d)", id, lo, lo+n-1, n)
+	}
+	return record.Shard{Index: id - lo, Count: n}, nil
+}
+
+// envInt reads an integer environment variable; why says who needs it.
+func envInt(lookup func(string) (string, bool), name, why string) (int, error) {
+	v, ok := lookup(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return 0, fmt.Errorf("%s is not set (%s)", name, why)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q is not a whole number (%s)", name, v, why)
+	}
+	return n, nil
+}
+
+// shardDatabase is the default database of a shard: beside the config's
+// database, with the shard in its name (selfplay.db, shard 3 of 16:
+// selfplay.shard-03-of-16.db), so that shards never share a file and the
+// names sort in shard order.
+func shardDatabase(db string, sh record.Shard) string {
+	ext := filepath.Ext(db)
+	w := max(2, len(strconv.Itoa(sh.Count)))
+	return fmt.Sprintf("%s.shard-%0*d-of-%0*d%s", strings.TrimSuffix(db, ext), w, sh.Index, w, sh.Count, ext)
+}
