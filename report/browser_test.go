@@ -23,6 +23,9 @@ func browser(t *testing.T) string {
 			return path
 		}
 	}
+	if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "chromium") {
+		t.Fatal("chromium is required (SELFPLAY_REQUIRE_TOOLS) but not on PATH (Debian package chromium)")
+	}
 	t.Skip("no chromium or chromium-browser on PATH (Debian package chromium)")
 	return ""
 }

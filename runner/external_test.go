@@ -368,10 +368,14 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 }
 
 // A few games against Debian's Stockfish at a low node budget (skipped
-// when it is not installed: apt install stockfish).
+// when it is not installed, apt install stockfish, unless
+// SELFPLAY_REQUIRE_TOOLS asks for it, as CI does).
 func TestStockfishGauntlet(t *testing.T) {
 	const sf = "/usr/games/stockfish"
 	if _, err := os.Stat(sf); err != nil {
+		if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "stockfish") {
+			t.Fatalf("stockfish is required (SELFPLAY_REQUIRE_TOOLS) but %s is missing", sf)
+		}
 		t.Skip("stockfish not installed")
 	}
 	if testing.Short() {
