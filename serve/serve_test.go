@@ -15,6 +15,7 @@ import (
 
 	"selfplay/store"
 	"selfplay/store/record"
+	"selfplay/store/storetest"
 )
 
 // Hostile engine names: markup, quotes and ampersands must come out
@@ -36,6 +37,12 @@ const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 // pairing, 60 games) with store.OpenWriter and returns the database,
 // opened read-only, and the server over it.
 func fixture(t *testing.T) (*store.Reader, http.Handler) {
+	t.Helper()
+	r, h, _ := fixtureAt(t)
+	return r, h
+}
+
+func fixtureAt(t *testing.T) (*store.Reader, http.Handler, string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "serve.db")
@@ -100,7 +107,7 @@ func fixture(t *testing.T) (*store.Reader, http.Handler) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, h
+	return r, h, path
 }
 
 func get(t *testing.T, h http.Handler, method, url string) (*http.Response, string) {
@@ -397,5 +404,98 @@ func TestPagination(t *testing.T) {
 	f := GameFilter{Engine: evil, Result: "1/2-1/2", Termination: "time forfeit", Opening: "a&b"}
 	if got, want := f.query(3), "?engine=%3Cscript%3Ealert%28%22x%22%29%3C%2Fscript%3E&opening=a%26b&page=3&result=1%2F2-1%2F2&termination=time+forfeit"; got != want {
 		t.Errorf("query %q, want %q", got, want)
+	}
+}
+
+// TestLiveUpdates: games a writer stores beside the server show at once
+// (the cached report is rebuilt when the tournament changed).
+func TestLiveUpdates(t *testing.T) {
+	ctx := context.Background()
+	_, h, path := fixtureAt(t)
+	summary := func() TournamentSummary {
+		t.Helper()
+		_, body := get(t, h, "GET", "/api/tournaments")
+		var v TournamentsView
+		if err := json.Unmarshal([]byte(body), &v); err != nil || len(v.Tournaments) != 1 {
+			t.Fatalf("%v: %s", err, body)
+		}
+		return v.Tournaments[0]
+	}
+	if n := summary().GamesStored; n != 60 {
+		t.Fatalf("%d games", n)
+	}
+	w, err := store.OpenWriter(ctx, path, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	g := record.Game{TournamentID: 1, Pair: 30, Index: 0, Round: 11, OpeningID: "op0", StartFEN: startFEN, White: plain, Black: evil,
+		Result: "0-1", Termination: record.TimeForfeit, Culprit: plain, FinalFEN: startFEN,
+		Started: time.Date(2026, 1, 2, 5, 0, 0, 0, time.UTC), Finished: time.Date(2026, 1, 2, 5, 1, 0, 0, time.UTC)}
+	if err := w.SaveGame(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	s := summary()
+	total := 0
+	for _, p := range s.Pairings {
+		total += p.Games
+	}
+	if s.GamesStored != 61 || total != 61 {
+		t.Errorf("after a game: %d games, %d in the pairings", s.GamesStored, total)
+	}
+	_, page := get(t, h, "GET", "/tournaments/1")
+	if !strings.Contains(page, "61/90 games stored") {
+		t.Errorf("the tournament page does not show the new game")
+	}
+	_, list := get(t, h, "GET", "/tournaments/1/games?termination=time+forfeit")
+	if !strings.Contains(list, "1 games; page 1 of 1") || !strings.Contains(list, "time forfeit (plain)") {
+		t.Errorf("the game list does not show the new game")
+	}
+	if err := w.UpdateStatus(ctx, 1, record.StatusComplete, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if s := summary(); s.Status != "complete" || s.ETASeconds != nil {
+		t.Errorf("after completion: status %q, ETA %v", s.Status, s.ETASeconds)
+	}
+}
+
+// TestSPRTShown: a match under an SPRT shows its LLR with bounds on the
+// tournaments page and the LLR chart on the tournament page.
+func TestSPRTShown(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sprt.db")
+	if err := storetest.Generate(ctx, path, storetest.Options{Games: 40, Plies: 10}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.OpenReader(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := New(r, Options{Level: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, h, "GET", "/api/tournaments")
+	var v TournamentsView
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	p := v.Tournaments[0].Pairings[0]
+	if p.SPRT == nil || !(p.SPRT.Lower < 0 && p.SPRT.Upper > 0) || !strings.Contains(p.SPRTVerdict, "LLR") || !strings.Contains(p.Verdict, "(90%,") {
+		t.Errorf("pairing %+v", p)
+	}
+	_, page := get(t, h, "GET", "/")
+	if !strings.Contains(page, p.SPRTVerdict) {
+		t.Errorf("the tournaments page lacks the SPRT line %q", p.SPRTVerdict)
+	}
+	_, page = get(t, h, "GET", "/tournaments/1")
+	for _, want := range []string{"SPRT log-likelihood ratio", `class="ref bound"`, `class="band"`, "Intervals at 90% confidence"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the tournament page lacks %q", want)
+		}
+	}
+	if _, err := New(r, Options{Level: 1}); err == nil {
+		t.Errorf("level 1 accepted")
 	}
 }
