@@ -19,6 +19,10 @@ function pollTournaments(el) {
   function update(v) {
     document.getElementById("updated-at").textContent = fmt(v.updated);
     var list = document.getElementById("tournaments");
+    if (list.querySelectorAll("section.tournament").length !== v.tournaments.length) {
+      location.reload(); // tournaments added or deleted: draw the page anew
+      return;
+    }
     v.tournaments.forEach(function (t) {
       var sec = list.querySelector('section[data-id="' + t.id + '"]');
       if (!sec) { location.reload(); return; } // a new tournament: draw the page anew
