@@ -3,29 +3,57 @@ package serve
 import (
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
-	"github.com/notnil/chess"
-
 	"selfplay/engines"
+	"selfplay/engines/board"
 	"selfplay/store/record"
 )
 
-// replay returns the positions of a game: the start and after each ply.
-// A move the arbiter does not accept ends the list there (the error says
-// which), so a damaged record still shows what is playable.
-func replay(g record.Game) ([]*chess.Position, error) {
-	opt, err := chess.FEN(g.StartFEN)
+// replay returns the positions of a game as FENs: the start and after each
+// ply. A move that is not legal ends the list there (the error says which),
+// so a damaged record still shows what is playable. It uses the engines'
+// board: notnil/chess takes seconds for a long game's replay (it checks
+// every earlier position for repetitions at each move).
+func replay(g record.Game) ([]string, error) {
+	b, err := board.FromFEN(g.StartFEN)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: start position %q: %w", g.ID, g.StartFEN, err)
 	}
-	cg := chess.NewGame(opt, chess.UseNotation(chess.UCINotation{}))
+	out := make([]string, 1, len(g.Moves)+1)
+	out[0] = b.FEN()
 	for _, m := range g.Moves {
-		if err := cg.MoveStr(m.UCI); err != nil {
-			return cg.Positions(), fmt.Errorf("game %d ply %d %q: %w", g.ID, m.Ply, m.UCI, err)
+		mv, err := b.ParseUCI(m.UCI)
+		if err != nil {
+			return out, fmt.Errorf("game %d ply %d %q: %w", g.ID, m.Ply, m.UCI, err)
 		}
+		b.MakeMove(mv)
+		out = append(out, b.FEN())
 	}
-	return cg.Positions(), nil
+	return out, nil
+}
+
+// fenField returns field i (0: placement, 1: side to move, 5: full-move
+// number) of a FEN, or "".
+func fenField(fen string, i int) string {
+	f := strings.Fields(fen)
+	if i < len(f) {
+		return f[i]
+	}
+	return ""
+}
+
+// whiteToMove reports whether White moves in the FEN's position.
+func whiteToMove(fen string) bool { return fenField(fen, 1) != "b" }
+
+// fullMove is the FEN's full-move number (1 if absent).
+func fullMove(fen string) int {
+	n, err := strconv.Atoi(fenField(fen, 5))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
 }
 
 // Board geometry in SVG user units.
@@ -35,47 +63,61 @@ const (
 	boardSize   = 8*square + 2*boardMargin
 )
 
-// glyphs are the solid chess symbols; white pieces are drawn filled white
-// with a dark outline, so both sides look alike in any font.
-var glyphs = map[chess.PieceType]string{
-	chess.King: "\u265a", chess.Queen: "\u265b", chess.Rook: "\u265c",
-	chess.Bishop: "\u265d", chess.Knight: "\u265e", chess.Pawn: "\u265f",
+// glyphs are the solid chess symbols by FEN letter; white pieces are drawn
+// filled white with a dark outline, so both sides look alike in any font.
+var glyphs = map[byte]string{
+	'k': "\u265a", 'q': "\u265b", 'r': "\u265c", 'b': "\u265d", 'n': "\u265e", 'p': "\u265f",
 }
 
-// boardSVG draws a position from White's side, with the squares of the
-// move that led to it (UCI, "" for none) highlighted.
-func drawBoard(pos *chess.Position, lastMove string) string {
+// drawBoard draws a position (FEN) from White's side, with the squares of
+// the move that led to it (UCI, "" for none) highlighted.
+func drawBoard(fen string, lastMove string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="board" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		boardSize, boardSize, boardSize, boardSize, html.EscapeString(pos.String()))
-	hl := map[chess.Square]bool{}
+		boardSize, boardSize, boardSize, boardSize, html.EscapeString(fen))
+	hl := map[[2]int]bool{}
 	if len(lastMove) >= 4 {
 		for _, s := range []string{lastMove[0:2], lastMove[2:4]} {
-			if sq, ok := parseSquare(s); ok {
-				hl[sq] = true
+			if s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8' {
+				hl[[2]int{int(s[0] - 'a'), int(s[1] - '1')}] = true
 			}
 		}
 	}
-	pieces := pos.Board().SquareMap()
+	// pieces[rank][file] from the placement field, rank 0 = rank 1.
+	var pieces [8][8]byte
+	rank, file := 7, 0
+	for _, c := range []byte(fenField(fen, 0)) {
+		switch {
+		case c == '/':
+			rank, file = rank-1, 0
+		case c >= '1' && c <= '8':
+			file += int(c - '0')
+		default:
+			if rank >= 0 && rank < 8 && file >= 0 && file < 8 {
+				pieces[rank][file] = c
+			}
+			file++
+		}
+	}
 	for rank := 7; rank >= 0; rank-- {
 		for file := 0; file < 8; file++ {
-			sq := chess.Square(rank*8 + file)
 			x, y := boardMargin+file*square, boardMargin+(7-rank)*square
 			class := "light"
 			if (rank+file)%2 == 0 {
 				class = "dark"
 			}
-			if hl[sq] {
+			if hl[[2]int{file, rank}] {
 				class += " last"
 			}
 			fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%d" height="%d"/>`, class, x, y, square, square)
-			if p, ok := pieces[sq]; ok && p != chess.NoPiece {
-				color := "w"
-				if p.Color() == chess.Black {
-					color = "b"
-				}
+			c := pieces[rank][file]
+			color := "b"
+			if c >= 'A' && c <= 'Z' {
+				color, c = "w", c+'a'-'A'
+			}
+			if g, ok := glyphs[c]; ok {
 				fmt.Fprintf(&b, `<text class="piece %s" x="%d" y="%d" text-anchor="middle" dominant-baseline="central">%s</text>`,
-					color, x+square/2, y+square/2+2, glyphs[p.Type()])
+					color, x+square/2, y+square/2+2, g)
 			}
 		}
 	}
@@ -85,13 +127,6 @@ func drawBoard(pos *chess.Position, lastMove string) string {
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
-}
-
-func parseSquare(s string) (chess.Square, bool) {
-	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
-		return 0, false
-	}
-	return chess.Square(int(s[1]-'1')*8 + int(s[0]-'a')), true
 }
 
 // formatScore prints a mover's-view score as engines print it: "+0.35",
@@ -132,7 +167,7 @@ const (
 
 // drawEval draws the engines' scores (White's view) over the plies, with a
 // marker at ply; book moves have no score and are left out.
-func drawEval(g record.Game, positions []*chess.Position, ply int) string {
+func drawEval(g record.Game, positions []string, ply int) string {
 	n := max(len(g.Moves), 1)
 	dx := float64(evalWidth-2*evalPad) / float64(n)
 	x := func(p int) float64 { return evalPad + dx*float64(p) }
@@ -147,7 +182,7 @@ func drawEval(g record.Game, positions []*chess.Position, ply int) string {
 		if m.Book || i >= len(positions) {
 			continue
 		}
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i+1), y(whiteScore(m, positions[i].Turn() == chess.White))))
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i+1), y(whiteScore(m, whiteToMove(positions[i])))))
 	}
 	if len(pts) > 0 {
 		fmt.Fprintf(&b, `<polyline class="line" points="%s"/>`, strings.Join(pts, " "))

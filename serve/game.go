@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -88,7 +86,7 @@ func (s *Server) readGame(r *http.Request) (record.Game, string, error) {
 	return g, tname, err
 }
 
-func (s *Server) gameView(r *http.Request) (GameView, record.Game, []*chess.Position, error) {
+func (s *Server) gameView(r *http.Request) (GameView, record.Game, []string, error) {
 	g, tname, err := s.readGame(r)
 	if err != nil {
 		return GameView{}, g, nil, err
@@ -111,34 +109,20 @@ func (s *Server) gameView(r *http.Request) (GameView, record.Game, []*chess.Posi
 			// Move numbers and the mover follow the position, whoever
 			// starts.
 			before := positions[i]
-			if before.Turn() == chess.White {
+			if whiteToMove(before) {
 				mv.Engine, mv.Number = g.White, strconv.Itoa(fullMove(before))+"."
 			} else {
 				mv.Engine, mv.Number = g.Black, strconv.Itoa(fullMove(before))+"..."
 			}
 		}
 		if i+1 < len(positions) {
-			mv.FEN = positions[i+1].String()
+			mv.FEN = positions[i+1]
 		}
 		v.Moves = append(v.Moves, mv)
 	}
 	v.LastPly = len(positions) - 1
 	v.MovesPlayed = len(g.Moves)
 	return v, g, positions, nil
-}
-
-// fullMove is the FEN's full-move number of a position.
-func fullMove(p *chess.Position) int {
-	var n int
-	f := p.String()
-	// The last field of a FEN.
-	for i := len(f) - 1; i >= 0; i-- {
-		if f[i] == ' ' {
-			n, _ = strconv.Atoi(f[i+1:])
-			break
-		}
-	}
-	return max(n, 1)
 }
 
 // plyParam reads ?ply= (default: the last position) within [0, last].

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"selfplay/store"
 	"selfplay/store/record"
 	"selfplay/store/storetest"
@@ -497,5 +499,50 @@ func TestSPRTShown(t *testing.T) {
 	}
 	if _, err := New(r, Options{Level: 1}); err == nil {
 		t.Errorf("level 1 accepted")
+	}
+}
+
+// TestReplayAgainstNotnil: the board's positions equal notnil/chess's
+// over random legal games (castling, en passant, promotions included).
+func TestReplayAgainstNotnil(t *testing.T) {
+	for seed := range uint64(6) {
+		moves, _ := randomGame(t, seed, 200)
+		cg := chess.NewGame(chess.UseNotation(chess.UCINotation{}))
+		g := record.Game{ID: 1, StartFEN: startFEN, Moves: moves}
+		fens, err := replay(g)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if len(fens) != len(moves)+1 {
+			t.Fatalf("seed %d: %d positions for %d moves", seed, len(fens), len(moves))
+		}
+		for i, m := range moves {
+			if err := cg.MoveStr(m.UCI); err != nil {
+				t.Fatal(err)
+			}
+			// Placement, side, castling: the first three fields (the
+			// en-passant square differs by convention).
+			want := strings.Fields(cg.Position().String())[:3]
+			if got := strings.Fields(fens[i+1])[:3]; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Fatalf("seed %d ply %d %s: %v, notnil %v", seed, i+1, m.UCI, got, want)
+			}
+		}
+	}
+}
+
+// TestIllegalStoredMove: a record with a move the board cannot play shows
+// the positions up to it and says where it stopped.
+func TestIllegalStoredMove(t *testing.T) {
+	g := record.Game{ID: 7, StartFEN: startFEN, Moves: []record.Move{{Ply: 1, UCI: "e2e4"}, {Ply: 2, UCI: "e2e4"}, {Ply: 3, UCI: "d2d4"}}}
+	fens, err := replay(g)
+	if len(fens) != 2 || err == nil || !strings.Contains(err.Error(), `ply 2 "e2e4"`) {
+		t.Errorf("replay: %d positions, %v", len(fens), err)
+	}
+	if _, err := replay(record.Game{StartFEN: "not a fen"}); err == nil {
+		t.Errorf("a bad start FEN replayed")
+	}
+	svg := drawBoard(fens[1], "e2e4")
+	if strings.Count(svg, `class="piece w"`) != 16 || strings.Count(svg, `class="piece b"`) != 16 || strings.Count(svg, " last\"") != 2 {
+		t.Errorf("board after 1. e4: %s", svg)
 	}
 }
