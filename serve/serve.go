@@ -245,6 +245,9 @@ func (s *Server) load(ctx context.Context, id int64) ([]loaded, error) {
 		if err != nil {
 			return err
 		}
+		if id == 0 {
+			s.forgetDeleted(ts)
+		}
 		for _, t := range ts {
 			if id != 0 && t.ID != id {
 				continue
@@ -283,4 +286,20 @@ func formatETA(sec float64) string {
 		return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%ds", int(d.Seconds()))
+}
+
+// forgetDeleted drops the cached reports of tournaments that are no longer
+// stored (run -restart deletes one).
+func (s *Server) forgetDeleted(ts []record.Tournament) {
+	stored := make(map[int64]bool, len(ts))
+	for _, t := range ts {
+		stored[t.ID] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.cache {
+		if !stored[id] {
+			delete(s.cache, id)
+		}
+	}
 }

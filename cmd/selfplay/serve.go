@@ -51,6 +51,7 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          logger,
 	}
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, ln.Addr())
