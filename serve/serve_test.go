@@ -15,6 +15,7 @@ import (
 
 	"github.com/notnil/chess"
 
+	"selfplay/report"
 	"selfplay/store"
 	"selfplay/store/record"
 	"selfplay/store/storetest"
@@ -544,5 +545,30 @@ func TestIllegalStoredMove(t *testing.T) {
 	svg := drawBoard(fens[1], "e2e4")
 	if strings.Count(svg, `class="piece w"`) != 16 || strings.Count(svg, `class="piece b"`) != 16 || strings.Count(svg, " last\"") != 2 {
 		t.Errorf("board after 1. e4: %s", svg)
+	}
+}
+
+// TestStalledRun: a running tournament that stored nothing for ten times
+// its mean interval between games (at least a minute) is shown as probably
+// stopped, without an ETA.
+func TestStalledRun(t *testing.T) {
+	t0 := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	l := loaded{rec: record.Tournament{UpdatedAt: t0}, rep: report.Tournament{Status: "running", GamesStored: 10, GamesScheduled: 20,
+		Played: &report.TimeRange{Start: t0.Add(-10 * time.Minute), End: t0}}}
+	for _, tc := range []struct {
+		after   time.Duration
+		stalled bool
+	}{{time.Second, false}, {9 * time.Minute, false}, {11 * time.Minute, true}} {
+		s := summarize(l, t0.Add(tc.after))
+		if s.Stalled != tc.stalled || (s.ETASeconds == nil) != tc.stalled {
+			t.Errorf("%v after the last write: stalled %v, ETA %v", tc.after, s.Stalled, s.ETASeconds)
+		}
+		if !tc.stalled && *s.ETASeconds != 600 {
+			t.Errorf("ETA %v, want 600 s", *s.ETASeconds)
+		}
+	}
+	l.rep.Status = "complete"
+	if s := summarize(l, t0.Add(time.Hour)); s.Stalled || s.ETASeconds != nil {
+		t.Errorf("a complete tournament: %+v", s)
 	}
 }

@@ -27,6 +27,10 @@ type TournamentSummary struct {
 	// ETASeconds estimates the time to the last scheduled game from the
 	// rate so far; null when not running or not yet known.
 	ETASeconds *float64 `json:"eta_seconds"`
+	// Stalled: the tournament is running but nothing was stored for much
+	// longer than games took so far (10 times the mean interval, at least
+	// a minute): the run was probably stopped. No ETA then.
+	Stalled bool `json:"stalled"`
 	// StoppedBySPRT: the SPRT decided before every game was played.
 	StoppedBySPRT bool             `json:"stopped_by_sprt"`
 	Pairings      []PairingSummary `json:"pairings"`
@@ -60,7 +64,14 @@ type TournamentsView struct {
 	Tournaments []TournamentSummary `json:"tournaments"`
 }
 
-func summarize(l loaded) TournamentSummary {
+// stallAfter is how long a running tournament may store nothing before
+// the page says its run has probably stopped, given the mean interval
+// between stored games so far.
+func stallAfter(meanInterval time.Duration) time.Duration {
+	return max(time.Minute, 10*meanInterval)
+}
+
+func summarize(l loaded, now time.Time) TournamentSummary {
 	t := l.rep
 	ts := TournamentSummary{ID: l.rec.ID, Name: t.Name, Format: t.Format, Status: t.Status, GamesStored: t.GamesStored,
 		GamesScheduled: t.GamesScheduled, LastWrite: l.rec.UpdatedAt.UTC(), Pairings: []PairingSummary{}}
@@ -68,7 +79,9 @@ func summarize(l loaded) TournamentSummary {
 	ts.StoppedBySPRT = sprt != nil && sprt.State != "continue" && t.GamesStored < t.GamesScheduled
 	if t.Status == "running" && !ts.StoppedBySPRT && t.Played != nil && t.GamesStored > 0 && t.GamesScheduled > t.GamesStored {
 		elapsed := t.Played.End.Sub(t.Played.Start).Seconds()
-		if elapsed > 0 {
+		mean := time.Duration(elapsed / float64(t.GamesStored) * float64(time.Second))
+		ts.Stalled = now.Sub(l.rec.UpdatedAt) > stallAfter(mean)
+		if elapsed > 0 && !ts.Stalled {
 			eta := elapsed / float64(t.GamesStored) * float64(t.GamesScheduled-t.GamesStored)
 			if !math.IsInf(eta, 0) && !math.IsNaN(eta) {
 				ts.ETASeconds = &eta
@@ -96,7 +109,7 @@ func (s *Server) tournamentsView(r *http.Request) (TournamentsView, error) {
 	}
 	v := TournamentsView{Updated: time.Now().UTC(), PollSeconds: PollInterval.Seconds(), Tournaments: []TournamentSummary{}}
 	for _, l := range all {
-		v.Tournaments = append(v.Tournaments, summarize(l))
+		v.Tournaments = append(v.Tournaments, summarize(l, v.Updated))
 	}
 	return v, nil
 }
@@ -148,7 +161,7 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, "tournament", TournamentView{
 		Title:   "Tournament " + ls[0].rep.Name,
-		Summary: summarize(ls[0]),
+		Summary: summarize(ls[0], time.Now()),
 		Level:   stats.FormatLevel(s.level),
 		Report:  template.HTML(b.String()), // html/template-escaped by report.WriteHTMLSections
 	})

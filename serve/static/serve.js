@@ -31,6 +31,7 @@ function pollTournaments(el) {
       set("games", t.games_stored + "/" + t.games_scheduled);
       set("eta", t.eta_seconds != null ? ", ETA " + eta(t.eta_seconds) : "");
       set("sprt", t.stopped_by_sprt ? ", stopped by the SPRT" : "");
+      set("stalled", t.stalled ? ", nothing stored for a while: the run has probably stopped" : "");
       set("last-write", fmt(t.last_write));
       var ul = sec.querySelector('[data-field="pairings"]');
       ul.replaceChildren();
