@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -98,7 +99,7 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 		if !found {
 			return notFound("no tournament with id %d", id)
 		}
-		if v.Openings, err = tx.GameOpenings(r.Context(), id); err != nil {
+		if v.Openings, err = s.openings(r.Context(), tx, id); err != nil {
 			return err
 		}
 		v.Games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
@@ -141,4 +142,33 @@ func (s *Server) gamesJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeJSON(w, r, v)
+}
+
+// openings returns the openings of a tournament's games for the filter,
+// read again only when the number of games changed (the query reads every
+// game: 0.2 s at 100,000 games).
+func (s *Server) openings(ctx context.Context, tx *store.Reader, id int64) ([][2]string, error) {
+	n, err := tx.CountGames(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	c, ok := s.openingsCache[id]
+	s.mu.Unlock()
+	if ok && c.games == n {
+		return c.openings, nil
+	}
+	o, err := tx.GameOpenings(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.openingsCache[id] = cachedOpenings{games: n, openings: o}
+	s.mu.Unlock()
+	return o, nil
+}
+
+type cachedOpenings struct {
+	games    int
+	openings [][2]string
 }

@@ -61,8 +61,9 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
-	mu    sync.Mutex
-	cache map[int64]cachedTournament
+	mu            sync.Mutex
+	cache         map[int64]cachedTournament
+	openingsCache map[int64]cachedOpenings
 }
 
 type cachedTournament struct {
@@ -73,7 +74,8 @@ type cachedTournament struct {
 // New returns the site over db, which the caller keeps open while the
 // server runs and closes afterwards.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, cache: map[int64]cachedTournament{}}
+	s := &Server{db: db, level: opt.Level, log: opt.Log, cache: map[int64]cachedTournament{},
+		openingsCache: map[int64]cachedOpenings{}}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
 	}
@@ -300,6 +302,7 @@ func (s *Server) forgetDeleted(ts []record.Tournament) {
 	for id := range s.cache {
 		if !stored[id] {
 			delete(s.cache, id)
+			delete(s.openingsCache, id)
 		}
 	}
 }
