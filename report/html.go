@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"selfplay/stats"
 )
@@ -104,4 +105,32 @@ func htmlTableOf(t *table) *htmlTable {
 		ht.Total = cells(t.total)
 	}
 	return ht
+}
+
+// WriteHTMLSections writes the report's sections (one per tournament and
+// suite run) as an HTML fragment: the tables and SVG charts of WriteHTML
+// without the page around them, for pages that show a report among other
+// things (selfplay serve). HTMLStyle is their style sheet.
+func WriteHTMLSections(w io.Writer, r Report) error {
+	tmpl, err := template.New("report").Parse(pageTemplate)
+	if err != nil {
+		return fmt.Errorf("HTML report template: %w", err)
+	}
+	if err := tmpl.ExecuteTemplate(w, "sections", htmlView(r)); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
+
+// HTMLStyle returns the CSS of the HTML report (tables, charts).
+func HTMLStyle() (string, error) {
+	tmpl, err := template.New("report").Parse(pageTemplate)
+	if err != nil {
+		return "", fmt.Errorf("HTML report template: %w", err)
+	}
+	var b strings.Builder
+	if err := tmpl.ExecuteTemplate(&b, "style", nil); err != nil {
+		return "", fmt.Errorf("HTML report style: %w", err)
+	}
+	return b.String(), nil
 }

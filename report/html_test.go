@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -99,5 +100,31 @@ func TestEmptyReport(t *testing.T) {
 	}
 	if got := string(render(t, r, writeJSON)); !strings.Contains(got, `"tournaments": []`) || !strings.Contains(got, `"suite_runs": []`) {
 		t.Errorf("JSON of an empty report lacks empty lists:\n%s", got)
+	}
+}
+
+// TestHTMLSectionsArePartOfThePage: the fragment and the style sheet that
+// selfplay serve embeds are exactly what the HTML report contains.
+func TestHTMLSectionsArePartOfThePage(t *testing.T) {
+	r := fixtureReport(t, standings.Options{})
+	var page, sections bytes.Buffer
+	if err := report.WriteHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteHTMLSections(&sections, r); err != nil {
+		t.Fatal(err)
+	}
+	style, err := report.HTMLStyle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sections.String(), "<svg") || !strings.Contains(sections.String(), "<section") {
+		t.Fatalf("no sections or charts in the fragment")
+	}
+	if !strings.Contains(page.String(), sections.String()) || strings.Contains(sections.String(), "<body") {
+		t.Errorf("the fragment is not the page's sections")
+	}
+	if !strings.Contains(style, "svg .band") || !strings.Contains(page.String(), "<style>\n"+style+"</style>") {
+		t.Errorf("the style is not the page's")
 	}
 }

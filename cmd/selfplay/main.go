@@ -56,6 +56,7 @@ func commands() []command {
 		{"run", "play the tournaments of a config file, storing games in SQLite", cmdRun},
 		{"report", "statistics of stored tournaments (text, json or html)", cmdReport},
 		{"export", "write stored games as PGN", cmdExport},
+		{"serve", "a read-only web site over the database: live standings, charts, games on a board", cmdServe},
 		{"ratings", "ratings and statistics of the games of PGN files (cutechess, fastchess, ...)", cmdRatings},
 		{"merge", "merge databases (the shards of a tournament) into one", cmdMerge},
 		{"elo", "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", cmdElo},
