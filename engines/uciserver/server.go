@@ -447,6 +447,14 @@ func parseGo(args []string) (goArgs, []error) {
 			continue
 		}
 		i++
+		// A limit below 1 is a GUI's mistake: said, and searched as 1 rather
+		// than unbounded (a search without its limit may never end).
+		switch key {
+		case "depth", "nodes", "movetime", "mate":
+			if n < 1 {
+				errs = append(errs, fmt.Errorf("go: %s %d is out of range (at least 1); searching with %s 1", key, n, key))
+			}
+		}
 		switch key {
 		case "depth":
 			g.lim.Depth = int(max(n, 1))

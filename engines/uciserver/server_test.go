@@ -463,9 +463,34 @@ func TestParseGo(t *testing.T) {
 	if c == nil || c.WhiteTime != time.Second || c.BlackTime != 0 || c.WhiteInc != 10*time.Millisecond || c.BlackInc != 20*time.Millisecond || c.MovesToGo != 7 {
 		t.Errorf("clock %+v", c)
 	}
-	if g.lim.Depth != 3 || g.lim.Nodes != 12 || g.lim.MoveTime != time.Millisecond || !g.infinite || len(errs) != 1 ||
-		!strings.Contains(errs[0].Error(), "searchmoves is not supported") {
+	if g.lim.Depth != 3 || g.lim.Nodes != 12 || g.lim.MoveTime != time.Millisecond || !g.infinite || len(errs) != 3 ||
+		!strings.Contains(errs[0].Error(), "depth 0 is out of range") || !strings.Contains(errs[1].Error(), "movetime 0 is out of range") ||
+		!strings.Contains(errs[2].Error(), "searchmoves is not supported") {
 		t.Errorf("parseGo: %+v, %v", g, errs)
+	}
+}
+
+// Limits below 1 are reported and searched as 1, never silently and never
+// as an unbounded search.
+func TestParseGoOutOfRange(t *testing.T) {
+	cases := []struct {
+		args string
+		want search.Limits
+	}{
+		{"nodes -1", search.Limits{Nodes: 1}},
+		{"nodes 0", search.Limits{Nodes: 1}},
+		{"depth -3", search.Limits{Depth: 1}},
+		{"movetime -10", search.Limits{MoveTime: time.Millisecond}},
+		{"mate 0", search.Limits{Depth: 1}},
+	}
+	for _, c := range cases {
+		g, errs := parseGo(strings.Fields(c.args))
+		if g.lim.Depth != c.want.Depth || g.lim.Nodes != c.want.Nodes || g.lim.MoveTime != c.want.MoveTime {
+			t.Errorf("parseGo(%q) = %+v, want %+v", c.args, g.lim, c.want)
+		}
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "out of range") {
+			t.Errorf("parseGo(%q): errors %v, want one saying out of range", c.args, errs)
+		}
 	}
 }
 
