@@ -40,7 +40,7 @@ type plyState struct {
 // transposition table between searches (within a game).
 type Searcher struct {
 	opts Options
-	tt   *TT
+	tt   *transTable
 	ev   *eval.Evaluator
 
 	b         *board.Board
@@ -68,7 +68,7 @@ func New(opts Options, hashMiB int) (*Searcher, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return &Searcher{opts: opts, tt: NewTT(hashMiB), ev: eval.NewEvaluator()}, nil
+	return &Searcher{opts: opts, tt: newTransTable(hashMiB), ev: eval.NewEvaluator()}, nil
 }
 
 // Options returns the searcher's options.
@@ -76,7 +76,7 @@ func (s *Searcher) Options() Options { return s.opts }
 
 // NewGame forgets everything learned in earlier searches.
 func (s *Searcher) NewGame() {
-	s.tt.Clear()
+	s.tt.clear()
 	s.history = [2][64][64]int32{}
 	for i := range s.plies {
 		s.plies[i].killers = [2]board.Move{}
