@@ -258,7 +258,10 @@ func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags) Score {
 }
 
 // qsearch searches captures and queen promotions (MVV-LVA order) above the
-// stand-pat evaluation; in check it searches every evasion instead.
+// stand-pat evaluation; in check it searches every evasion instead. Out of
+// check, qsee skips the moves that lose material by SEE (ordered last, so
+// the loop ends at the first), and delta pruning skips captures that cannot
+// lift the stand pat to alpha even with delta-margin to spare.
 // standPat is the static evaluation when the caller has it, else noEval.
 func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat int) Score {
 	b := s.b
@@ -288,9 +291,26 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat in
 		alpha = max(alpha, best)
 		b.Generate(&ps.moves, board.Noisy)
 	}
-	s.scoreGenerated(ply, board.NoMove)
+	seePrune := s.opts.QSEE && !inCheck
+	delta := s.opts.Delta && !inCheck
+	s.scoreGenerated(ply, board.NoMove, s.opts.SEEOrder || seePrune)
 	for i := 0; i < ps.moves.N; i++ {
 		m := s.pickMove(ply, i)
+		if seePrune && ps.scores[i] <= orderLosing {
+			s.counters.SEEPrunes += int64(ps.moves.N - i)
+			break
+		}
+		if delta && m.Promotion() == board.NoPieceType {
+			gain := s.seeValues[b.PieceAt(m.To()).Type()]
+			if m.IsEnPassant() {
+				gain = s.seeValues[board.Pawn]
+			}
+			if v := Score(standPat + gain + s.opts.DeltaMargin); v <= alpha {
+				s.counters.DeltaPrunes++
+				best = max(best, v)
+				continue
+			}
+		}
 		b.MakeMove(m)
 		x := -s.quiesce(-beta, -alpha, ply+1, 0)
 		b.UnmakeMove()

@@ -56,9 +56,21 @@ type Options struct {
 	ExtSingleReply    bool // the only legal move (strictly forced)
 	RecaptureWindow   int
 	KingThreatSquares int
+
+	// Quiescence and ordering by static exchange evaluation (SEE): QSEE
+	// skips captures that lose material in quiescence (not in check);
+	// SEEOrder puts captures that lose material after the quiet moves.
+	// Delta pruning skips a quiescence capture when the stand pat plus the
+	// captured piece plus DeltaMargin cannot reach alpha.
+	QSEE        bool
+	SEEOrder    bool
+	Delta       bool
+	DeltaMargin int
 }
 
-// Defaults shared by every preset for the numeric parameters.
+// Defaults shared by every preset: the numeric parameters, and the rules
+// every variant has (check extension, SEE in quiescence and ordering, delta
+// pruning), so that variants differ only in their papers' rules.
 func baseOptions() Options {
 	return Options{
 		NullRDepth:        6,
@@ -68,6 +80,10 @@ func baseOptions() Options {
 		RecaptureWindow:   100,
 		KingThreatSquares: 3,
 		ExtCheck:          true,
+		QSEE:              true,
+		SEEOrder:          true,
+		Delta:             true,
+		DeltaMargin:       200,
 	}
 }
 
@@ -332,6 +348,14 @@ var switchTable = []switchDef{
 		func(o *Options) *int { return &o.KingThreatSquares }, func(o *Options) bool { return o.ExtKingThreat }),
 	boolSwitch("ext-attack-evading", "extend a rook or queen escaping the last-moved piece's attack", func(o *Options) *bool { return &o.ExtAttackEvading }),
 	boolSwitch("ext-single-reply", "extend the only legal move", func(o *Options) *bool { return &o.ExtSingleReply }),
+	boolSwitch("qsee", "quiescence skips captures that lose material by static exchange evaluation (not in check)",
+		func(o *Options) *bool { return &o.QSEE }),
+	boolSwitch("see-order", "order captures that lose material by static exchange evaluation after the quiet moves",
+		func(o *Options) *bool { return &o.SEEOrder }),
+	boolSwitch("delta", "delta pruning in quiescence: skip captures that cannot lift the stand pat to alpha",
+		func(o *Options) *bool { return &o.Delta }),
+	intSwitch("delta-margin", "centipawns >= 0", 0, maxCentipawns, "delta pruning: positional gain assumed on top of the captured piece",
+		func(o *Options) *int { return &o.DeltaMargin }, func(o *Options) bool { return o.Delta }),
 }
 
 func listedIf(d switchDef, listed func(*Options) bool) switchDef {

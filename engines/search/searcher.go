@@ -43,6 +43,8 @@ type Searcher struct {
 	tt   *transTable
 	ev   *eval.Evaluator
 
+	seeValues board.PieceValues // the evaluation's piece values, for SEE
+
 	b         *board.Board
 	ctx       context.Context
 	rootPly   int
@@ -68,7 +70,7 @@ func New(opts Options, hashMiB int) (*Searcher, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return &Searcher{opts: opts, tt: newTransTable(hashMiB), ev: eval.NewEvaluator()}, nil
+	return &Searcher{opts: opts, tt: newTransTable(hashMiB), ev: eval.NewEvaluator(), seeValues: pieceValues()}, nil
 }
 
 // Options returns the searcher's options.

@@ -122,7 +122,8 @@ func TestSwitchInfoMatchesSet(t *testing.T) {
 // stored tournament refuse to resume. Each string also parses back to the
 // preset's options.
 func TestCanonicalForm(t *testing.T) {
-	const shared = "ext-check=true ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false"
+	const see = "qsee=true see-order=true delta=true delta-margin=200"
+	const shared = "ext-check=true ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see
 	const nullOff = "null=off fhr=false futility=false " + shared
 	want := map[string]string{
 		"plain":         nullOff,
@@ -137,7 +138,7 @@ func TestCanonicalForm(t *testing.T) {
 		"nmr-r3-4":      "null=nmr r=3~4 r-depth=6 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false futility=false " + shared,
 		"nmr-r4":        "null=nmr r=4 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false futility=false " + shared,
 		"ye-marsland": "null=standard r=1 null-pawn-endings=false null-min-depth=2 fhr=false futility=true futility-margin=300 " +
-			"ext-check=true ext-recapture=true recapture-window=100 ext-king-threat=false ext-attack-evading=false ext-single-reply=false",
+			"ext-check=true ext-recapture=true recapture-window=100 ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see,
 	}
 	if len(want) != len(PresetNames()) {
 		t.Errorf("%d presets, %d canonical forms pinned", len(PresetNames()), len(want))
@@ -159,7 +160,7 @@ func TestCanonicalForm(t *testing.T) {
 			t.Errorf("%s: its canonical form does not parse back to it (%v)", p, err)
 		}
 	}
-	if got := (Options{}).String(); got != "null=off fhr=false futility=false ext-check=false ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false" {
+	if got := (Options{}).String(); got != "null=off fhr=false futility=false ext-check=false ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false qsee=false see-order=false delta=false" {
 		t.Errorf("zero Options: %s", got)
 	}
 }
