@@ -248,13 +248,32 @@ research:
 	return best
 }
 
-// quiesce is a quiescence node: counted, then searched by qsearch.
+// quiesce is a quiescence node: counted, checked for a draw by repetition
+// or the fifty-move rule (a quiet move or a check can reach the horizon in
+// a position seen before), then searched by qsearch.
 func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags) Score {
 	if !s.enter(ply) {
 		return 0
 	}
 	s.counters.QNodes++
-	return s.qsearch(alpha, beta, ply, s.inCheck(flags), noEval)
+	b := s.b
+	inCheck := s.inCheck(flags)
+	if b.IsRepetition(s.rootPly) {
+		s.plies[ply].pvLen = 0
+		return Draw
+	}
+	if b.IsFiftyMoveDraw() && !(inCheck && s.mated(ply)) {
+		s.plies[ply].pvLen = 0
+		return Draw
+	}
+	return s.qsearch(alpha, beta, ply, inCheck, noEval)
+}
+
+// mated reports whether the side to move, in check, has no legal move (the
+// ply's move list is used as scratch space).
+func (s *Searcher) mated(ply int) bool {
+	s.b.Generate(&s.plies[ply].moves, board.All)
+	return s.plies[ply].moves.N == 0
 }
 
 // qsearch searches captures and queen promotions (MVV-LVA order) above the

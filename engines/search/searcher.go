@@ -159,14 +159,38 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 
 func (s *Searcher) result(depth int, score Score) Result {
 	ps := &s.plies[0]
-	pv := make([]string, ps.pvLen)
-	for i := 0; i < ps.pvLen; i++ {
+	n := s.pvUntilDraw(ps.pv[:ps.pvLen])
+	pv := make([]string, n)
+	for i := range pv {
 		pv[i] = ps.pv[i].UCI()
 	}
 	return Result{Move: ps.pv[0], Info: Info{
 		Depth: depth, SelDepth: s.selDepth, Score: score, Bound: BoundExact,
 		Nodes: s.nodes, Elapsed: time.Since(s.start), PV: pv, Counters: s.counters,
 	}}
+}
+
+// pvUntilDraw returns how much of pv (from the root) to report: the line
+// ends with the first move after which the game is drawn by rule (threefold
+// repetition counting the game before the root, the fifty-move rule,
+// insufficient material), as an arbiter would end the game there. The
+// search already scores such positions as draws and stops its PV at them
+// (a repetition inside the tree counts from the second occurrence); this
+// makes the guarantee independent of how a PV was assembled.
+func (s *Searcher) pvUntilDraw(pv []board.Move) int {
+	b := s.b
+	n := 0
+	for n < len(pv) {
+		b.MakeMove(pv[n])
+		n++
+		if b.IsThreefoldRepetition() || b.IsFiftyMoveDraw() || b.IsInsufficientMaterial() {
+			break
+		}
+	}
+	for i := 0; i < n; i++ {
+		b.UnmakeMove()
+	}
+	return n
 }
 
 // enter counts a node, or refuses it when the search must stop. The node
