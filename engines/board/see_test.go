@@ -430,3 +430,34 @@ func exchangeStats(mb mailbox, m Move, v *PieceValues) seeStats {
 		}
 	}
 }
+
+// BenchmarkSEE measures SEE over every capture of the perft positions.
+func BenchmarkSEE(b *testing.B) {
+	type cs struct {
+		board *Board
+		moves []Move
+	}
+	var all []cs
+	n := 0
+	for _, p := range perftPositions {
+		bd, err := FromFEN(p.fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l MoveList
+		bd.Generate(&l, Noisy)
+		all = append(all, cs{bd, append([]Move(nil), l.Slice()...)})
+		n += l.N
+	}
+	b.ResetTimer()
+	sum := 0
+	for i := 0; i < b.N; i++ {
+		for _, c := range all {
+			for _, m := range c.moves {
+				sum += c.board.SEE(m, &seeValues)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/see")
+	_ = sum
+}
