@@ -315,7 +315,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat in
 	s.scoreGenerated(ply, board.NoMove, s.opts.SEEOrder || seePrune)
 	for i := 0; i < ps.moves.N; i++ {
 		m := s.pickMove(ply, i)
-		if seePrune && ps.scores[i] <= orderLosing {
+		if seePrune && ps.scores[i] < orderLosing {
 			s.counters.SEEPrunes += int64(ps.moves.N - i)
 			break
 		}

@@ -46,7 +46,7 @@ func (s *Searcher) scoreMoves(ply int, ttMove board.Move) {
 }
 
 // scoreGenerated scores the moves already in the ply's list; with useSEE,
-// captures that lose material by SEE get scores below orderLosing + 1.
+// captures that lose material by SEE score below orderLosing.
 func (s *Searcher) scoreGenerated(ply int, ttMove board.Move, useSEE bool) {
 	ps := &s.plies[ply]
 	b := s.b
