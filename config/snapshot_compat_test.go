@@ -42,7 +42,10 @@ func encodedSnapshot(t *testing.T, f *File, tr Tournament) string {
 // The typed snapshot encodes every tournament exactly as the snapshots
 // that earlier versions stored (testdata/snapshot-compat.golden, written by
 // the map-based code of commit 75202b1, before the snapshot was typed), so their config hashes
-// still match; and a stored snapshot decodes and re-encodes to itself.
+// still match; and a stored snapshot decodes and re-encodes to itself. The
+// engines' canonical options in the golden gained the SEE switches (qsee,
+// see-order, delta, delta-margin) when the search got them: the engine
+// changed, so a tournament stored before correctly refuses to resume.
 func TestSnapshotCompatibleWithStored(t *testing.T) {
 	golden, err := os.ReadFile(filepath.Join("testdata", "snapshot-compat.golden"))
 	if err != nil {

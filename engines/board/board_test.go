@@ -86,7 +86,7 @@ func TestRepetition(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Start position seen twice now (once before): not threefold in the game.
-	if b.IsRepetition(b.Ply()) {
+	if b.IsRepetition(b.Ply()) || b.IsThreefoldRepetition() {
 		t.Error("twofold repetition in the game history counted as a draw")
 	}
 	if !b.IsRepetition(0) {
@@ -95,7 +95,7 @@ func TestRepetition(t *testing.T) {
 	if err := b.ApplyUCI(shuffle); err != nil {
 		t.Fatal(err)
 	}
-	if !b.IsRepetition(b.Ply()) {
+	if !b.IsRepetition(b.Ply()) || !b.IsThreefoldRepetition() {
 		t.Error("threefold repetition not seen")
 	}
 	// A null move in between breaks the chain.
@@ -112,7 +112,7 @@ func TestRepetition(t *testing.T) {
 	if err := b3.ApplyUCI([]string{"g1f3", "g8f6", "f3g1", "e7e6", "g1f3", "f8e7", "f3g1", "e7f8"}); err != nil {
 		t.Fatal(err)
 	}
-	if !b3.IsRepetition(0) || b3.IsRepetition(b3.Ply()) {
+	if !b3.IsRepetition(0) || b3.IsRepetition(b3.Ply()) || b3.IsThreefoldRepetition() {
 		t.Error("repetition after a pawn move not seen")
 	}
 }

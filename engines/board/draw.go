@@ -27,6 +27,16 @@ func (b *Board) IsRepetition(rootPly int) bool {
 	return false
 }
 
+// IsThreefoldRepetition reports whether the current position has occurred
+// at least twice before (with the same side to move, castling rights and
+// usable en-passant square): a draw by the game's rule. Positions before a
+// null move or an irreversible move are not compared.
+func (b *Board) IsThreefoldRepetition() bool {
+	// With rootPly beyond the history no earlier position is "inside the
+	// search", so IsRepetition counts game repetitions only.
+	return b.IsRepetition(len(b.hist) + 1)
+}
+
 // IsFiftyMoveDraw reports whether the fifty-move rule applies (100 plies
 // without capture or pawn move). Checkmate on the 100th ply takes precedence;
 // callers that care check for mate first.

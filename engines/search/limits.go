@@ -46,6 +46,8 @@ type Counters struct {
 	VerifiedReductions int64 // verified null move: fail-highs that reduced instead of cutting
 	VerifiedResearches int64 // verified null move: zugzwang re-searches at the original depth
 	FutilityPrunes     int64 // moves skipped by the futility cutoff
+	SEEPrunes          int64 // quiescence moves skipped because SEE says they lose material
+	DeltaPrunes        int64 // quiescence captures skipped by delta pruning
 	ExtCheck           int64 // check extensions
 	ExtRecapture       int64 // recapture extensions
 	ExtKingThreat      int64 // king-threat extensions
@@ -65,6 +67,8 @@ func (c *Counters) Add(o Counters) {
 	c.VerifiedReductions += o.VerifiedReductions
 	c.VerifiedResearches += o.VerifiedResearches
 	c.FutilityPrunes += o.FutilityPrunes
+	c.SEEPrunes += o.SEEPrunes
+	c.DeltaPrunes += o.DeltaPrunes
 	c.ExtCheck += o.ExtCheck
 	c.ExtRecapture += o.ExtRecapture
 	c.ExtKingThreat += o.ExtKingThreat
@@ -86,6 +90,8 @@ func (c *Counters) Fields() []CounterField {
 		{"verified_reductions", c.VerifiedReductions},
 		{"verified_researches", c.VerifiedResearches},
 		{"futility_prunes", c.FutilityPrunes},
+		{"see_prunes", c.SEEPrunes},
+		{"delta_prunes", c.DeltaPrunes},
 		{"ext_check", c.ExtCheck},
 		{"ext_recapture", c.ExtRecapture},
 		{"ext_king_threat", c.ExtKingThreat},

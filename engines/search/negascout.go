@@ -248,17 +248,39 @@ research:
 	return best
 }
 
-// quiesce is a quiescence node: counted, then searched by qsearch.
+// quiesce is a quiescence node: counted, checked for a draw by repetition
+// or the fifty-move rule (a quiet move or a check can reach the horizon in
+// a position seen before), then searched by qsearch.
 func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags) Score {
 	if !s.enter(ply) {
 		return 0
 	}
 	s.counters.QNodes++
-	return s.qsearch(alpha, beta, ply, s.inCheck(flags), noEval)
+	b := s.b
+	inCheck := s.inCheck(flags)
+	if b.IsRepetition(s.rootPly) {
+		s.plies[ply].pvLen = 0
+		return Draw
+	}
+	if b.IsFiftyMoveDraw() && !(inCheck && s.mated(ply)) {
+		s.plies[ply].pvLen = 0
+		return Draw
+	}
+	return s.qsearch(alpha, beta, ply, inCheck, noEval)
+}
+
+// mated reports whether the side to move, in check, has no legal move (the
+// ply's move list is used as scratch space).
+func (s *Searcher) mated(ply int) bool {
+	s.b.Generate(&s.plies[ply].moves, board.All)
+	return s.plies[ply].moves.N == 0
 }
 
 // qsearch searches captures and queen promotions (MVV-LVA order) above the
-// stand-pat evaluation; in check it searches every evasion instead.
+// stand-pat evaluation; in check it searches every evasion instead. Out of
+// check, qsee skips the moves that lose material by SEE (ordered last, so
+// the loop ends at the first), and delta pruning skips captures that cannot
+// lift the stand pat to alpha even with delta-margin to spare.
 // standPat is the static evaluation when the caller has it, else noEval.
 func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat int) Score {
 	b := s.b
@@ -288,9 +310,26 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat in
 		alpha = max(alpha, best)
 		b.Generate(&ps.moves, board.Noisy)
 	}
-	s.scoreGenerated(ply, board.NoMove)
+	seePrune := s.opts.QSEE && !inCheck
+	delta := s.opts.Delta && !inCheck
+	s.scoreGenerated(ply, board.NoMove, s.opts.SEEOrder || seePrune)
 	for i := 0; i < ps.moves.N; i++ {
 		m := s.pickMove(ply, i)
+		if seePrune && ps.scores[i] < orderLosing {
+			s.counters.SEEPrunes += int64(ps.moves.N - i)
+			break
+		}
+		if delta && m.Promotion() == board.NoPieceType {
+			gain := s.seeValues[b.PieceAt(m.To()).Type()]
+			if m.IsEnPassant() {
+				gain = s.seeValues[board.Pawn]
+			}
+			if v := Score(standPat + gain + s.opts.DeltaMargin); v <= alpha {
+				s.counters.DeltaPrunes++
+				best = max(best, v)
+				continue
+			}
+		}
 		b.MakeMove(m)
 		x := -s.quiesce(-beta, -alpha, ply+1, 0)
 		b.UnmakeMove()

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,9 +56,21 @@ type Options struct {
 	ExtSingleReply    bool // the only legal move (strictly forced)
 	RecaptureWindow   int
 	KingThreatSquares int
+
+	// Quiescence and ordering by static exchange evaluation (SEE): QSEE
+	// skips captures that lose material in quiescence (not in check);
+	// SEEOrder puts captures that lose material after the quiet moves.
+	// Delta pruning skips a quiescence capture when the stand pat plus the
+	// captured piece plus DeltaMargin cannot reach alpha.
+	QSEE        bool
+	SEEOrder    bool
+	Delta       bool
+	DeltaMargin int
 }
 
-// Defaults shared by every preset for the numeric parameters.
+// Defaults shared by every preset: the numeric parameters, and the rules
+// every variant has (check extension, SEE in quiescence and ordering, delta
+// pruning), so that variants differ only in their papers' rules.
 func baseOptions() Options {
 	return Options{
 		NullRDepth:        6,
@@ -67,6 +80,10 @@ func baseOptions() Options {
 		RecaptureWindow:   100,
 		KingThreatSquares: 3,
 		ExtCheck:          true,
+		QSEE:              true,
+		SEEOrder:          true,
+		Delta:             true,
+		DeltaMargin:       200,
 	}
 }
 
@@ -192,42 +209,185 @@ type SwitchInfo struct {
 	Choices           []string // SwitchChoice: the accepted values
 }
 
+// switchDef is one switch, whole: what it is, how it reads and writes its
+// Options field, and when the canonical form (Options.String) lists it. Set,
+// Get, String, Switches and everything built on them (config keys, UCI
+// options, selfplay variants) come from the one table of switchDefs, so a
+// new switch is one entry.
+type switchDef struct {
+	SwitchInfo
+	get func(o *Options) string
+	// set checks value and stores it; o is unchanged when value is invalid.
+	set func(o *Options, value string) error
+	// listed reports whether String shows the switch (nil: always); a
+	// parameter is listed only while the rule it tunes is on.
+	listed func(o *Options) bool
+}
+
+func boolSwitch(name, doc string, field func(*Options) *bool) switchDef {
+	return switchDef{
+		SwitchInfo: SwitchInfo{Name: name, Values: "true|false", Doc: doc, Kind: SwitchBool},
+		get:        func(o *Options) string { return strconv.FormatBool(*field(o)) },
+		set: func(o *Options, value string) error {
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return fmt.Errorf("switch %s: %q is not true or false", name, value)
+			}
+			*field(o) = b
+			return nil
+		},
+	}
+}
+
+func intSwitch(name, values string, lo, hi int, doc string, field func(*Options) *int, listed func(*Options) bool) switchDef {
+	return switchDef{
+		SwitchInfo: SwitchInfo{Name: name, Values: values, Doc: doc, Kind: SwitchInt, Min: lo, Max: hi},
+		get:        func(o *Options) string { return strconv.Itoa(*field(o)) },
+		set: func(o *Options, value string) error {
+			n, err := strconv.Atoi(value)
+			if err != nil || n < lo || n > hi {
+				return fmt.Errorf("switch %s: %q is not an integer in %d..%d", name, value, lo, hi)
+			}
+			*field(o) = n
+			return nil
+		},
+		listed: listed,
+	}
+}
+
+// nullChoices are the values of the null switch; adaptive is standard with
+// r = N~M, so it reads back as standard.
+var nullChoices = []string{"off", "standard", "adaptive", "verified", "nmr"}
+
+func nullSwitch() switchDef {
+	return switchDef{
+		SwitchInfo: SwitchInfo{Name: "null", Values: strings.Join(nullChoices, "|"),
+			Doc:  "null-move rule on fail-high (adaptive = standard, with r=N~M)",
+			Kind: SwitchChoice, Choices: nullChoices},
+		get: func(o *Options) string { return o.Null.String() },
+		set: func(o *Options, value string) error {
+			switch value {
+			case "off":
+				o.Null = NullOff
+			case "standard", "adaptive":
+				o.Null = NullStandard
+			case "verified":
+				o.Null = NullVerified
+			case "nmr":
+				o.Null = NullNMR
+			default:
+				return fmt.Errorf("switch null: unknown value %q (valid: %s)", value, strings.Join(nullChoices, ", "))
+			}
+			return nil
+		},
+	}
+}
+
+// rSwitch is the null-move reduction, "N" or "N~M" (adaptive: R = depth >
+// r-depth ? M : N); it reads as "" while no reduction is set (null move off
+// in the zero Options).
+func rSwitch() switchDef {
+	const lo, hi = 1, 6
+	return switchDef{
+		SwitchInfo: SwitchInfo{Name: "r", Values: "N or N~M (1..6)",
+			Doc:  "null-move reduction R; N~M: R = depth > r-depth ? M : N",
+			Kind: SwitchString, Min: lo, Max: hi},
+		get: func(o *Options) string {
+			switch {
+			case o.NullRMin < 1:
+				return ""
+			case o.NullRMin == o.NullRMax:
+				return strconv.Itoa(o.NullRMin)
+			}
+			return strconv.Itoa(o.NullRMin) + "~" + strconv.Itoa(o.NullRMax)
+		},
+		set: func(o *Options, value string) error {
+			a, b, pair := strings.Cut(value, "~")
+			if !pair {
+				b = a
+			}
+			n, errN := strconv.Atoi(a)
+			m, errM := strconv.Atoi(b)
+			if errN != nil || errM != nil || n < lo || m > hi || n > m {
+				return fmt.Errorf("switch r: %q is not N or N~M with %d <= N <= M <= %d", value, lo, hi)
+			}
+			o.NullRMin, o.NullRMax = n, m
+			return nil
+		},
+		listed: nullOn,
+	}
+}
+
+func nullOn(o *Options) bool { return o.Null != NullOff }
+
+// switchTable is every switch, in the order of the canonical form. It is
+// built once and only read afterwards.
+var switchTable = []switchDef{
+	nullSwitch(),
+	rSwitch(),
+	intSwitch("r-depth", "integer >= 1", 1, MaxPly, "depth threshold of adaptive R (papers: 6)",
+		func(o *Options) *int { return &o.NullRDepth }, func(o *Options) bool { return nullOn(o) && o.NullRMin != o.NullRMax }),
+	intSwitch("dr", "1..4", 1, 4, "NMR depth reduction DR on a null-move fail-high",
+		func(o *Options) *int { return &o.NullDR }, func(o *Options) bool { return o.Null == NullNMR }),
+	listedIf(boolSwitch("null-pawn-endings", "allow null moves with only king and pawns",
+		func(o *Options) *bool { return &o.NullPawnEndings }), nullOn),
+	intSwitch("null-min-depth", "integer >= 1", 1, MaxPly, "smallest remaining depth for a null move (2 = interior nodes only)",
+		func(o *Options) *int { return &o.NullMinDepth }, nullOn),
+	boolSwitch("fhr", "fail-high reductions (Feldmann)", func(o *Options) *bool { return &o.FHR }),
+	intSwitch("fhr-margin", "centipawns >= 0", 0, maxCentipawns, "FHR margin: reduce when e - t >= beta - margin",
+		func(o *Options) *int { return &o.FHRMargin }, func(o *Options) bool { return o.FHR }),
+	boolSwitch("futility", "futility cutoff at frontier nodes (Ye & Marsland)", func(o *Options) *bool { return &o.Futility }),
+	intSwitch("futility-margin", "centipawns >= 0", 0, maxCentipawns, "maximum positional gain assumed by the futility test",
+		func(o *Options) *int { return &o.FutilityMargin }, func(o *Options) bool { return o.Futility }),
+	boolSwitch("ext-check", "extend checking moves", func(o *Options) *bool { return &o.ExtCheck }),
+	boolSwitch("ext-recapture", "extend recaptures back into the root's material window", func(o *Options) *bool { return &o.ExtRecapture }),
+	intSwitch("recapture-window", "centipawns >= 0", 0, maxCentipawns, "material window around the root for recapture extensions",
+		func(o *Options) *int { return &o.RecaptureWindow }, func(o *Options) bool { return o.ExtRecapture }),
+	boolSwitch("ext-king-threat", "extend moves that attack many squares around the enemy king", func(o *Options) *bool { return &o.ExtKingThreat }),
+	intSwitch("king-threat-squares", "0..8", 0, 8, "king threat: extend when more than this many squares are attacked",
+		func(o *Options) *int { return &o.KingThreatSquares }, func(o *Options) bool { return o.ExtKingThreat }),
+	boolSwitch("ext-attack-evading", "extend a rook or queen escaping the last-moved piece's attack", func(o *Options) *bool { return &o.ExtAttackEvading }),
+	boolSwitch("ext-single-reply", "extend the only legal move", func(o *Options) *bool { return &o.ExtSingleReply }),
+	boolSwitch("qsee", "quiescence skips captures that lose material by static exchange evaluation (not in check)",
+		func(o *Options) *bool { return &o.QSEE }),
+	boolSwitch("see-order", "order captures that lose material by static exchange evaluation after the quiet moves",
+		func(o *Options) *bool { return &o.SEEOrder }),
+	boolSwitch("delta", "delta pruning in quiescence: skip captures that cannot lift the stand pat to alpha",
+		func(o *Options) *bool { return &o.Delta }),
+	intSwitch("delta-margin", "centipawns >= 0", 0, maxCentipawns, "delta pruning: positional gain assumed on top of the captured piece",
+		func(o *Options) *int { return &o.DeltaMargin }, func(o *Options) bool { return o.Delta }),
+}
+
+func listedIf(d switchDef, listed func(*Options) bool) switchDef {
+	d.listed = listed
+	return d
+}
+
+// lookup returns the switch named key.
+func lookup(key string) (*switchDef, error) {
+	for i := range switchTable {
+		if switchTable[i].Name == key {
+			return &switchTable[i], nil
+		}
+	}
+	return nil, fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
+}
+
 // Switches lists every switch accepted by Options.Set.
 func Switches() []SwitchInfo {
-	check := func(name, doc string) SwitchInfo {
-		return SwitchInfo{Name: name, Values: "true|false", Doc: doc, Kind: SwitchBool}
+	out := make([]SwitchInfo, len(switchTable))
+	for i := range switchTable {
+		out[i] = switchTable[i].SwitchInfo
+		out[i].Choices = slices.Clone(out[i].Choices)
 	}
-	spin := func(name, values string, lo, hi int, doc string) SwitchInfo {
-		return SwitchInfo{Name: name, Values: values, Doc: doc, Kind: SwitchInt, Min: lo, Max: hi}
-	}
-	return []SwitchInfo{
-		{Name: "null", Values: "off|standard|adaptive|verified|nmr", Doc: "null-move rule on fail-high (adaptive = standard, with r=N~M)",
-			Kind: SwitchChoice, Choices: []string{"off", "standard", "adaptive", "verified", "nmr"}},
-		{Name: "r", Values: "N or N~M (1..6)", Doc: "null-move reduction R; N~M: R = depth > r-depth ? M : N",
-			Kind: SwitchString, Min: 1, Max: 6},
-		spin("r-depth", "integer >= 1", 1, MaxPly, "depth threshold of adaptive R (papers: 6)"),
-		spin("dr", "1..4", 1, 4, "NMR depth reduction DR on a null-move fail-high"),
-		check("null-pawn-endings", "allow null moves with only king and pawns"),
-		spin("null-min-depth", "integer >= 1", 1, MaxPly, "smallest remaining depth for a null move (2 = interior nodes only)"),
-		check("fhr", "fail-high reductions (Feldmann)"),
-		spin("fhr-margin", "centipawns >= 0", 0, maxCentipawns, "FHR margin: reduce when e - t >= beta - margin"),
-		check("futility", "futility cutoff at frontier nodes (Ye & Marsland)"),
-		spin("futility-margin", "centipawns >= 0", 0, maxCentipawns, "maximum positional gain assumed by the futility test"),
-		check("ext-check", "extend checking moves"),
-		check("ext-recapture", "extend recaptures back into the root's material window"),
-		check("ext-king-threat", "extend moves that attack many squares around the enemy king"),
-		check("ext-attack-evading", "extend a rook or queen escaping the last-moved piece's attack"),
-		check("ext-single-reply", "extend the only legal move"),
-		spin("recapture-window", "centipawns >= 0", 0, maxCentipawns, "material window around the root for recapture extensions"),
-		spin("king-threat-squares", "0..8", 0, 8, "king threat: extend when more than this many squares are attacked"),
-	}
+	return out
 }
 
 // SwitchNames lists the switch names.
 func SwitchNames() []string {
-	var out []string
-	for _, s := range Switches() {
-		out = append(out, s.Name)
+	out := make([]string, len(switchTable))
+	for i := range switchTable {
+		out[i] = switchTable[i].Name
 	}
 	return out
 }
@@ -238,139 +398,21 @@ func SwitchNames() []string {
 // r=N~M); r is "" while no reduction is set (null move off in the zero
 // Options).
 func (o Options) Get(key string) (string, error) {
-	b, i := strconv.FormatBool, strconv.Itoa
-	switch key {
-	case "null":
-		return o.Null.String(), nil
-	case "r":
-		switch {
-		case o.NullRMin < 1:
-			return "", nil
-		case o.NullRMin == o.NullRMax:
-			return i(o.NullRMin), nil
-		}
-		return i(o.NullRMin) + "~" + i(o.NullRMax), nil
-	case "r-depth":
-		return i(o.NullRDepth), nil
-	case "dr":
-		return i(o.NullDR), nil
-	case "null-pawn-endings":
-		return b(o.NullPawnEndings), nil
-	case "null-min-depth":
-		return i(o.NullMinDepth), nil
-	case "fhr":
-		return b(o.FHR), nil
-	case "fhr-margin":
-		return i(o.FHRMargin), nil
-	case "futility":
-		return b(o.Futility), nil
-	case "futility-margin":
-		return i(o.FutilityMargin), nil
-	case "ext-check":
-		return b(o.ExtCheck), nil
-	case "ext-recapture":
-		return b(o.ExtRecapture), nil
-	case "ext-king-threat":
-		return b(o.ExtKingThreat), nil
-	case "ext-attack-evading":
-		return b(o.ExtAttackEvading), nil
-	case "ext-single-reply":
-		return b(o.ExtSingleReply), nil
-	case "recapture-window":
-		return i(o.RecaptureWindow), nil
-	case "king-threat-squares":
-		return i(o.KingThreatSquares), nil
+	sw, err := lookup(key)
+	if err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
+	return sw.get(&o), nil
 }
 
 // Set changes one switch; key and value as in Switches, whose ranges it
-// enforces.
+// enforces. On error o is unchanged.
 func (o *Options) Set(key, value string) error {
-	var info SwitchInfo
-	for _, sw := range Switches() {
-		if sw.Name == key {
-			info = sw
-		}
+	sw, err := lookup(key)
+	if err != nil {
+		return err
 	}
-	if info.Name == "" {
-		return fmt.Errorf("unknown switch %q (valid: %s)", key, strings.Join(SwitchNames(), ", "))
-	}
-	boolean := func(dst *bool) error {
-		b, err := strconv.ParseBool(value)
-		if err != nil {
-			return fmt.Errorf("switch %s: %q is not true or false", key, value)
-		}
-		*dst = b
-		return nil
-	}
-	integer := func(dst *int) error {
-		n, err := strconv.Atoi(value)
-		if err != nil || n < info.Min || n > info.Max {
-			return fmt.Errorf("switch %s: %q is not an integer in %d..%d", key, value, info.Min, info.Max)
-		}
-		*dst = n
-		return nil
-	}
-	switch key {
-	case "null":
-		switch value {
-		case "off":
-			o.Null = NullOff
-		case "standard", "adaptive":
-			o.Null = NullStandard
-		case "verified":
-			o.Null = NullVerified
-		case "nmr":
-			o.Null = NullNMR
-		default:
-			return fmt.Errorf("switch null: unknown value %q (valid: off, standard, adaptive, verified, nmr)", value)
-		}
-		return nil
-	case "r":
-		lo, hi, pair := strings.Cut(value, "~")
-		if !pair {
-			hi = lo
-		}
-		a, errA := strconv.Atoi(lo)
-		b, errB := strconv.Atoi(hi)
-		if errA != nil || errB != nil || a < info.Min || b > info.Max || a > b {
-			return fmt.Errorf("switch r: %q is not N or N~M with %d <= N <= M <= %d", value, info.Min, info.Max)
-		}
-		o.NullRMin, o.NullRMax = a, b
-		return nil
-	case "r-depth":
-		return integer(&o.NullRDepth)
-	case "dr":
-		return integer(&o.NullDR)
-	case "null-pawn-endings":
-		return boolean(&o.NullPawnEndings)
-	case "null-min-depth":
-		return integer(&o.NullMinDepth)
-	case "fhr":
-		return boolean(&o.FHR)
-	case "fhr-margin":
-		return integer(&o.FHRMargin)
-	case "futility":
-		return boolean(&o.Futility)
-	case "futility-margin":
-		return integer(&o.FutilityMargin)
-	case "ext-check":
-		return boolean(&o.ExtCheck)
-	case "ext-recapture":
-		return boolean(&o.ExtRecapture)
-	case "ext-king-threat":
-		return boolean(&o.ExtKingThreat)
-	case "ext-attack-evading":
-		return boolean(&o.ExtAttackEvading)
-	case "ext-single-reply":
-		return boolean(&o.ExtSingleReply)
-	case "recapture-window":
-		return integer(&o.RecaptureWindow)
-	case "king-threat-squares":
-		return integer(&o.KingThreatSquares)
-	}
-	return fmt.Errorf("switch %q: listed in Switches but not handled by Set", key)
+	return sw.set(o, value)
 }
 
 // Validate reports option combinations the search cannot run.
@@ -389,43 +431,22 @@ func (o *Options) Validate() error {
 
 // String lists the switches that define the variant, in canonical order:
 // equal Options give equal strings (used in config snapshots and listings).
+// A parameter appears only while the rule it tunes is on.
 func (o Options) String() string {
-	var parts []string
-	add := func(k string, v any) { parts = append(parts, fmt.Sprintf("%s=%v", k, v)) }
-	add("null", o.Null)
-	if o.Null != NullOff {
-		if o.NullRMin == o.NullRMax {
-			add("r", o.NullRMin)
-		} else {
-			add("r", fmt.Sprintf("%d~%d", o.NullRMin, o.NullRMax))
-			add("r-depth", o.NullRDepth)
+	var sb strings.Builder
+	for i := range switchTable {
+		sw := &switchTable[i]
+		if sw.listed != nil && !sw.listed(&o) {
+			continue
 		}
-		if o.Null == NullNMR {
-			add("dr", o.NullDR)
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
 		}
-		add("null-pawn-endings", o.NullPawnEndings)
-		add("null-min-depth", o.NullMinDepth)
+		sb.WriteString(sw.Name)
+		sb.WriteByte('=')
+		sb.WriteString(sw.get(&o))
 	}
-	add("fhr", o.FHR)
-	if o.FHR {
-		add("fhr-margin", o.FHRMargin)
-	}
-	add("futility", o.Futility)
-	if o.Futility {
-		add("futility-margin", o.FutilityMargin)
-	}
-	add("ext-check", o.ExtCheck)
-	add("ext-recapture", o.ExtRecapture)
-	if o.ExtRecapture {
-		add("recapture-window", o.RecaptureWindow)
-	}
-	add("ext-king-threat", o.ExtKingThreat)
-	if o.ExtKingThreat {
-		add("king-threat-squares", o.KingThreatSquares)
-	}
-	add("ext-attack-evading", o.ExtAttackEvading)
-	add("ext-single-reply", o.ExtSingleReply)
-	return strings.Join(parts, " ")
+	return sb.String()
 }
 
 // nullR is the null-move depth reduction at this depth.

@@ -5,24 +5,49 @@ import (
 	"selfplay/engines/eval"
 )
 
-// Move ordering scores: TT move, then captures and queen promotions by
-// MVV-LVA, then the two killers, then quiet moves by history.
+// Move ordering scores: TT move, then winning and equal captures and queen
+// promotions by MVV-LVA, then the two killers, then quiet moves by history,
+// then underpromotions, then (with see-order) the captures that lose
+// material by static exchange evaluation, the least losing first.
 const (
 	orderTT      = 1 << 30
 	orderNoisy   = 1 << 26
 	orderKiller1 = 1 << 25
 	orderKiller2 = orderKiller1 - 1
 	historyMax   = 1 << 24
+	orderLosing  = -(1 << 28) // plus the (negative) SEE value
 )
+
+// pieceValues are the evaluation's plain piece values, the units of SEE.
+func pieceValues() board.PieceValues {
+	var v board.PieceValues
+	for t := board.Pawn; t <= board.King; t++ {
+		v[t] = eval.PieceValue(t)
+	}
+	return v
+}
+
+// seeLoss returns the SEE value of the noisy move m when it loses material,
+// else 0. A capture of a piece at least as valuable as the capturing one
+// cannot lose unless a recapture can promote (on the first or last rank),
+// so SEE runs only for the others.
+func (s *Searcher) seeLoss(m board.Move, attacker, victim board.PieceType) int {
+	v := &s.seeValues
+	if v[victim] >= v[attacker] && m.To().Rank()%7 != 0 {
+		return 0
+	}
+	return min(s.b.SEE(m, v), 0)
+}
 
 // scoreMoves generates all legal moves at ply and scores them.
 func (s *Searcher) scoreMoves(ply int, ttMove board.Move) {
 	s.b.Generate(&s.plies[ply].moves, board.All)
-	s.scoreGenerated(ply, ttMove)
+	s.scoreGenerated(ply, ttMove, s.opts.SEEOrder)
 }
 
-// scoreGenerated scores the moves already in the ply's list.
-func (s *Searcher) scoreGenerated(ply int, ttMove board.Move) {
+// scoreGenerated scores the moves already in the ply's list; with useSEE,
+// captures that lose material by SEE score below orderLosing.
+func (s *Searcher) scoreGenerated(ply int, ttMove board.Move, useSEE bool) {
 	ps := &s.plies[ply]
 	b := s.b
 	side := b.Side()
@@ -38,8 +63,15 @@ func (s *Searcher) scoreGenerated(ply int, ttMove board.Move) {
 		case m == ttMove:
 			sc = orderTT
 		case victim != board.NoPieceType || promo == board.Queen:
+			attacker := b.PieceAt(m.From()).Type()
+			if useSEE {
+				if loss := s.seeLoss(m, attacker, victim); loss < 0 {
+					sc = orderLosing + int32(loss)
+					break
+				}
+			}
 			// MVV-LVA: the most valuable victim first, then the least valuable attacker.
-			sc = orderNoisy + int32(eval.PieceValue(victim)+eval.PieceValue(promo))*8 - int32(b.PieceAt(m.From()).Type())
+			sc = orderNoisy + int32(eval.PieceValue(victim)+eval.PieceValue(promo))*8 - int32(attacker)
 		case promo != board.NoPieceType:
 			sc = -1 // underpromotions last
 		case m == ps.killers[0]:

@@ -40,8 +40,10 @@ type plyState struct {
 // transposition table between searches (within a game).
 type Searcher struct {
 	opts Options
-	tt   *TT
+	tt   *transTable
 	ev   *eval.Evaluator
+
+	seeValues board.PieceValues // the evaluation's piece values, for SEE
 
 	b         *board.Board
 	ctx       context.Context
@@ -68,7 +70,7 @@ func New(opts Options, hashMiB int) (*Searcher, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return &Searcher{opts: opts, tt: NewTT(hashMiB), ev: eval.NewEvaluator()}, nil
+	return &Searcher{opts: opts, tt: newTransTable(hashMiB), ev: eval.NewEvaluator(), seeValues: pieceValues()}, nil
 }
 
 // Options returns the searcher's options.
@@ -76,7 +78,7 @@ func (s *Searcher) Options() Options { return s.opts }
 
 // NewGame forgets everything learned in earlier searches.
 func (s *Searcher) NewGame() {
-	s.tt.Clear()
+	s.tt.clear()
 	s.history = [2][64][64]int32{}
 	for i := range s.plies {
 		s.plies[i].killers = [2]board.Move{}
@@ -157,14 +159,38 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 
 func (s *Searcher) result(depth int, score Score) Result {
 	ps := &s.plies[0]
-	pv := make([]string, ps.pvLen)
-	for i := 0; i < ps.pvLen; i++ {
+	n := s.pvUntilDraw(ps.pv[:ps.pvLen])
+	pv := make([]string, n)
+	for i := range pv {
 		pv[i] = ps.pv[i].UCI()
 	}
 	return Result{Move: ps.pv[0], Info: Info{
 		Depth: depth, SelDepth: s.selDepth, Score: score, Bound: BoundExact,
 		Nodes: s.nodes, Elapsed: time.Since(s.start), PV: pv, Counters: s.counters,
 	}}
+}
+
+// pvUntilDraw returns how much of pv (from the root) to report: the line
+// ends with the first move after which the game is drawn by rule (threefold
+// repetition counting the game before the root, the fifty-move rule,
+// insufficient material), as an arbiter would end the game there. The
+// search already scores such positions as draws and stops its PV at them
+// (a repetition inside the tree counts from the second occurrence); this
+// makes the guarantee independent of how a PV was assembled.
+func (s *Searcher) pvUntilDraw(pv []board.Move) int {
+	b := s.b
+	n := 0
+	for n < len(pv) {
+		b.MakeMove(pv[n])
+		n++
+		if b.IsThreefoldRepetition() || b.IsFiftyMoveDraw() || b.IsInsufficientMaterial() {
+			break
+		}
+	}
+	for i := 0; i < n; i++ {
+		b.UnmakeMove()
+	}
+	return n
 }
 
 // enter counts a node, or refuses it when the search must stop. The node

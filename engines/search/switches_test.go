@@ -2,6 +2,7 @@ package search
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -113,5 +114,72 @@ func TestSwitchInfoMatchesSet(t *testing.T) {
 	}
 	if v, err := (Options{}).Get("r"); v != "" || err != nil {
 		t.Errorf("Get(r) of the zero Options = %q, %v; want \"\"", v, err)
+	}
+}
+
+// TestCanonicalForm pins Options.String for every preset: config snapshots
+// of stored tournaments compare these strings, so a change here makes every
+// stored tournament refuse to resume. Each string also parses back to the
+// preset's options.
+func TestCanonicalForm(t *testing.T) {
+	const see = "qsee=true see-order=true delta=true delta-margin=200"
+	const shared = "ext-check=true ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see
+	const nullOff = "null=off fhr=false futility=false " + shared
+	want := map[string]string{
+		"plain":         nullOff,
+		"fhr":           "null=off fhr=true fhr-margin=0 futility=false " + shared,
+		"null-r1":       "null=standard r=1 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"null-r2":       "null=standard r=2 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"null-r3":       "null=standard r=3 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"null-r4":       "null=standard r=4 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"adaptive-r2-3": "null=standard r=2~3 r-depth=6 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"adaptive-r3-4": "null=standard r=3~4 r-depth=6 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"verified-r3":   "null=verified r=3 null-pawn-endings=false null-min-depth=1 fhr=false futility=false " + shared,
+		"nmr-r3-4":      "null=nmr r=3~4 r-depth=6 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false futility=false " + shared,
+		"nmr-r4":        "null=nmr r=4 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false futility=false " + shared,
+		"ye-marsland": "null=standard r=1 null-pawn-endings=false null-min-depth=2 fhr=false futility=true futility-margin=300 " +
+			"ext-check=true ext-recapture=true recapture-window=100 ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see,
+	}
+	if len(want) != len(PresetNames()) {
+		t.Errorf("%d presets, %d canonical forms pinned", len(PresetNames()), len(want))
+	}
+	for _, p := range PresetNames() {
+		o, err := Preset(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := o.String()
+		if got != want[p] {
+			t.Errorf("%s:\n got  %s\n want %s", p, got, want[p])
+		}
+		spec := p
+		for _, kv := range strings.Fields(got) {
+			spec += ":" + kv
+		}
+		if back, err := ParseVariant(spec); err != nil || back != o {
+			t.Errorf("%s: its canonical form does not parse back to it (%v)", p, err)
+		}
+	}
+	if got := (Options{}).String(); got != "null=off fhr=false futility=false ext-check=false ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false qsee=false see-order=false delta=false" {
+		t.Errorf("zero Options: %s", got)
+	}
+}
+
+// TestSwitchErrors pins the messages people see for bad switches.
+func TestSwitchErrors(t *testing.T) {
+	tests := []struct{ spec, want string }{
+		{"plain:bogus=1", `variant "plain:bogus=1": unknown switch "bogus" (valid: null, r, `},
+		{"plain:fhr", `variant "plain:fhr": switch "fhr" is not key=value`},
+		{"plain:fhr=maybe", `variant "plain:fhr=maybe": switch fhr: "maybe" is not true or false`},
+		{"plain:dr=5", `variant "plain:dr=5": switch dr: "5" is not an integer in 1..4`},
+		{"plain:null=sometimes", `variant "plain:null=sometimes": switch null: unknown value "sometimes" (valid: off, standard, adaptive, verified, nmr)`},
+		{"plain:r=4~3", `variant "plain:r=4~3": switch r: "4~3" is not N or N~M with 1 <= N <= M <= 6`},
+		{"nope", `unknown variant preset "nope" (valid: plain, fhr, `},
+	}
+	for _, tc := range tests {
+		_, err := ParseVariant(tc.spec)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ParseVariant(%q) = %v, want an error starting %q", tc.spec, err, tc.want)
+		}
 	}
 }

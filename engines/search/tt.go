@@ -19,14 +19,14 @@ const (
 	ttEpochs   = 1 << (32 - ttMoveBits)
 )
 
-func (e *ttEntry) bound() Bound                { return Bound(e.boundGen & 3) }
-func (e *ttEntry) gen() uint8                  { return e.boundGen >> 2 }
-func (e *ttEntry) move() board.Move            { return board.Move(e.moveEp & ttMoveMask) }
-func (e *ttEntry) epoch() uint32               { return e.moveEp >> ttMoveBits }
-func (t *TT) live(e *ttEntry) bool             { return e.boundGen&3 != 0 && e.epoch() == t.epoch }
-func (t *TT) owns(e *ttEntry, key uint64) bool { return e.key == key && t.live(e) }
+func (e *ttEntry) bound() Bound                        { return Bound(e.boundGen & 3) }
+func (e *ttEntry) gen() uint8                          { return e.boundGen >> 2 }
+func (e *ttEntry) move() board.Move                    { return board.Move(e.moveEp & ttMoveMask) }
+func (e *ttEntry) epoch() uint32                       { return e.moveEp >> ttMoveBits }
+func (t *transTable) live(e *ttEntry) bool             { return e.boundGen&3 != 0 && e.epoch() == t.epoch }
+func (t *transTable) owns(e *ttEntry, key uint64) bool { return e.key == key && t.live(e) }
 
-// TT is a transposition table of two-entry buckets: the first slot keeps the
+// transTable is a transposition table of two-entry buckets: the first slot keeps the
 // deepest result of the current search generation, the second is always
 // replaced. It belongs to one engine instance (no sharing, no locks).
 //
@@ -34,7 +34,7 @@ func (t *TT) owns(e *ttEntry, key uint64) bool { return e.key == key && t.live(e
 // of other epochs count as empty everywhere (probe and replacement), so the
 // table behaves exactly like a cleared one at the cost of nothing. The
 // memory is really cleared when the epoch counter wraps.
-type TT struct {
+type transTable struct {
 	entries []ttEntry
 	mask    uint64 // bucket index mask (index of the bucket's first slot)
 	gen     uint8
@@ -43,20 +43,20 @@ type TT struct {
 
 const ttEntrySize = 16
 
-// NewTT allocates a table of at most mib MiB (at least 1 MiB), rounded down
+// newTransTable allocates a table of at most mib MiB (at least 1 MiB), rounded down
 // to a power of two entries.
-func NewTT(mib int) *TT {
+func newTransTable(mib int) *transTable {
 	mib = max(mib, 1)
 	n := uint64(mib) << 20 / ttEntrySize
 	size := uint64(1)
 	for size*2 <= n {
 		size *= 2
 	}
-	return &TT{entries: make([]ttEntry, size), mask: (size - 1) &^ 1}
+	return &transTable{entries: make([]ttEntry, size), mask: (size - 1) &^ 1}
 }
 
-// Clear empties the table (new game).
-func (t *TT) Clear() {
+// clear empties the table (new game).
+func (t *transTable) clear() {
 	t.gen = 0
 	t.epoch++
 	if t.epoch == ttEpochs {
@@ -67,9 +67,9 @@ func (t *TT) Clear() {
 
 // newSearch starts a new generation so entries of older searches are
 // replaced first.
-func (t *TT) newSearch() { t.gen = (t.gen + 1) & 63 }
+func (t *transTable) newSearch() { t.gen = (t.gen + 1) & 63 }
 
-func (t *TT) probe(key uint64) (ttEntry, bool) {
+func (t *transTable) probe(key uint64) (ttEntry, bool) {
 	i := key & t.mask
 	if e := &t.entries[i]; t.owns(e, key) {
 		return *e, true
@@ -80,7 +80,7 @@ func (t *TT) probe(key uint64) (ttEntry, bool) {
 	return ttEntry{}, false
 }
 
-func (t *TT) store(key uint64, move board.Move, score Score, depth int, bound Bound) {
+func (t *transTable) store(key uint64, move board.Move, score Score, depth int, bound Bound) {
 	i := key & t.mask
 	slot := &t.entries[i]
 	if slot.key != key && t.live(slot) && slot.gen() == t.gen && int(slot.depth) > depth {

@@ -7,13 +7,13 @@ import (
 )
 
 func TestTTNewGameForgets(t *testing.T) {
-	tt := NewTT(1)
+	tt := newTransTable(1)
 	tt.newSearch()
 	tt.store(42, board.Move(77), 123, 9, BoundExact)
 	if e, ok := tt.probe(42); !ok || e.move() != 77 || e.score != 123 || e.depth != 9 {
 		t.Fatalf("probe after store = %+v, %v", e, ok)
 	}
-	tt.Clear()
+	tt.clear()
 	if _, ok := tt.probe(42); ok {
 		t.Fatal("an entry of the previous game is still found")
 	}
@@ -27,7 +27,7 @@ func TestTTNewGameForgets(t *testing.T) {
 	// When the epoch counter wraps, the memory is really cleared.
 	tt.epoch = ttEpochs - 1
 	tt.store(7, board.Move(3), 1, 1, BoundExact)
-	tt.Clear()
+	tt.clear()
 	if tt.epoch != 0 || tt.entries[7&tt.mask] != (ttEntry{}) {
 		t.Fatalf("after the wrap: epoch %d, entry %+v", tt.epoch, tt.entries[7&tt.mask])
 	}
