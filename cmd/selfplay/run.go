@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,6 +32,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	shardSpec := fs.String("shard", "", "play only shard I of N: the game pairs whose index is I modulo N, into a database "+
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
+	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -53,6 +53,15 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
 		return exitUsage
 	}
+	opts := runner.Options{
+		Only:        splitList(*only),
+		Restart:     splitList(*restart),
+		Concurrency: *concurrency,
+		Shard:       share,
+	}
+	if !setOutput(e, "run", *logSpec, &opts) {
+		return exitUsage
+	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
@@ -64,56 +73,73 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	} else if share.Sharded() {
 		cfg.Database = shardDatabase(cfg.Database, share)
 	}
-	opts := runner.Options{
-		Only:        splitList(*only),
-		Restart:     splitList(*restart),
-		Concurrency: *concurrency,
-		Shard:       share,
-		Progress:    e.stdout,
-		Terminal:    isTerminal(e.stdout),
+	var hint string
+	if *dbPath != "" && share.Sharded() {
+		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
+	return play(ctx, e, "run", cfg, opts, hint)
+}
+
+// setOutput sets where and how a run reports: progress on standard
+// output, a live line fitted to the terminal when it is one, and the
+// per-game lines with -log games or when standard output is not a
+// terminal. It reports a bad -log value and returns false.
+func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
+	opts.Progress = e.stdout
+	opts.Terminal = isTerminal(e.stdout)
+	opts.Columns = terminalColumns(e, e.stdout)
+	switch logSpec {
+	case "":
+		opts.GameLines = !opts.Terminal
+	case "games":
+		opts.GameLines = true
+	default:
+		fmt.Fprintf(e.stderr, "selfplay %s: -log %q: want \"games\" (per-game lines, as cutechess-cli prints them)\n", cmd, logSpec)
+		return false
+	}
+	return true
+}
+
+// play runs the config's tournaments into its database (run, match) and
+// returns the exit code; shardHint is added to a shard mismatch's message.
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint string) int {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
 		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	}
-	st, code := openWriter(ctx, e.stderr, "run", cfg.Database)
+	st, code := openWriter(ctx, e.stderr, cmd, cfg.Database)
 	if st == nil {
 		return code
 	}
 	defer st.Close()
-	err = runner.Run(ctx, cfg, st, opts)
+	err := runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
 	var mismatch *runner.ShardMismatchError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, runner.ErrEngineSetup):
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	case errors.Is(err, runner.ErrInterrupted):
-		fmt.Fprintf(e.stderr, "selfplay run: interrupted; finished games are stored in %s\n", cfg.Database)
+		fmt.Fprintf(e.stderr, "selfplay %s: interrupted; finished games are stored in %s\n", cmd, cfg.Database)
 		return exitInterrupted
 	case errors.As(err, &changed):
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	case errors.As(err, &mismatch):
-		hint := ""
-		if *dbPath != "" && share.Sharded() {
-			hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count,
-				shardDatabase(cfgDatabase, share))
-		}
-		fmt.Fprintf(e.stderr, "selfplay run: database %s: %v%s\n", cfg.Database, err, hint)
+		fmt.Fprintf(e.stderr, "selfplay %s: database %s: %v%s\n", cmd, cfg.Database, err, shardHint)
 		return exitUsage
 	case errors.Is(err, store.ErrDatabaseGone):
-		fmt.Fprintf(e.stderr, "selfplay run: %v; stopped\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v; stopped\n", cmd, err)
 		return exitFailure
 	default:
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitFailure
 	}
 }
@@ -126,15 +152,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// isTerminal reports whether w is a character device (a live progress line
-// makes sense there, not in a log file or pipe).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
