@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,8 +21,7 @@ import (
 // another selfplay process, a changed config), 1 otherwise (also when the
 // database is deleted during the run).
 func cmdRun(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "run", "[-config tournaments.toml] [-only A,B] [-db FILE] [-concurrency N] [-restart A,B] [flags]")
 	cfgPath := fs.String("config", "tournaments.toml", "config file")
 	only := fs.String("only", "", "comma-separated tournament names to run (default: all)")
 	dbPath := fs.String("db", "", "database file (default: the config's database)")

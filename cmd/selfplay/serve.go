@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log"
 	"net"
@@ -19,8 +18,7 @@ import (
 // foreign database, an address that cannot be bound; 1 when serving
 // fails; 0 after a clean shutdown.
 func cmdServe(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "serve", "[-db selfplay.db] [-addr 127.0.0.1:8080] [-level 0.95]")
 	dbPath := fs.String("db", "selfplay.db", "database file (opened read-only; a run may be writing it)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; the default is reachable from this machine only)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
