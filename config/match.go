@@ -264,13 +264,26 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 			}
 			continue
 		}
-		set(k, k, v)
+		set(k, k, scalar(v))
 		nameParts = append(nameParts, w)
 	}
 	if e.name == "" {
 		e.name = strings.Join(nameParts, ":")
 	}
 	return e, nil
+}
+
+// scalar is a switch's value as it would be written in a file: an integer
+// or boolean when the text is one (as written: "02" stays a string), else
+// the string. Parse reads each to the same text.
+func scalar(v string) any {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && strconv.FormatInt(n, 10) == v {
+		return n
+	}
+	if v == "true" || v == "false" {
+		return v == "true"
+	}
+	return v
 }
 
 // baseName is a command's file name without directories and extension.
