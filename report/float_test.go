@@ -65,9 +65,9 @@ func TestTicksAreRoundAndInside(t *testing.T) {
 
 // Unbounded values sit on the plot's edge instead of breaking the SVG.
 func TestChartClampsInfinities(t *testing.T) {
-	c := chart{x: []float64{2, 4}, y: []float64{math.Inf(1), 10}, low: []float64{math.Inf(-1), -50},
+	c := lineChart{x: []float64{2, 4}, y: []float64{math.Inf(1), 10}, low: []float64{math.Inf(-1), -50},
 		high: []float64{math.Inf(1), 70}, yMin: -100, yMax: 100}
-	svg := svgChart(c)
+	svg := c.svg()
 	for _, bad := range []string{"Inf", "NaN"} {
 		if strings.Contains(svg, bad) {
 			t.Fatalf("SVG holds %s: %s", bad, svg)
