@@ -192,7 +192,12 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if err := os.WriteFile(page, render(t, r, writeHTML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	keep := os.Getenv("SELFPLAY_REPORT_SCREENSHOTS") // a folder to keep the screenshots in
+	keep := os.Getenv("SELFPLAY_REPORT_SCREENSHOTS") // a folder to keep the page and its screenshots in
+	if keep != "" {
+		if err := os.WriteFile(filepath.Join(keep, "report.html"), render(t, r, writeHTML), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, width := range []int{1280, 640} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			shot := filepath.Join(dir, fmt.Sprintf("report-%d.png", width))

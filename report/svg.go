@@ -27,7 +27,7 @@ const (
 	intervalRowHeight = 22
 	intervalTop       = 10
 	intervalBottom    = 40
-	intervalTextWidth = 112 // the figures beside each bar
+	intervalTextWidth = 120 // the figures beside each bar
 	labelCharWidth    = 7   // a 12-unit sans-serif character, roughly
 	maxLabelChars     = 28  // longer names are cut (the full name is the row's tooltip)
 )
@@ -183,9 +183,7 @@ func (c lineChart) svg() string {
 	}
 	mark(runs(c.y, c.yMin, c.yMax), true)
 	if clampedRuns > 0 {
-		x := float64(lineWidth - 4)
-		fmt.Fprintf(&b, `<text class="cliplabel" x="%s" y="%d" text-anchor="end">beyond the scale</text>`, num(x), lineHeight-6)
-		fmt.Fprintf(&b, `<line class="clip" x1="%s" y1="%d" x2="%s" y2="%d"/>`, num(x-104), lineHeight-10, num(x-88), lineHeight-10)
+		clipLegend(&b, lineWidth, lineHeight, "beyond the scale")
 	}
 	if c.note != "" {
 		fmt.Fprintf(&b, `<text class="note" x="%s" y="%s" text-anchor="middle">%s</text>`, num((left+right)/2),
@@ -193,6 +191,15 @@ func (c lineChart) svg() string {
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// clipLegend explains the orange edge marks in the chart's bottom right
+// corner: a sample mark and the text.
+func clipLegend(b *strings.Builder, width, height int, text string) {
+	x := float64(width - 4)
+	start := x - 5.6*float64(utf8.RuneCountInString(text)) // 10-unit text, roughly
+	fmt.Fprintf(b, `<text class="cliplabel" x="%s" y="%d" text-anchor="end">%s</text>`, num(x), height-6, html.EscapeString(text))
+	fmt.Fprintf(b, `<line class="clip" x1="%s" y1="%d" x2="%s" y2="%d"/>`, num(start-22), height-10, num(start-6), height-10)
 }
 
 // arrowhead is a small triangle at (x, y) pointing out of the plot: up
@@ -247,7 +254,7 @@ func (c intervalChart) svg() string {
 	for _, r := range c.rows {
 		labelChars = max(labelChars, utf8.RuneCountInString(label(r.label)))
 	}
-	left := float64(12 + labelChars*labelCharWidth)
+	left := float64(18 + labelChars*labelCharWidth) // room for a left arrowhead
 	right := float64(intervalWidth - intervalTextWidth)
 	top := float64(intervalTop)
 	bottom := top + float64(len(c.rows)*intervalRowHeight)
@@ -284,7 +291,7 @@ func (c intervalChart) svg() string {
 	for i, r := range c.rows {
 		y := top + (float64(i)+0.5)*intervalRowHeight
 		fmt.Fprintf(&b, `<g class="row"><title>%s</title>`, html.EscapeString(r.label+": "+r.text))
-		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-6), num(y+4),
+		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-12), num(y+4),
 			html.EscapeString(label(r.label)))
 		if r.note != "" {
 			fmt.Fprintf(&b, `<text class="note small" x="%s" y="%s" text-anchor="middle">%s</text>`, num((left+right)/2), num(y+4),
@@ -311,12 +318,10 @@ func (c intervalChart) svg() string {
 				fmt.Fprintf(&b, `<circle class="point" cx="%s" cy="%s" r="4"/>`, num(px(r.value)), num(y))
 			}
 		}
-		fmt.Fprintf(&b, `<text class="figures" x="%s" y="%s">%s</text></g>`, num(right+8), num(y+4), html.EscapeString(r.text))
+		fmt.Fprintf(&b, `<text class="figures" x="%s" y="%s">%s</text></g>`, num(right+12), num(y+4), html.EscapeString(r.text))
 	}
 	if clamped {
-		x := float64(intervalWidth - 4)
-		fmt.Fprintf(&b, `<text class="cliplabel" x="%s" y="%d" text-anchor="end">unbounded: drawn to the edge</text>`, num(x), height-6)
-		fmt.Fprintf(&b, `<line class="clip" x1="%s" y1="%d" x2="%s" y2="%d"/>`, num(x-164), height-10, num(x-148), height-10)
+		clipLegend(&b, intervalWidth, height, "unbounded: drawn to the edge")
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
