@@ -331,19 +331,18 @@ func (c intervalChart) svg() string {
 func num(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // ticks returns round values (1, 2 or 5 times a power of ten apart) inside
-// [lo, hi], about five of them.
+// [lo, hi]: the finest such spacing that gives at most seven of them.
 func ticks(lo, hi float64) []float64 {
 	if !(hi > lo) || !finite(lo) || !finite(hi) {
 		return nil
 	}
-	raw := (hi - lo) / 5
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{2, 5, 10} {
-		if step >= raw {
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5} {
+		if (hi-lo)/(m*mag) <= 7 {
+			step = m * mag
 			break
 		}
-		step = m * mag
 	}
 	var out []float64
 	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {
