@@ -74,13 +74,14 @@ func consoleMessages(stderr string) []string {
 
 // layoutScript measures the page as laid out: the viewport and document
 // widths, every element that reaches past the viewport's right edge
-// outside a scroll container (SVG internals aside), and each chart's size.
+// outside a scroll container (SVG internals aside), each chart's size, and
+// every chart text that does not fit inside its chart (cut off).
 // It writes the figures as JSON into a <pre id="layout"> that --dump-dom
 // shows.
 const layoutScript = `<script>(function () {
   var W = document.documentElement.clientWidth;
   var out = {innerWidth: window.innerWidth, clientWidth: W, scrollWidth: document.documentElement.scrollWidth,
-    offenders: [], charts: []};
+    offenders: [], charts: [], clippedTexts: []};
   function scrolls(el) {
     for (var p = el.parentElement; p; p = p.parentElement) {
       var o = getComputedStyle(p).overflowX;
@@ -106,6 +107,13 @@ const layoutScript = `<script>(function () {
   for (var j = 0; j < svgs.length; j++) {
     var b = svgs[j].getBoundingClientRect();
     out.charts.push({width: b.width, height: b.height, wide: svgs[j].closest("figure").classList.contains("wide")});
+    var texts = svgs[j].querySelectorAll("text");
+    for (var k = 0; k < texts.length; k++) {
+      var t = texts[k].getBoundingClientRect();
+      if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5) {
+        out.clippedTexts.push("chart " + j + ": " + texts[k].textContent);
+      }
+    }
   }
   var pre = document.createElement("pre");
   pre.id = "layout";
@@ -119,7 +127,9 @@ type pageLayout struct {
 	ClientWidth float64  `json:"clientWidth"`
 	ScrollWidth float64  `json:"scrollWidth"`
 	Offenders   []string `json:"offenders"`
-	Charts      []struct {
+	// ClippedTexts are chart texts reaching past their chart's edge.
+	ClippedTexts []string `json:"clippedTexts"`
+	Charts       []struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 		Wide   bool    `json:"wide"`
@@ -156,12 +166,12 @@ func measure(t *testing.T, bin, page string, width int) (pageLayout, []string) {
 
 // layoutReport is what the browser tests render: the fixture's match under
 // an SPRT and gauntlet (an engine with an infinite rating, one without
-// games), a seven-engine round robin, one of whose engines has a long name,
+// games), a seven-engine round robin with a long name and a wide one,
 // and the suite run.
 func layoutReport(t *testing.T) report.Report {
 	r := fixtureReport(t, standings.Options{})
 	rr := roundRobinReport(t, "round-robin-7", []string{"fhr", "nmr-r3-4", "adaptive-r2-3",
-		"verified-r3:null-min-depth=3:futility=true:delta=true", "null-r3", "null-r1", "plain"}, 16)
+		"verified-r3:null-min-depth=3:futility=true:delta=true", "null-r3", "Stockfish 16 MWQ", "plain"}, 16)
 	r.Tournaments = append(r.Tournaments, rr.Tournaments...)
 	return r
 }
@@ -222,6 +232,9 @@ func TestHTMLRendersInChromium(t *testing.T) {
 			}
 			for _, o := range l.Offenders {
 				t.Errorf("reaches past the window's right edge (%v px): %s", l.ClientWidth, o)
+			}
+			for _, c := range l.ClippedTexts {
+				t.Errorf("text cut off at its chart's edge: %s", c)
 			}
 			if got, want := len(l.Charts), chartsOf(r); got != want || want != 28 {
 				t.Fatalf("%d charts laid out, want %d (28)", got, want)

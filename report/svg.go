@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,7 +29,7 @@ const (
 	intervalTop       = 10
 	intervalBottom    = 40
 	intervalTextWidth = 120 // the figures beside each bar
-	labelCharWidth    = 7   // a 12-unit sans-serif character, roughly
+	labelFontSize     = 12  // svg .label in the style sheet
 	maxLabelChars     = 28  // longer names are cut (the full name is the row's tooltip)
 )
 
@@ -197,7 +198,7 @@ func (c lineChart) svg() string {
 // corner: a sample mark and the text.
 func clipLegend(b *strings.Builder, width, height int, text string) {
 	x := float64(width - 4)
-	start := x - 5.6*float64(utf8.RuneCountInString(text)) // 10-unit text, roughly
+	start := x - textWidth(text, 10) // svg .cliplabel
 	fmt.Fprintf(b, `<text class="cliplabel" x="%s" y="%d" text-anchor="end">%s</text>`, num(x), height-6, html.EscapeString(text))
 	fmt.Fprintf(b, `<line class="clip" x1="%s" y1="%d" x2="%s" y2="%d"/>`, num(start-22), height-10, num(start-6), height-10)
 }
@@ -215,6 +216,26 @@ func arrowheadX(x, y float64, e int) string {
 	d := float64(e) * 7
 	return fmt.Sprintf(`<polygon class="cliparrow" points="%s,%s %s,%s %s,%s"/>`,
 		num(x), num(y-4), num(x), num(y+4), num(x+d), num(y))
+}
+
+// textWidth estimates the width of a text in a sans-serif font of the given
+// size, on the wide side (DejaVu Sans, Chromium's default on Linux, is
+// among the widest): the SVG is laid out before any font is known.
+func textWidth(s string, size float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("iljtf.,:;'|!() ", r):
+			w += 0.36
+		case strings.ContainsRune("mwMW@%", r):
+			w += 1.0
+		case r >= 'A' && r <= 'Z', r > unicode.MaxASCII:
+			w += 0.76
+		default:
+			w += 0.64
+		}
+	}
+	return w * size
 }
 
 // label cuts a name to maxLabelChars characters for an axis label.
@@ -250,11 +271,11 @@ func (c intervalChart) xRange() (lo, hi float64) {
 // plot's edge and is marked there with an arrowhead and an orange edge.
 func (c intervalChart) svg() string {
 	var b strings.Builder
-	labelChars := 4
+	labelWidth := 30.0
 	for _, r := range c.rows {
-		labelChars = max(labelChars, utf8.RuneCountInString(label(r.label)))
+		labelWidth = max(labelWidth, textWidth(label(r.label), labelFontSize))
 	}
-	left := float64(18 + labelChars*labelCharWidth) // room for a left arrowhead
+	left := 18 + labelWidth // and room for a left arrowhead
 	right := float64(intervalWidth - intervalTextWidth)
 	top := float64(intervalTop)
 	bottom := top + float64(len(c.rows)*intervalRowHeight)
