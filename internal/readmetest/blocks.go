@@ -380,7 +380,7 @@ func MatchShown(shown []string, out string) error {
 			}
 		}
 		if found < 0 {
-			return fmt.Errorf("the output does not have the shown lines %s", describe(s, open[i], pos))
+			return fmt.Errorf("the output is not what the README shows: %s", describe(s, open[i], pos, got))
 		}
 		pos = found + len(s)
 	}
@@ -399,10 +399,34 @@ func equalAt(got []string, at int, want []string) bool {
 	return true
 }
 
-func describe(seg []string, open bool, pos int) string {
-	where := fmt.Sprintf("right after output line %d", pos)
+// describe says where the segment seg, looked for from output line pos (at
+// it, or anywhere after it when open), first differs from the output.
+func describe(seg []string, open bool, pos int, got []string) string {
+	starts := []int{pos}
 	if open {
-		where = fmt.Sprintf("anywhere after output line %d", pos)
+		starts = nil
+		for at := pos; at < len(got); at++ {
+			if got[at] == seg[0] {
+				starts = append(starts, at)
+			}
+		}
+		if len(starts) == 0 {
+			return fmt.Sprintf("the README shows the line %q, which is not in the output after its line %d", seg[0], pos)
+		}
 	}
-	return fmt.Sprintf("%q %s", strings.Join(seg, "\n"), where)
+	// Report the start that matches longest.
+	best, bestAt := -1, 0
+	for _, at := range starts {
+		n := 0
+		for n < len(seg) && at+n < len(got) && got[at+n] == seg[n] {
+			n++
+		}
+		if n > best {
+			best, bestAt = n, at
+		}
+	}
+	if bestAt+best >= len(got) {
+		return fmt.Sprintf("the output ends where the README shows %q", seg[best])
+	}
+	return fmt.Sprintf("output line %d is %q where the README shows %q", bestAt+best+1, got[bestAt+best], seg[best])
 }

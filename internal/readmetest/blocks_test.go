@@ -91,9 +91,9 @@ func TestMatchShown(t *testing.T) {
 		{"games 1000\n...\nverdict +32.1", true},
 		{"...\nelo 32.05\nlos 0.99997\n...", true},
 		{"games 1000\nscore 0.546   \n...", true}, // trailing spaces
-		{"elo 32.05\n...", false},                // not at the start
-		{"games 1000\nscore 0.546", false},       // the output goes on
-		{"games 1000\nelo 32.05\n...", false},    // not consecutive
+		{"elo 32.05\n...", false},                 // not at the start
+		{"games 1000\nscore 0.546", false},        // the output goes on
+		{"games 1000\nelo 32.05\n...", false},     // not consecutive
 		{"...\nlos 0.99997\nelo 32.05\n...", false},
 		{"...\nverdict +32.2", false},
 	}
@@ -101,6 +101,22 @@ func TestMatchShown(t *testing.T) {
 		err := MatchShown(strings.Split(tt.shown, "\n"), out)
 		if (err == nil) != tt.ok {
 			t.Errorf("MatchShown(%q): %v, want ok=%v", tt.shown, err, tt.ok)
+		}
+	}
+}
+
+func TestMatchShownSaysWhere(t *testing.T) {
+	out := "a\nb\nc\nd\n"
+	tests := []struct{ shown, want string }{
+		{"a\nb\nx\n...", `output line 3 is "c" where the README shows "x"`},
+		{"...\nc\ny\n...", `output line 4 is "d" where the README shows "y"`},
+		{"...\nz\n...", `the README shows the line "z", which is not in the output after its line 0`},
+		{"a\nb\nc\nd\ne", `the output ends where the README shows "e"`},
+	}
+	for _, tt := range tests {
+		err := MatchShown(strings.Split(tt.shown, "\n"), out)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("MatchShown(%q): %v, want %q", tt.shown, err, tt.want)
 		}
 	}
 }
