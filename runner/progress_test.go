@@ -3,8 +3,7 @@ package runner
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
+	"selfplay/internal/golden"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +77,7 @@ func TestProgressLineWidths(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "progress-lines.txt", got.String())
+	golden.Check(t, "progress-lines.txt", got.String(), *update)
 }
 
 // A line too wide even in its shortest form is cut, never wider than asked.
@@ -103,27 +102,5 @@ func TestStandingsOrder(t *testing.T) {
 	want := "nmr-r3-4 12.5/20, verified 4.5/9, std-r2 14/29, std-r3 8/20"
 	if strings.Join(got, ", ") != want {
 		t.Errorf("standings %q, want %q", strings.Join(got, ", "), want)
-	}
-}
-
-// golden compares got with testdata/NAME, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }

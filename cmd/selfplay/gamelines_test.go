@@ -2,9 +2,9 @@ package main
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
+	"selfplay/internal/golden"
 	"slices"
 	"strings"
 	"testing"
@@ -60,7 +60,7 @@ func TestGameLinesGolden(t *testing.T) {
 	}
 	head, _, _ := strings.Cut(stdout, "\n\n") // the report follows a blank line
 	masked := regexp.MustCompile(`(elapsed|ETA) [0-9hms.µ]+`).ReplaceAllString(head, "$1 T") + "\n"
-	golden(t, "game-lines.txt", masked)
+	golden.Check(t, "game-lines.txt", masked, *update)
 
 	lines := gameLines(stdout)
 	if len(lines) != 3*6 {
@@ -83,27 +83,5 @@ func TestGameLinesGolden(t *testing.T) {
 	}
 	if a, b := finished(lines), finished(gameLines(stdout2)); !slices.Equal(a, b) {
 		t.Errorf("Started and Finished lines differ with concurrency 2:\n%s\nvs\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
-	}
-}
-
-// golden compares got with testdata/NAME, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }
