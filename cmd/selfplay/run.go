@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"selfplay/engines"
 	"selfplay/players"
 	"selfplay/runner"
+	"selfplay/stats"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -33,6 +35,8 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	shardSpec := fs.String("shard", "", "play only shard I of N: the game pairs whose index is I modulo N, into a database "+
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
+	serveAddr := fs.String("serve", "", "also serve the database's web site (as `selfplay serve`) on this address while "+
+		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -81,11 +85,31 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitUsage
 	}
+	// The site's address is bound first: one that cannot be is an error
+	// before anything is written.
+	var ln net.Listener
+	if *serveAddr != "" {
+		if ln, err = net.Listen("tcp", listenAddress(*serveAddr)); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay run: -serve: %v\n", err)
+			return exitUsage
+		}
+	}
 	st, code := openWriter(ctx, e.stderr, "run", cfg.Database)
 	if st == nil {
+		if ln != nil {
+			ln.Close()
+		}
 		return code
 	}
 	defer st.Close()
+	if ln != nil {
+		stop, err := serveBeside(ctx, e, cfg.Database, ln)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "selfplay run: -serve: %v\n", err)
+			return exitFailure
+		}
+		defer stop()
+	}
 	err = runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
 	var mismatch *runner.ShardMismatchError
@@ -116,6 +140,39 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
 		return exitFailure
 	}
+}
+
+// serveBeside starts the web site of the database that the run writes, over
+// a read-only connection of its own, and returns the function that stops it
+// (called when the run ends, before the database is closed). A site that
+// fails while the run plays is reported and the run plays on.
+func serveBeside(ctx context.Context, e env, dbPath string, ln net.Listener) (stop func(), err error) {
+	db, err := store.OpenReader(ctx, dbPath)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	site, err := startSite(e.stderr, db, ln, stats.DefaultLevel)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	fmt.Fprintf(e.stdout, "selfplay run: serving %s on http://%s/ (read-only) while the run plays\n", dbPath, site.addr)
+	watched := make(chan struct{})
+	go func() {
+		select {
+		case err := <-site.failed:
+			fmt.Fprintf(e.stderr, "selfplay run: the web site stopped: %v; the run goes on\n", err)
+		case <-watched:
+		}
+	}()
+	return func() {
+		close(watched)
+		if err := site.stop(); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay run: stopping the web site: %v\n", err)
+		}
+		db.Close()
+	}, nil
 }
 
 func splitList(s string) []string {
