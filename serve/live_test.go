@@ -50,17 +50,16 @@ move = 20
 referee_nodes = 500
 `
 
-// liveRun plays the config's tournaments into its database with opts;
-// every stored game is passed to onGame.
+// liveRun plays the config's tournaments into its database with opts, as
+// selfplay run does. It may run on a goroutine of its own.
 func liveRun(t testing.TB, ctx context.Context, cfgPath string, opts runner.Options) error {
-	t.Helper()
 	cfg, err := config.Load(cfgPath)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	st, err := store.OpenWriter(ctx, cfg.Database, "test")
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer st.Close()
 	logDir := t.TempDir()
