@@ -386,6 +386,8 @@ func TestBad(t *testing.T) {
 		{"unknown engine key", engAB + "hashh = 3\n" + tourn("t", limits), []string{"engines.c.hashh: unknown key", `did you mean "hash"`, "preset, hash, null, r"}},
 		{"engine not a table", "[engines]\na = 3\n" + tourn("t", limits), []string{"engines.a: want a table"}},
 		{"missing preset", engAB + "[engines.x]\nhash = 16\n" + tourn("t", limits), []string{"engines.x: missing preset or command", "plain, fhr"}},
+		{"misspelt preset", engAB + "[engines.x]\nprest = \"fhr\"\n" + tourn("t", limits), []string{"engines.x.prest: unknown key", `did you mean "preset"`, "valid keys: preset, hash, command", "engines.x: missing preset or command"}},
+		{"misspelt command", engAB + "[engines.x]\ncomand = \"sf\"\n" + tourn("t", limits), []string{"engines.x.comand: unknown key", `did you mean "command"`}},
 		{"preset and command", engAB + "[engines.x]\npreset = \"plain\"\ncommand = \"sf\"\n" + tourn("t", limits), []string{"engines.x: both preset and command"}},
 		{"unknown preset", engAB + "[engines.x]\npreset = \"fhrr\"\n" + tourn("t", limits), []string{"engines.x.preset: unknown preset \"fhrr\"", `did you mean "fhr"`, "valid presets: plain, fhr, null-r1"}},
 		{"preset type", engAB + "[engines.x]\npreset = 3\n" + tourn("t", limits), []string{"engines.x.preset: want a string, got integer 3"}},

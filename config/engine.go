@@ -46,6 +46,10 @@ func (p *parser) engine(name string, v any) (Engine, bool) {
 	case t.has("command"):
 		return p.external(name, t)
 	}
+	// Neither kind is known, so a misspelt key ("prest", "comand") is
+	// checked against the keys of both, with a suggestion, before the
+	// missing key itself is reported.
+	t.unknown(slices.Concat(inProcessKeys, externalKeys, search.SwitchNames()), nil)
 	p.errf(path, "missing preset or command: an in-process engine needs preset = one of %s; an external UCI engine needs command = \"/path/to/engine\"",
 		strings.Join(search.PresetNames(), ", "))
 	return Engine{}, false

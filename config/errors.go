@@ -26,6 +26,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 	case e.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	case e.Key != "" && e.File == "": // a config from arguments (ParseMatch): Key names the argument
+		return fmt.Sprintf("%s: %s", e.Key, e.Msg)
 	case e.Key != "":
 		return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Msg)
 	}

@@ -33,8 +33,8 @@ func dump(t *testing.T, path string) map[string][]string {
 		"engines": `SELECT t.name, e.name, e.options FROM engines e JOIN tournaments t ON t.id = e.tournament_id ORDER BY 1, 2`,
 		"games": `SELECT t.name, g.pair_index, g.game_index, g.round, g.opening_id, g.opening_name, g.start_fen,
 			g.opening_moves, g.white, g.black, g.result, g.termination, g.reason, g.culprit, g.plies, g.final_fen,
-			g.started_at, g.finished_at, g.white_moves, g.white_depth, g.white_seldepth, g.white_nodes, g.white_time_ns,
-			g.black_moves, g.black_depth, g.black_seldepth, g.black_nodes, g.black_time_ns
+			g.started_at, g.finished_at, g.white_moves, g.white_depth, g.white_seldepth, g.white_depth_skipped, g.white_nodes,
+			g.white_time_ns, g.black_moves, g.black_depth, g.black_seldepth, g.black_depth_skipped, g.black_nodes, g.black_time_ns
 			FROM games g JOIN tournaments t ON t.id = g.tournament_id ORDER BY 1, 2, 3`,
 		"moves": `SELECT t.name, g.pair_index, g.game_index, m.ply, m.uci, m.san, m.book, m.score, m.depth, m.seldepth,
 			m.nodes, quote(m.time_ms) FROM moves m JOIN games g ON g.id = m.game_id JOIN tournaments t ON t.id = g.tournament_id

@@ -8,8 +8,8 @@ import (
 )
 
 // eloChart is the running Elo estimate of a pairing with its interval band.
-func eloChart(p Pairing, lvl float64) chart {
-	c := chart{
+func eloChart(p Pairing, lvl float64) lineChart {
+	c := lineChart{
 		title:  fmt.Sprintf("Elo of %s vs %s (%s, %s interval)", p.First, p.Second, p.VerdictModel, stats.FormatLevel(lvl)),
 		xLabel: "games",
 		yLabel: "Elo",
@@ -30,15 +30,16 @@ func eloChart(p Pairing, lvl float64) chart {
 	return c
 }
 
-// eloRange picks the vertical range of an Elo chart: every finite value,
-// but no more than twice the final interval's reach (early intervals are
-// huge or unbounded and would flatten the rest), and never less than
-// ±50 Elo around 0.
+// eloRange picks the vertical range of an Elo chart from the data: every
+// finite value, but no more than 2.5 times the final interval's reach
+// from 0 (early estimates and intervals are huge or unbounded and would
+// flatten the rest; what lies beyond is drawn marked on the edge), and
+// never less than ±50 Elo around 0.
 func eloRange(pts []Progress) (lo, hi float64) {
 	last := pts[len(pts)-1]
 	reach := 800.0
 	if a, b := float64(last.EloLow), float64(last.EloHigh); finite(a) && finite(b) {
-		reach = max(100, 2*max(math.Abs(a), math.Abs(b)))
+		reach = max(50, 2.5*max(math.Abs(a), math.Abs(b)))
 	}
 	lo, hi = -50, 50
 	for _, pt := range pts {
@@ -54,9 +55,9 @@ func eloRange(pts []Progress) (lo, hi float64) {
 
 // llrChart is the SPRT's log-likelihood ratio after each pair with the
 // bounds at which it stops.
-func llrChart(p Pairing) chart {
+func llrChart(p Pairing) lineChart {
 	s := p.SPRT
-	c := chart{
+	c := lineChart{
 		title:  fmt.Sprintf("SPRT log-likelihood ratio of %s vs %s [%s, %s] %s", p.First, p.Second, fixed(s.Elo0, 2), fixed(s.Elo1, 2), s.Model),
 		xLabel: "games",
 		yLabel: "LLR",
@@ -82,5 +83,33 @@ func llrChart(p Pairing) chart {
 	}
 	pad := (hi - lo) * 0.08
 	c.yMin, c.yMax = lo-pad, hi+pad
+	return c
+}
+
+// ratingChart is the tournament's rating table as points with interval
+// bars, best first, on a scale that holds every finite interval.
+func ratingChart(t Tournament, lvl float64) intervalChart {
+	anchor := "average = 0"
+	if t.RatingAnchor != "" {
+		anchor = t.RatingAnchor + " = 0"
+	}
+	c := intervalChart{
+		title:  fmt.Sprintf("Ratings of %s (Bradley-Terry, %s intervals)", t.Name, stats.FormatLevel(lvl)),
+		xLabel: "rating (Elo, " + anchor + ")",
+	}
+	for _, r := range t.Ratings {
+		row := intervalRow{label: r.Engine, value: float64(r.Rating), low: float64(r.Low), high: float64(r.High)}
+		switch {
+		case r.Status == "unconnected":
+			row.note, row.text = "not rated: no games connect it to the others", "n/a"
+		case r.Games == 0:
+			row.note, row.text = "no games", "n/a"
+		case finite(row.value) && finite(row.low) && finite(row.high):
+			row.text = elo(r.Rating) + " ± " + errorText(r.Error)
+		default:
+			row.text = elo(r.Rating) + " " + interval(r.Low, r.High)
+		}
+		c.rows = append(c.rows, row)
+	}
 	return c
 }

@@ -21,9 +21,16 @@
 // figures; their terminations come from the Termination tags.
 //
 // WriteHTML shows the same sections and words as one self-contained page
-// (inline CSS and SVG, no scripts, no external references), plus two charts
-// per pairing: the running Elo estimate with its interval band against
+// (inline CSS and SVG, no scripts, no external references), plus charts:
+// with more than two engines, the ratings as points with interval bars;
+// per pairing, the running Elo estimate with its interval band against
 // games, and, with an SPRT, the log-likelihood ratio path with its bounds.
+// Each chart's scale is chosen from its data; a value beyond it (an
+// unbounded early interval, an infinite Elo) is drawn on the edge with an
+// orange mark that the chart's legend explains. Charts scale to the page
+// (SVG viewBox, width 100%): two side by side on a wide screen, one per
+// row on a phone; tables wider than the screen scroll in their own box, so
+// the page itself never does (tested in Chromium at 1280 and 640 px).
 //
 // WriteJSON writes every figure of the text report as numbers.
 //
@@ -103,6 +110,9 @@
 // (even when drawn). "search"
 // averages are per engine move, book moves excluded; "depth" is the
 // iteration depth reported with the move (the last completed iteration, or
-// the interrupted one when the move played comes from it); "nodes" and
-// "time_ms" are means per move, "nps" total nodes over total time.
+// the interrupted one when the move played comes from it); "depth" and
+// "seldepth" leave out moves reporting a depth or seldepth beyond 127
+// (sentinels such as Stockfish's depth 245 when mated, not searches) and
+// are 0 when no move is left; "nodes" and "time_ms" are means over every
+// move, "nps" total nodes over total time.
 package report

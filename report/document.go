@@ -33,18 +33,27 @@ type table struct {
 	total []string
 }
 
-// chart is a line with an optional interval band and horizontal reference
-// lines, against a count of games.
-type chart struct {
+// chart is a figure that only the HTML renderer draws: a titled SVG.
+type chart interface {
+	caption() string
+	svg() string
+	// wide charts take the page's width; the others share a row.
+	wide() bool
+}
+
+// lineChart is a line with an optional interval band and horizontal
+// reference lines, against a count of games.
+type lineChart struct {
 	title  string
 	xLabel string
 	yLabel string
 	x      []float64
-	y      []float64 // the line; ±Inf is drawn at the plot's edge
+	y      []float64 // the line; ±Inf and values beyond yMin..yMax are drawn, marked, at the plot's edge
 	low    []float64 // optional band, same length as y
 	high   []float64
 	refs   []refLine
-	// yMin and yMax fix the vertical range (the band may be unbounded).
+	// yMin and yMax are the vertical range, chosen from the data (the band
+	// may be unbounded).
 	yMin, yMax float64
 	// note is shown when there is nothing to draw.
 	note string
@@ -55,4 +64,22 @@ type refLine struct {
 	y     float64
 	label string
 	kind  string // "zero" or "bound": the CSS class that styles it
+}
+
+// intervalChart is one row per engine: its rating as a point with its
+// interval as a bar, on one horizontal scale chosen from the data.
+type intervalChart struct {
+	title  string
+	xLabel string
+	rows   []intervalRow
+}
+
+// intervalRow is one engine of an intervalChart. value, low and high may
+// be ±Inf (an engine that never lost or never scored); unrated rows (an
+// engine without games against the others) have NaN values and a note.
+type intervalRow struct {
+	label            string
+	value, low, high float64
+	text             string // the figures shown beside the bar
+	note             string // shown instead of a bar when there is no rating
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -197,6 +198,56 @@ func fixtureReport(t *testing.T, opt standings.Options) report.Report {
 	r, err := standings.Load(context.Background(), fixtureRecords(), opt)
 	if err != nil {
 		t.Fatal(fmt.Errorf("building the fixture report: %w", err))
+	}
+	return r
+}
+
+// roundRobinReport is the report of a round robin of the given engines,
+// pairsPer colour-swapped pairs per pairing, with results drawn from a
+// fixed seed by each engine's strength (its index: earlier is stronger),
+// so the ratings spread out as in a real tournament.
+func roundRobinReport(t *testing.T, name string, engines []string, pairsPer int) report.Report {
+	t.Helper()
+	type pairing struct{ first, second int }
+	var pairings []pairing
+	for i := range engines {
+		for j := i + 1; j < len(engines); j++ {
+			pairings = append(pairings, pairing{i, j})
+		}
+	}
+	rng := rand.New(rand.NewPCG(13, 6))
+	openings := []string{"e4e5", "d4d5", "c4c5", "nf3"}
+	var games []fixtureGame
+	for k := range pairsPer * len(pairings) {
+		p := pairings[k%len(pairings)]
+		edge := 0.04 * float64(p.second-p.first) // the first engine's extra winning chance
+		for index := range 2 {
+			first := "1-0" // the first engine's win, from White's view in game 0
+			second := "0-1"
+			if index == 1 {
+				first, second = second, first
+			}
+			var g fixtureGame
+			switch u := rng.Float64(); {
+			case u < 0.3+edge:
+				g = fixtureGame{result: first, term: "checkmate", reason: "mate"}
+			case u < 0.6:
+				g = fixtureGame{result: second, term: "checkmate", reason: "mate"}
+			default:
+				g = fixtureGame{result: "1/2-1/2", term: "adjudication", reason: "adjudicated"}
+			}
+			g.pair, g.index, g.opening = k, index, openings[(k/len(pairings))%len(openings)]
+			games = append(games, g)
+		}
+	}
+	f := &fixtureSource{}
+	f.addTournament(name, `{"format":"round-robin"}`, engines, len(games), games, func(pair int) (string, string) {
+		p := pairings[pair%len(pairings)]
+		return engines[p.first], engines[p.second]
+	})
+	r, err := standings.Load(context.Background(), f, standings.Options{})
+	if err != nil {
+		t.Fatal(fmt.Errorf("building the round-robin report: %w", err))
 	}
 	return r
 }

@@ -38,7 +38,8 @@ func TestTicksAreRoundAndInside(t *testing.T) {
 		want   []float64
 	}{
 		{0, 10, []float64{0, 2, 4, 6, 8, 10}},
-		{-3.2, 3.2, []float64{-2, 0, 2}},
+		{-3.2, 3.2, []float64{-3, -2, -1, 0, 1, 2, 3}},
+		{-52.5, 52.5, []float64{-40, -20, 0, 20, 40}},
 		{-120, 250, []float64{-100, 0, 100, 200}},
 		{0, 1, []float64{0, 0.2, 0.4, 0.6, 0.8, 1}},
 	}
@@ -65,9 +66,9 @@ func TestTicksAreRoundAndInside(t *testing.T) {
 
 // Unbounded values sit on the plot's edge instead of breaking the SVG.
 func TestChartClampsInfinities(t *testing.T) {
-	c := chart{x: []float64{2, 4}, y: []float64{math.Inf(1), 10}, low: []float64{math.Inf(-1), -50},
+	c := lineChart{x: []float64{2, 4}, y: []float64{math.Inf(1), 10}, low: []float64{math.Inf(-1), -50},
 		high: []float64{math.Inf(1), 70}, yMin: -100, yMax: 100}
-	svg := svgChart(c)
+	svg := c.svg()
 	for _, bad := range []string{"Inf", "NaN"} {
 		if strings.Contains(svg, bad) {
 			t.Fatalf("SVG holds %s: %s", bad, svg)

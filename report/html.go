@@ -16,7 +16,7 @@ var pageTemplate string
 
 // htmlPage is the template's view of a document; html/template escapes
 // every string in it (engine and tournament names included), and the
-// charts are SVG markup that svgChart escaped itself.
+// charts are SVG markup that their svg methods escaped themselves.
 type htmlPage struct {
 	Title    string
 	Level    string
@@ -33,7 +33,15 @@ type htmlPart struct {
 	Heading string
 	Facts   []htmlFact
 	Table   *htmlTable
-	Charts  []template.HTML
+	Charts  []htmlChart
+}
+
+// htmlChart is a figure: its caption (escaped by the template) and its SVG
+// markup (escaped by the chart's svg method).
+type htmlChart struct {
+	Caption string
+	SVG     template.HTML
+	Wide    bool
 }
 
 type htmlFact struct{ Key, Value string }
@@ -80,7 +88,7 @@ func htmlView(r Report) htmlPage {
 				hp.Table = htmlTableOf(p.table)
 			}
 			for _, c := range p.charts {
-				hp.Charts = append(hp.Charts, template.HTML(svgChart(c))) // escaped by svgChart
+				hp.Charts = append(hp.Charts, htmlChart{Caption: c.caption(), SVG: template.HTML(c.svg()), Wide: c.wide()})
 			}
 			hs.Parts = append(hs.Parts, hp)
 		}

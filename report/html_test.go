@@ -32,11 +32,15 @@ func parseXHTML(t *testing.T, page string) map[string]int {
 	}
 }
 
-// chartsOf counts the charts a report should draw: one Elo chart per
-// pairing and one LLR chart per SPRT.
+// chartsOf counts the charts a report should draw: a rating chart per
+// tournament of more than two engines, one Elo chart per pairing and one
+// LLR chart per SPRT.
 func chartsOf(r report.Report) int {
 	n := 0
 	for _, t := range r.Tournaments {
+		if len(t.Ratings) > 2 {
+			n++
+		}
 		for _, p := range t.Pairings {
 			n++
 			if p.SPRT != nil {
@@ -51,8 +55,8 @@ func TestHTMLIsSelfContainedAndWellFormed(t *testing.T) {
 	r := fixtureReport(t, standings.Options{})
 	page := string(render(t, r, writeHTML))
 	counts := parseXHTML(t, page)
-	if want := chartsOf(r); counts["svg"] != want || want != 5 {
-		t.Errorf("%d <svg> elements, want one per chart: %d (5)", counts["svg"], want)
+	if want := chartsOf(r); counts["svg"] != want || want != 6 {
+		t.Errorf("%d <svg> elements, want one per chart: %d (6)", counts["svg"], want)
 	}
 	if counts["html"] != 1 || counts["body"] != 1 || counts["style"] != 1 {
 		t.Errorf("page structure: %v", counts)

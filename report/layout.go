@@ -113,8 +113,12 @@ func ratingsPart(t Tournament, lvl float64) part {
 		tb.rows = append(tb.rows, []string{itoa(r.Rank), r.Engine, rating, errorText(r.Error), low, high,
 			points(r.Points), itoa(r.Games), score, los})
 	}
-	return part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals; LOS: over the next engine)", anchor,
+	p := part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals; LOS: over the next engine)", anchor,
 		stats.FormatLevel(lvl)), table: tb}
+	if len(t.Ratings) > 2 { // two engines: the pairing's Elo chart says it all
+		p.charts = []chart{ratingChart(t, lvl)}
+	}
+	return p
 }
 
 // pairingParts are a pairing's counts, estimates, verdict, SPRT and charts.

@@ -6,31 +6,93 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// Chart geometry in SVG user units (pixels at 100% zoom).
+// Line chart geometry in SVG user units. The SVG scales to the width of
+// its container (viewBox, width 100%), so these fix the proportions and
+// the size of the text relative to the plot, not the size on the page.
 const (
-	chartWidth   = 540
-	chartHeight  = 280
-	marginLeft   = 56
-	marginRight  = 96 // room for the reference lines' labels
-	marginTop    = 30
-	marginBottom = 40
+	lineWidth        = 600
+	lineHeight       = 300
+	lineMarginLeft   = 52
+	lineMarginRight  = 84 // room for the reference lines' labels
+	lineMarginTop    = 14
+	lineMarginBottom = 40
 )
 
-// svgChart draws a chart as an inline SVG element (no external resources;
-// every text escaped). The markup is XML-compatible so the report parses as
-// XHTML too.
-func svgChart(c chart) string {
-	var b strings.Builder
-	title := html.EscapeString(c.title)
-	fmt.Fprintf(&b, `<svg class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		chartWidth, chartHeight, chartWidth, chartHeight, title)
-	fmt.Fprintf(&b, `<title>%s</title>`, title)
-	fmt.Fprintf(&b, `<text class="title" x="%d" y="18">%s</text>`, marginLeft, title)
+// Interval chart geometry: one row per engine.
+const (
+	intervalWidth     = 640
+	intervalRowHeight = 22
+	intervalTop       = 10
+	intervalBottom    = 40
+	intervalTextWidth = 120 // the figures beside each bar
+	labelFontSize     = 12  // svg .label in the style sheet
+	maxLabelChars     = 28  // longer names are cut (the full name is the row's tooltip)
+)
 
-	left, top := float64(marginLeft), float64(marginTop)
-	right, bottom := float64(chartWidth-marginRight), float64(chartHeight-marginBottom)
+func (c lineChart) caption() string { return c.title }
+func (c lineChart) wide() bool      { return false }
+
+func (c intervalChart) caption() string { return c.title }
+func (c intervalChart) wide() bool      { return true }
+
+// svgOpen starts a responsive SVG element: it takes its container's width
+// and keeps its proportions (no height: the viewBox gives the aspect).
+func svgOpen(b *strings.Builder, class string, w, h int, title string) {
+	t := html.EscapeString(title)
+	fmt.Fprintf(b, `<svg class="%s" viewBox="0 0 %d %d" width="100%%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="%s">`,
+		class, w, h, t)
+	fmt.Fprintf(b, `<title>%s</title>`, t)
+}
+
+// edge says where a value lies against a range: -1 below (or NaN), +1
+// above, 0 inside.
+func edge(v, lo, hi float64) int {
+	switch {
+	case math.IsNaN(v) || v < lo:
+		return -1
+	case v > hi:
+		return 1
+	}
+	return 0
+}
+
+// run is a stretch of consecutive points beyond the same edge.
+type run struct{ from, to, edge int }
+
+// runs finds the stretches of vals beyond lo..hi.
+func runs(vals []float64, lo, hi float64) []run {
+	var out []run
+	for i, v := range vals {
+		e := edge(v, lo, hi)
+		if e == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].edge == e && out[n-1].to == i-1 {
+			out[n-1].to = i
+			continue
+		}
+		out = append(out, run{i, i, e})
+	}
+	return out
+}
+
+// svg draws the chart as an inline SVG element (no external resources;
+// every text escaped; XML-compatible markup). Values beyond the vertical
+// range (unbounded intervals early in a match, an infinite Elo after a
+// sweep) are drawn on the plot's edge, and every such stretch is marked
+// there with a thick orange line, the line's own with arrowheads, and
+// explained under the plot, so a clamped value never passes for a real
+// flat line.
+func (c lineChart) svg() string {
+	var b strings.Builder
+	svgOpen(&b, "chart line-chart", lineWidth, lineHeight, c.title)
+
+	left, top := float64(lineMarginLeft), float64(lineMarginTop)
+	right, bottom := float64(lineWidth-lineMarginRight), float64(lineHeight-lineMarginBottom)
 	fmt.Fprintf(&b, `<rect class="plot" x="%s" y="%s" width="%s" height="%s"/>`, num(left), num(top), num(right-left), num(bottom-top))
 
 	xMax := 1.0
@@ -38,11 +100,12 @@ func svgChart(c chart) string {
 		xMax = max(xMax, x)
 	}
 	px := func(x float64) float64 { return left + (right-left)*x/xMax }
-	clamped := false
 	py := func(y float64) float64 {
-		if y < c.yMin || y > c.yMax {
-			clamped = true
-			y = math.Max(c.yMin, math.Min(c.yMax, y)) // ±Inf and outliers sit on the edge
+		switch edge(y, c.yMin, c.yMax) {
+		case 1:
+			return top
+		case -1:
+			return bottom
 		}
 		return bottom - (bottom-top)*(y-c.yMin)/(c.yMax-c.yMin)
 	}
@@ -57,12 +120,13 @@ func svgChart(c chart) string {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(left), num(y), num(right), num(y))
 		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-4), num(y+4), tickLabel(t))
 	}
-	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), chartHeight-6,
+	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), lineHeight-6,
 		html.EscapeString(c.xLabel))
 	fmt.Fprintf(&b, `<text class="axis" x="14" y="%s" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>`,
 		num((top+bottom)/2), num((top+bottom)/2), html.EscapeString(c.yLabel))
 
-	if len(c.low) == len(c.x) && len(c.high) == len(c.x) && len(c.x) > 0 {
+	band := len(c.low) == len(c.x) && len(c.high) == len(c.x) && len(c.x) > 0
+	if band {
 		var pts []string
 		for i := range c.x {
 			pts = append(pts, num(px(c.x[i]))+","+num(py(c.high[i])))
@@ -86,9 +150,41 @@ func svgChart(c chart) string {
 		n := len(c.x) - 1
 		fmt.Fprintf(&b, `<circle class="last" cx="%s" cy="%s" r="3"/>`, num(px(c.x[n])), num(py(c.y[n])))
 	}
-	if clamped {
-		fmt.Fprintf(&b, `<text class="tick" x="%d" y="%d" text-anchor="end">off-scale values drawn at the edge</text>`,
-			chartWidth-4, chartHeight-6)
+
+	// Marks of the clamped stretches: the band's, then the line's.
+	edgeY := func(e int) float64 {
+		if e > 0 {
+			return top
+		}
+		return bottom
+	}
+	clampedRuns := 0
+	mark := func(rs []run, arrows bool) {
+		for _, r := range rs {
+			clampedRuns++
+			x1, x2 := px(c.x[r.from]), px(c.x[r.to])
+			if x2-x1 < 4 {
+				x1, x2 = x1-2, x2+2
+			}
+			y := edgeY(r.edge)
+			fmt.Fprintf(&b, `<line class="clip" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x1), num(y), num(x2), num(y))
+			if arrows {
+				for _, i := range []int{r.from, r.to} {
+					b.WriteString(arrowhead(px(c.x[i]), y, r.edge))
+					if r.from == r.to {
+						break
+					}
+				}
+			}
+		}
+	}
+	if band {
+		mark(runs(c.high, c.yMin, c.yMax), false)
+		mark(runs(c.low, c.yMin, c.yMax), false)
+	}
+	mark(runs(c.y, c.yMin, c.yMax), true)
+	if clampedRuns > 0 {
+		clipLegend(&b, lineWidth, lineHeight, "beyond the scale")
 	}
 	if c.note != "" {
 		fmt.Fprintf(&b, `<text class="note" x="%s" y="%s" text-anchor="middle">%s</text>`, num((left+right)/2),
@@ -98,23 +194,176 @@ func svgChart(c chart) string {
 	return b.String()
 }
 
+// clipLegend explains the orange edge marks in the chart's bottom right
+// corner: a sample mark and the text.
+func clipLegend(b *strings.Builder, width, height int, text string) {
+	x := float64(width - 4)
+	start := x - textWidth(text, 10) // svg .cliplabel
+	fmt.Fprintf(b, `<text class="cliplabel" x="%s" y="%d" text-anchor="end">%s</text>`, num(x), height-6, html.EscapeString(text))
+	fmt.Fprintf(b, `<line class="clip" x1="%s" y1="%d" x2="%s" y2="%d"/>`, num(start-22), height-10, num(start-6), height-10)
+}
+
+// arrowhead is a small triangle at (x, y) pointing out of the plot: up
+// for e > 0, down for e < 0.
+func arrowhead(x, y float64, e int) string {
+	d := float64(e) * 7 // length, outwards
+	return fmt.Sprintf(`<polygon class="cliparrow" points="%s,%s %s,%s %s,%s"/>`,
+		num(x-4), num(y), num(x+4), num(y), num(x), num(y-d))
+}
+
+// arrowheadX is arrowhead pointing right (e > 0) or left (e < 0).
+func arrowheadX(x, y float64, e int) string {
+	d := float64(e) * 7
+	return fmt.Sprintf(`<polygon class="cliparrow" points="%s,%s %s,%s %s,%s"/>`,
+		num(x), num(y-4), num(x), num(y+4), num(x+d), num(y))
+}
+
+// textWidth estimates the width of a text in a sans-serif font of the given
+// size, on the wide side (DejaVu Sans, Chromium's default on Linux, is
+// among the widest): the SVG is laid out before any font is known.
+func textWidth(s string, size float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("iljtf.,:;'|!() ", r):
+			w += 0.36
+		case strings.ContainsRune("mwMW@%", r):
+			w += 1.0
+		case r >= 'A' && r <= 'Z', r > unicode.MaxASCII:
+			w += 0.76
+		default:
+			w += 0.64
+		}
+	}
+	return w * size
+}
+
+// label cuts a name to maxLabelChars characters for an axis label.
+func label(s string) string {
+	if utf8.RuneCountInString(s) <= maxLabelChars {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxLabelChars-1]) + "…"
+}
+
+// xRange is the horizontal range of an interval chart: every finite
+// value, low and high, and 0 (the anchor), with a margin.
+func (c intervalChart) xRange() (lo, hi float64) {
+	lo, hi = 0, 0
+	for _, r := range c.rows {
+		for _, v := range []float64{r.value, r.low, r.high} {
+			if finite(v) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	if hi-lo < 20 {
+		mid := (lo + hi) / 2
+		lo, hi = mid-10, mid+10
+	}
+	pad := (hi - lo) * 0.05
+	return lo - pad, hi + pad
+}
+
+// svg draws the rows as points with interval bars on one scale. An
+// unbounded end (an engine that never lost, or never scored) runs to the
+// plot's edge and is marked there with an arrowhead and an orange edge.
+func (c intervalChart) svg() string {
+	var b strings.Builder
+	labelWidth := 30.0
+	for _, r := range c.rows {
+		labelWidth = max(labelWidth, textWidth(label(r.label), labelFontSize))
+	}
+	left := 18 + labelWidth // and room for a left arrowhead
+	right := float64(intervalWidth - intervalTextWidth)
+	top := float64(intervalTop)
+	bottom := top + float64(len(c.rows)*intervalRowHeight)
+	height := int(bottom) + intervalBottom
+	svgOpen(&b, "chart interval-chart", intervalWidth, height, c.title)
+
+	lo, hi := c.xRange()
+	px := func(x float64) float64 {
+		switch edge(x, lo, hi) {
+		case 1:
+			return right
+		case -1:
+			return left
+		}
+		return left + (right-left)*(x-lo)/(hi-lo)
+	}
+	for i := range c.rows {
+		if i%2 == 1 {
+			fmt.Fprintf(&b, `<rect class="stripe" x="0" y="%s" width="%d" height="%d"/>`,
+				num(top+float64(i*intervalRowHeight)), intervalWidth, intervalRowHeight)
+		}
+	}
+	fmt.Fprintf(&b, `<rect class="plot" x="%s" y="%s" width="%s" height="%s"/>`, num(left), num(top), num(right-left), num(bottom-top))
+	for _, t := range ticks(lo, hi) {
+		x := px(t)
+		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x), num(top), num(x), num(bottom))
+		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, num(x), num(bottom+14), tickLabel(t))
+	}
+	fmt.Fprintf(&b, `<line class="ref zero" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(px(0)), num(top), num(px(0)), num(bottom))
+	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), height-6,
+		html.EscapeString(c.xLabel))
+
+	clamped := false
+	for i, r := range c.rows {
+		y := top + (float64(i)+0.5)*intervalRowHeight
+		fmt.Fprintf(&b, `<g class="row"><title>%s</title>`, html.EscapeString(r.label+": "+r.text))
+		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-12), num(y+4),
+			html.EscapeString(label(r.label)))
+		if r.note != "" {
+			fmt.Fprintf(&b, `<text class="note small" x="%s" y="%s" text-anchor="middle">%s</text>`, num((left+right)/2), num(y+4),
+				html.EscapeString(r.note))
+		} else {
+			x1, x2 := px(r.low), px(r.high)
+			fmt.Fprintf(&b, `<line class="bar" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x1), num(y), num(x2), num(y))
+			for _, end := range []struct {
+				v float64
+				x float64
+			}{{r.low, x1}, {r.high, x2}} {
+				if e := edge(end.v, lo, hi); e != 0 {
+					clamped = true
+					fmt.Fprintf(&b, `<line class="clip" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(end.x), num(y-7), num(end.x), num(y+7))
+					b.WriteString(arrowheadX(end.x, y, e))
+				} else {
+					fmt.Fprintf(&b, `<line class="cap" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(end.x), num(y-5), num(end.x), num(y+5))
+				}
+			}
+			if e := edge(r.value, lo, hi); e != 0 {
+				clamped = true
+				b.WriteString(arrowheadX(px(r.value), y, e))
+			} else {
+				fmt.Fprintf(&b, `<circle class="point" cx="%s" cy="%s" r="4"/>`, num(px(r.value)), num(y))
+			}
+		}
+		fmt.Fprintf(&b, `<text class="figures" x="%s" y="%s">%s</text></g>`, num(right+12), num(y+4), html.EscapeString(r.text))
+	}
+	if clamped {
+		clipLegend(&b, intervalWidth, height, "unbounded: drawn to the edge")
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
 // num prints a coordinate with one decimal.
 func num(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // ticks returns round values (1, 2 or 5 times a power of ten apart) inside
-// [lo, hi], about five of them.
+// [lo, hi]: the finest such spacing that gives at most seven of them.
 func ticks(lo, hi float64) []float64 {
 	if !(hi > lo) || !finite(lo) || !finite(hi) {
 		return nil
 	}
-	raw := (hi - lo) / 5
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{2, 5, 10} {
-		if step >= raw {
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5} {
+		if (hi-lo)/(m*mag) <= 7 {
+			step = m * mag
 			break
 		}
-		step = m * mag
 	}
 	var out []float64
 	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {

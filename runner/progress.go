@@ -3,94 +3,366 @@ package runner
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"selfplay/standings"
 	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // progress reports a tournament's advance: on a terminal a live line
-// rewritten in place; otherwise a log line every few games or 30 seconds.
+// rewritten in place and fitted to the terminal's width; otherwise a log
+// line every few games or 30 seconds. With game lines on, it also prints
+// cutechess-cli's per-game lines (Started game, Finished game, Score of).
+//
+// It is used from the run's collector goroutine only.
 type progress struct {
-	w        io.Writer
-	terminal bool
-	name     string
-	total    int
-	start    time.Time
-	startN   int // games already stored when the run began (for the ETA)
-	tally    *standings.Tally
-	sprt     *sprtState
-	lastLog  time.Time
-	lastN    int
-	width    int
+	w         io.Writer
+	terminal  bool
+	columns   func() int // the terminal's width; nil or <= 0: unlimited
+	gameLines bool
+	name      string
+	total     int // games the run's share will hold (the progress line's "of")
+	lastGame  int // the highest game number the share plays ("Started game N of lastGame")
+	start     time.Time
+	startN    int // games already stored when the run began (for the ETA)
+	tally     *standings.Tally
+	sprt      *sprtState
+	lastLog   time.Time
+	lastN     int
+	shown     int // columns of the live line on the terminal now (0: none)
+	now       func() time.Time
 }
 
 const logEveryGames = 10
 const logEvery = 30 * time.Second
 
-func newProgress(w io.Writer, terminal bool, name string, total, stored int, tally *standings.Tally, sprt *sprtState) *progress {
+func newProgress(w io.Writer, opts Options, name string, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
-	return &progress{w: w, terminal: terminal, name: name, total: total, start: now, startN: stored,
-		tally: tally, sprt: sprt, lastLog: now, lastN: stored}
+	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines,
+		name: name, total: total, lastGame: lastGame, start: now, startN: stored,
+		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
 }
 
-// line is the progress text: games, W-L-D and score of the first pairing's
-// first engine, Elo ± interval, LLR, elapsed and ETA.
-func (p *progress) line() string {
-	var sb strings.Builder
-	n := p.tally.Games
-	fmt.Fprintf(&sb, "%s: %d/%d games", p.name, n, p.total)
-	if ps := p.tally.Pairings(); len(ps) == 1 {
-		pt := ps[0]
-		g := pt.Games
-		fmt.Fprintf(&sb, ", %s +%d -%d =%d, score %.1f%%", pt.First, g.Wins, g.Losses, g.Draws, 100*g.Points()/float64(max(g.Games(), 1)))
-		if e, err := pt.Estimate(stats.DefaultLevel); err == nil && g.Games() > 0 {
-			fmt.Fprintf(&sb, ", %s", stats.FormatEloInterval(e))
-		}
+// status is what the progress line shows, gathered from the tally.
+type status struct {
+	name         string
+	games, total int
+	elapsed      time.Duration
+	eta          time.Duration // < 0: unknown or done
+	// A match (one pairing): the first engine's results and Elo.
+	match     *standings.PairingTally
+	estimate  *stats.Estimate // nil: none yet
+	sprt      *stats.SPRTResult
+	standings []standing // more than one pairing: the engines, best first
+}
 
+// standing is an engine's points in a gauntlet or round robin.
+type standing struct {
+	name   string
+	points float64
+	games  int
+}
+
+func (p *progress) status() status {
+	s := status{name: p.name, games: p.tally.Games, total: p.total, eta: -1}
+	s.elapsed = p.now().Sub(p.start)
+	if played := s.games - p.startN; played > 0 && s.games < s.total {
+		s.eta = time.Duration(float64(s.elapsed) / float64(played) * float64(s.total-s.games))
+	}
+	switch ps := p.tally.Pairings(); {
+	case len(ps) == 1:
+		s.match = ps[0]
+		if e, err := ps[0].Estimate(stats.DefaultLevel); err == nil && ps[0].Games.Games() > 0 {
+			s.estimate = &e
+		}
+	case len(ps) > 1:
+		s.standings = standingsOf(ps)
 	}
 	if p.sprt.enabled() {
 		r := p.sprt.result
-		fmt.Fprintf(&sb, ", LLR %.2f [%.2f, %.2f]", r.LLR, r.Lower, r.Upper)
+		s.sprt = &r
 	}
-	elapsed := time.Since(p.start)
-	fmt.Fprintf(&sb, ", elapsed %s", elapsed.Round(time.Second))
-	if played := n - p.startN; played > 0 && n < p.total {
-		eta := time.Duration(float64(elapsed) / float64(played) * float64(p.total-n))
-		fmt.Fprintf(&sb, ", ETA %s", eta.Round(time.Second))
-	}
-	return sb.String()
+	return s
 }
 
-func (p *progress) gameDone() {
+// standingsOf adds up each engine's points over the pairings, best score
+// (points per game) first; engines with equal scores by points, then name.
+func standingsOf(ps []*standings.PairingTally) []standing {
+	by := map[string]*standing{}
+	var out []*standing
+	add := func(name string, points float64, games int) {
+		st := by[name]
+		if st == nil {
+			st = &standing{name: name}
+			by[name] = st
+			out = append(out, st)
+		}
+		st.points += points
+		st.games += games
+	}
+	for _, p := range ps {
+		g := p.Games
+		add(p.First, g.Points(), g.Games())
+		add(p.Second, g.Swapped().Points(), g.Games())
+	}
+	frac := func(s *standing) float64 { return s.points / float64(max(s.games, 1)) }
+	slices.SortStableFunc(out, func(a, b *standing) int {
+		switch {
+		case frac(a) != frac(b):
+			if frac(a) > frac(b) {
+				return -1
+			}
+			return 1
+		case a.points != b.points:
+			if a.points > b.points {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	res := make([]standing, len(out))
+	for i, s := range out {
+		res[i] = *s
+	}
+	return res
+}
+
+// field is one part of the progress line in its forms, longest first; a
+// form "" leaves the field out.
+type field struct {
+	forms []string
+	form  int // the form shown
+}
+
+func (f *field) text() string { return f.forms[f.form] }
+
+// progressLine renders the status in at most width columns (width <= 0:
+// no limit, every field in its longest form). When the full line is too
+// wide, the fields give way in a fixed order, the least useful first:
+// elapsed time, the SPRT bounds, words such as "games" and "score", the
+// Elo's decimals, the tournament's name, the standings but the leader,
+// the engine's name, the leader's points, the ETA, then the score, the
+// Elo, W/L/D, the leader, the LLR; the games count goes last, and a line
+// that is still too wide is cut.
+func progressLine(s status, width int) string {
+	fields := map[string]*field{}
+	var order []string // in the line
+	add := func(key string, forms ...string) {
+		fields[key] = &field{forms: append(forms, "")}
+		order = append(order, key)
+	}
+	add("name", s.name+":")
+	add("games", fmt.Sprintf("%d/%d games", s.games, s.total), fmt.Sprintf("%d/%d", s.games, s.total))
+	if m := s.match; m != nil {
+		g := m.Games
+		add("wld", fmt.Sprintf("%s +%d -%d =%d", m.First, g.Wins, g.Losses, g.Draws), fmt.Sprintf("+%d -%d =%d", g.Wins, g.Losses, g.Draws))
+		score := fmt.Sprintf("%.1f%%", 100*g.Points()/float64(max(g.Games(), 1)))
+		add("score", "score "+score, score)
+		if e := s.estimate; e != nil {
+			long, short := stats.FormatEloInterval(*e), shortElo(*e)
+			// The pentanomial estimate counts complete pairs only: say so
+			// when that is not every game of the score.
+			if e.Pairs > 0 && 2*e.Pairs != g.Games() {
+				long += fmt.Sprintf(" (of %d paired games)", 2*e.Pairs)
+				short += fmt.Sprintf(" (%d paired)", 2*e.Pairs)
+			}
+			add("elo", long, short)
+		}
+	}
+	if len(s.standings) > 0 {
+		add("standings", standingsForms(s.standings)...)
+	}
+	if r := s.sprt; r != nil {
+		add("llr", fmt.Sprintf("LLR %.2f [%.2f, %.2f]", r.LLR, r.Lower, r.Upper), fmt.Sprintf("LLR %.2f", r.LLR))
+	}
+	add("elapsed", "elapsed "+s.elapsed.Round(time.Second).String())
+	if s.eta >= 0 {
+		add("eta", "ETA "+s.eta.Round(time.Second).String())
+	}
+
+	render := func() string {
+		var sb strings.Builder
+		prev := ""
+		for _, k := range order {
+			t := fields[k].text()
+			if t == "" {
+				continue
+			}
+			switch prev {
+			case "":
+			case "name":
+				sb.WriteString(" ")
+			default:
+				sb.WriteString(", ")
+			}
+			sb.WriteString(t)
+			prev = k
+		}
+		return sb.String()
+	}
+	line := render()
+	if width <= 0 {
+		return line
+	}
+	// Each step shortens one field to its next form.
+	steps := []string{"elapsed", "llr", "games", "score", "elo", "name", "standings", "wld", "standings",
+		"eta", "score", "elo", "wld", "standings", "llr", "games"}
+	for _, k := range steps {
+		if columns(line) <= width {
+			return line
+		}
+		if f := fields[k]; f != nil && f.form < len(f.forms)-1 {
+			f.form++
+			line = render()
+		}
+	}
+	return truncate(line, width)
+}
+
+// shortElo is "+157 ± 186 Elo": the estimate without decimals.
+func shortElo(e stats.Estimate) string {
+	if math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0) {
+		return stats.FormatEloInterval(e)
+	}
+	return fmt.Sprintf("%s ± %s Elo", stats.FormatSigned(e.Elo, 0), stats.FormatFloat(e.HalfWidth(), 0))
+}
+
+// standingsForms are the forms of a gauntlet's or round robin's standings:
+// the top three with points and games, then the leader alone, then the
+// leader's name.
+func standingsForms(st []standing) []string {
+	entry := func(s standing) string {
+		return fmt.Sprintf("%s %s/%d", s.name, strconv.FormatFloat(s.points, 'f', -1, 64), s.games)
+	}
+	var top []string
+	for _, s := range st[:min(3, len(st))] {
+		top = append(top, entry(s))
+	}
+	return []string{"top " + strings.Join(top, ", "), "lead " + entry(st[0]), "lead " + st[0].name}
+}
+
+// columns counts the line's characters (the line is printed on one row).
+func columns(s string) int { return utf8.RuneCountInString(s) }
+
+// truncate cuts s to at most width characters.
+func truncate(s string, width int) string {
+	if columns(s) <= width {
+		return s
+	}
+	if width <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:width])
+}
+
+// width is the live line's limit: one less than the terminal's width, so
+// that writing the last column never wraps.
+func (p *progress) width() int {
+	if p.columns == nil {
+		return 0
+	}
+	c := p.columns()
+	if c <= 0 {
+		return 0
+	}
+	return max(c-1, 1)
+}
+
+// gameStarted prints "Started game N of M (White vs Black)": N is the
+// game's place in the schedule (from 1), M the last place this run plays.
+func (p *progress) gameStarted(j gameJob) {
+	if !p.gameLines {
+		return
+	}
+	p.printLines(fmt.Sprintf("Started game %d of %d (%s vs %s)", gameNumber(j.pair, j.index), p.lastGame, j.white, j.black))
+}
+
+// gameNumber is a game's place in the schedule, counted from 1.
+func gameNumber(pair, index int) int { return 2*pair + index + 1 }
+
+// gameDone reports a game the tally has counted: its Finished and Score
+// lines, then the live line or, every few games, the log line.
+func (p *progress) gameDone(g *record.Game) {
+	if p.gameLines {
+		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
+			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
+		first, second := g.White, g.Black
+		if g.Index == 1 {
+			first, second = second, first
+		}
+		for _, pt := range p.tally.Pairings() {
+			if pt.First == first && pt.Second == second {
+				lines = append(lines, scoreLine(pt))
+			}
+		}
+		p.printLines(lines...)
+	}
 	if p.terminal {
 		p.redraw()
 		return
 	}
-	if p.tally.Games-p.lastN >= logEveryGames || time.Since(p.lastLog) >= logEvery || p.tally.Games == p.total {
+	if p.tally.Games-p.lastN >= logEveryGames || p.now().Sub(p.lastLog) >= logEvery || p.tally.Games == p.total {
 		p.log()
 	}
+}
+
+// scoreLine is cutechess-cli's "Score of A vs B: W - L - D  [score] N",
+// from the pairing's first engine's view.
+func scoreLine(pt *standings.PairingTally) string {
+	g := pt.Games
+	n := g.Games()
+	return fmt.Sprintf("Score of %s vs %s: %d - %d - %d  [%.3f] %d", pt.First, pt.Second, g.Wins, g.Losses, g.Draws,
+		g.Points()/float64(max(n, 1)), n)
+}
+
+// printLines prints whole lines; on a terminal above the live line, which
+// is cleared first and drawn again after them.
+func (p *progress) printLines(lines ...string) {
+	var sb strings.Builder
+	if p.terminal && p.shown > 0 {
+		sb.WriteString("\r" + strings.Repeat(" ", p.shown) + "\r")
+		p.shown = 0
+	}
+	for _, l := range lines {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	io.WriteString(p.w, sb.String())
 }
 
 func (p *progress) tick() {
 	if p.terminal {
 		p.redraw()
-	} else if time.Since(p.lastLog) >= logEvery {
+	} else if p.now().Sub(p.lastLog) >= logEvery {
 		p.log()
 	}
 }
 
+// redraw rewrites the live line in place: carriage return, the line, and
+// spaces over what is left of the previous one.
 func (p *progress) redraw() {
-	l := p.line()
-	pad := max(0, p.width-len(l))
-	fmt.Fprintf(p.w, "\r%s%s", l, strings.Repeat(" ", pad))
-	p.width = len(l)
+	w := p.width()
+	l := progressLine(p.status(), w)
+	n := columns(l)
+	pad := p.shown - n
+	if w > 0 {
+		pad = min(pad, w-n)
+	}
+	fmt.Fprintf(p.w, "\r%s%s", l, strings.Repeat(" ", max(pad, 0)))
+	p.shown = n
 }
 
 func (p *progress) log() {
-	fmt.Fprintln(p.w, p.line())
-	p.lastLog, p.lastN = time.Now(), p.tally.Games
+	fmt.Fprintln(p.w, progressLine(p.status(), 0))
+	p.lastLog, p.lastN = p.now(), p.tally.Games
 }
 
 // finish ends the live line.
@@ -98,6 +370,7 @@ func (p *progress) finish() {
 	if p.terminal {
 		p.redraw()
 		fmt.Fprintln(p.w)
+		p.shown = 0
 	} else if p.tally.Games != p.lastN {
 		p.log()
 	}

@@ -38,6 +38,15 @@ type Options struct {
 	Shard    record.Shard
 	Progress io.Writer // progress lines and result tables (nil: discarded)
 	Terminal bool      // Progress is a terminal: one live line per tournament
+	// Columns, if set, returns the terminal's width, read at every redraw
+	// of the live line (so a resized window is followed); the line is
+	// kept narrower. Nil or a result <= 0: no limit.
+	Columns func() int
+	// GameLines prints cutechess-cli's lines per game: "Started game N of
+	// M (White vs Black)", "Finished game N (White vs Black): RESULT
+	// {reason}" and after each finished game "Score of A vs B: W - L - D
+	// [score] N" for its pairing. N is the game's place in the schedule.
+	GameLines bool
 	// NewEngine creates the engine of a config entry (players.New in the
 	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
@@ -221,7 +230,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
-		prog: newProgress(opts.Progress, opts.Terminal, t.Name, shareTotal+outside, len(stored), tally, sprt)}
+		prog: newProgress(opts.Progress, opts, t.Name, shareTotal+outside, lastGame(share, sched.total), len(stored), tally, sprt)}
 	if toPlay {
 		if err := r.play(ctx, sched, share, done, pending, concurrency); err != nil {
 			r.prog.finish()
@@ -296,10 +305,14 @@ func engineDescription(e config.Engine) string {
 	return fmt.Sprintf("preset=%s %s hash=%d", e.Preset, e.Options.String(), e.Hash)
 }
 
-// outcome is a finished game reported by a worker.
+// outcome is a finished game reported by a worker, or with
+// Options.GameLines the start of one (start set, game and err nil): sent
+// on the same channel, so that with one worker "Started game 2" always
+// follows "Finished game 1".
 type outcome struct {
-	game *record.Game
-	err  error
+	game  *record.Game
+	err   error
+	start *gameJob
 }
 
 // run is a tournament being played: its config, its stored row and what
@@ -406,6 +419,12 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 				}
 				return firstErr
 			}
+			if res.start != nil {
+				if runCtx.Err() == nil {
+					r.prog.gameStarted(*res.start)
+				}
+				continue
+			}
 			if res.err != nil {
 				if !errors.Is(res.err, errAbandoned) {
 					fail(res.err)
@@ -440,7 +459,7 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 		return err
 	}
 	r.sprt.update(r.tally)
-	r.prog.gameDone()
+	r.prog.gameDone(g)
 	if r.opts.OnGameStored != nil {
 		r.opts.OnGameStored(g)
 	}
@@ -502,6 +521,10 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 			}
 		}
 		j.external = [2]bool{r.external(j.white), r.external(j.black)}
+		if r.opts.GameLines {
+			started := j
+			finished <- outcome{start: &started}
+		}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader

@@ -64,3 +64,14 @@ func shareGames(sh record.Shard, totalGames int, fn func(i int) bool) {
 		}
 	}
 }
+
+// lastGame is the number (from 1) of the share's last game in the schedule
+// of totalGames games: its "Started game N of M" says M. Without shards it
+// is the number of games the run plays; 0 when the share is empty.
+func lastGame(sh record.Shard, totalGames int) int {
+	k := sh.PairsOf(totalGames / 2)
+	if k == 0 {
+		return 0
+	}
+	return 2 * (sh.Index + (k-1)*max(sh.Count, 1) + 1)
+}

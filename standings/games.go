@@ -93,8 +93,9 @@ func SumSearch(games []record.Game) map[string]record.SearchSums {
 	return out
 }
 
-// searchReport averages each engine's search figures over its own moves,
-// engines in the tournament's order (sums of engines it does not list are
+// searchReport averages each engine's search figures over its own moves
+// (depth and seldepth over those with plausible depths), engines in the
+// tournament's order (sums of engines it does not list are
 // left out).
 func searchReport(engines []string, sums map[string]record.SearchSums) []report.EngineSearch {
 	out := make([]report.EngineSearch, 0, len(engines))
@@ -102,9 +103,12 @@ func searchReport(engines []string, sums map[string]record.SearchSums) []report.
 		s := sums[e]
 		r := report.EngineSearch{Engine: e, Moves: s.Moves}
 		ms := float64(s.Time) / float64(time.Millisecond)
+		if d := s.DepthMoves(); d > 0 {
+			n := float64(d)
+			r.Depth, r.SelDepth = report.Float(float64(s.Depth)/n), report.Float(float64(s.SelDepth)/n)
+		}
 		if s.Moves > 0 {
 			n := float64(s.Moves)
-			r.Depth, r.SelDepth = report.Float(float64(s.Depth)/n), report.Float(float64(s.SelDepth)/n)
 			r.Nodes, r.TimeMS = report.Float(float64(s.Nodes)/n), report.Float(ms/n)
 		}
 		if s.Time > 0 {

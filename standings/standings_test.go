@@ -35,6 +35,39 @@ func TestSearchReportAttributesMovesBySide(t *testing.T) {
 	}
 }
 
+// The average depth and seldepth leave out sentinel depths (Stockfish
+// reports depth 245 when it is mated or the position is trivial) while the
+// nodes and time per move count every move; an engine whose every move is
+// a sentinel has no average depth rather than a huge one.
+func TestSearchReportIgnoresSentinelDepths(t *testing.T) {
+	tests := []struct {
+		name                   string
+		moves                  []record.Move // White's moves, one ply apart
+		moves0                 int
+		depth, selDepth, nodes float64
+	}{
+		{"plausible only", []record.Move{{Depth: 10, SelDepth: 20}, {Depth: 12, SelDepth: 22}}, 2, 11, 21, 1000},
+		{"mate sentinel", []record.Move{{Depth: 10, SelDepth: 20}, {Depth: 12, SelDepth: 22}, {Depth: 245, SelDepth: 246}}, 3, 11, 21, 1000},
+		{"seldepth sentinel", []record.Move{{Depth: 10, SelDepth: 20}, {Depth: 60, SelDepth: 246}}, 2, 10, 20, 1000},
+		{"depth 127 counts", []record.Move{{Depth: 127, SelDepth: 127}, {Depth: 128, SelDepth: 128}}, 2, 127, 127, 1000},
+		{"negative", []record.Move{{Depth: 10, SelDepth: 20}, {Depth: -1, SelDepth: 0}}, 2, 10, 20, 1000},
+		{"all sentinels", []record.Move{{Depth: 245, SelDepth: 246}}, 1, 0, 0, 1000},
+	}
+	for _, tt := range tests {
+		g := record.Game{White: "w", Black: "b", StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}
+		for i, m := range tt.moves {
+			m.Ply, m.Nodes, m.Time = 2*i+1, 1000, time.Millisecond
+			g.Moves = append(g.Moves, m)
+		}
+		w := searchReport([]string{"w"}, SumSearch([]record.Game{g}))[0]
+		if w.Moves != tt.moves0 || float64(w.Depth) != tt.depth || float64(w.SelDepth) != tt.selDepth || float64(w.Nodes) != tt.nodes ||
+			w.TimeMS != 1 {
+			t.Errorf("%s: %+v; want %d moves, depth %v, seldepth %v, %v nodes and 1 ms per move", tt.name, w, tt.moves0, tt.depth,
+				tt.selDepth, tt.nodes)
+		}
+	}
+}
+
 // A drawn time forfeit is charged to the side that forfeited (the game's
 // Culprit, not a reading of its reason); decisive games to the loser.
 func TestTerminationsChargeTheCulprit(t *testing.T) {

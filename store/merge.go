@@ -463,12 +463,12 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 	}
 	r, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id,
 		opening_name, start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen,
-		started_at, finished_at, white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
-		black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
+		started_at, finished_at, white_moves, white_depth, white_seldepth, white_depth_skipped, white_nodes, white_time_ns,
+		black_moves, black_depth, black_seldepth, black_depth_skipped, black_nodes, black_time_ns)
 		SELECT ?1, g.pair_index, g.game_index, g.round, g.opening_id, g.opening_name, g.start_fen, g.opening_moves, g.white,
 		g.black, g.result, g.termination, g.reason, g.culprit, g.plies, g.final_fen, g.started_at, g.finished_at,
-		g.white_moves, g.white_depth, g.white_seldepth, g.white_nodes, g.white_time_ns,
-		g.black_moves, g.black_depth, g.black_seldepth, g.black_nodes, g.black_time_ns
+		g.white_moves, g.white_depth, g.white_seldepth, g.white_depth_skipped, g.white_nodes, g.white_time_ns,
+		g.black_moves, g.black_depth, g.black_seldepth, g.black_depth_skipped, g.black_nodes, g.black_time_ns
 		FROM temp.merge_keys k JOIN src.games g ON g.tournament_id = ?2 AND g.pair_index = k.pair_index
 		AND g.game_index = k.game_index ORDER BY k.pair_index, k.game_index`, outID, srcID)
 	if err != nil {

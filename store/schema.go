@@ -213,6 +213,30 @@ var migrations = []migration{
 	{sql: `ALTER TABLE tournaments ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0;  -- I of -shard I/N
 	ALTER TABLE tournaments ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 1;  -- N; 1: not sharded
 	ALTER TABLE tournaments ADD COLUMN shard_pairs INTEGER NOT NULL DEFAULT 0;  -- -pairs K; 0: no limit`},
+	// Per side, the engine moves whose depth or seldepth is a sentinel
+	// (beyond record.MaxPlausibleDepth, such as Stockfish's 245) are left
+	// out of the depth sums and counted, so average depths divide by the
+	// moves they add up; games stored before are corrected from their moves
+	// (127 is record.MaxPlausibleDepth, written out: a migration is history).
+	{sql: `ALTER TABLE games ADD COLUMN white_depth_skipped INTEGER NOT NULL DEFAULT 0;  -- moves left out of white_depth, white_seldepth
+	ALTER TABLE games ADD COLUMN black_depth_skipped INTEGER NOT NULL DEFAULT 0;
+	WITH skipped AS (
+		SELECT m.game_id AS game_id, m.depth AS depth, m.seldepth AS seldepth,
+			(m.ply % 2 = 1) <> (instr(g.start_fen, ' ') > 0
+				AND substr(g.start_fen, instr(g.start_fen, ' ') + 1, 1) = 'b') AS white
+		FROM moves m JOIN games g ON g.id = m.game_id
+		WHERE m.book = 0 AND NOT (m.depth BETWEEN 0 AND 127 AND m.seldepth BETWEEN 0 AND 127)
+	), sums AS (
+		SELECT game_id,
+			sum(white) AS wk, coalesce(sum(CASE WHEN white THEN depth END), 0) AS wd,
+			coalesce(sum(CASE WHEN white THEN seldepth END), 0) AS ws,
+			sum(NOT white) AS bk, coalesce(sum(CASE WHEN white THEN NULL ELSE depth END), 0) AS bd,
+			coalesce(sum(CASE WHEN white THEN NULL ELSE seldepth END), 0) AS bs
+		FROM skipped GROUP BY game_id
+	)
+	UPDATE games SET white_depth = white_depth - s.wd, white_seldepth = white_seldepth - s.ws, white_depth_skipped = s.wk,
+		black_depth = black_depth - s.bd, black_seldepth = black_seldepth - s.bs, black_depth_skipped = s.bk
+		FROM sums s WHERE games.id = s.game_id;`},
 }
 
 // schemaVersion is the user_version of an up-to-date database.

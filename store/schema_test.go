@@ -78,7 +78,9 @@ func TestMigrationToSearchSums(t *testing.T) {
 			Moves: []record.Move{{Ply: 1, Book: true}, {Ply: 2, Book: true},
 				{Ply: 3, Depth: 7, SelDepth: 12, Nodes: 1000, Time: 1234567 * time.Nanosecond},
 				{Ply: 4, Depth: 6, SelDepth: 10, Nodes: 900, Time: 3 * time.Millisecond},
-				{Ply: 5, Depth: 8, SelDepth: 14, Nodes: 1100, Time: 2100 * time.Microsecond}}},
+				{Ply: 5, Depth: 8, SelDepth: 14, Nodes: 1100, Time: 2100 * time.Microsecond},
+				{Ply: 6, Depth: 245, SelDepth: 246, Nodes: 12, Time: time.Millisecond}, // Stockfish's mate sentinel
+				{Ply: 7, Depth: 9, SelDepth: 15, Nodes: 1200, Time: 2 * time.Millisecond}}},
 		{ID: 9, Pair: 0, Index: 1, White: "b", Black: "a", StartFEN: blackFirst,
 			Moves: []record.Move{{Ply: 1, Book: true},
 				{Ply: 2, Depth: 5, SelDepth: 9, Nodes: 500, Time: 999999 * time.Nanosecond},
@@ -122,7 +124,7 @@ func TestMigrationToSearchSums(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("search sums after migration:\n got %+v\nwant %+v", got, want)
 	}
-	if want["a"].Moves != 3 || want["b"].Moves != 2 {
+	if want["a"].Moves != 4 || want["b"].Moves != 3 || want["b"].DepthSkipped != 1 || want["b"].Depth != 6+5 {
 		t.Fatalf("fixture: %+v", want)
 	}
 	stored, err := s.Games(ctx, GameFilter{WithMoves: true})
@@ -145,6 +147,90 @@ func TestMigrationToSearchSums(t *testing.T) {
 	}
 }
 
+// Schema 5 to 6: games stored with a sentinel depth in their depth sums
+// (what selfplay wrote before) lose it from the sums and count it as
+// skipped, per side; other games are left as they were.
+func TestMigrationSkipsSentinelDepths(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v5.db")
+	db := oldDatabase(t, path, 5)
+	games := []record.Game{
+		{ID: 1, Pair: 0, Index: 0, White: "sf", Black: "x", StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			Moves: []record.Move{{Ply: 1, Book: true, Depth: 0}, {Ply: 2, Book: true},
+				{Ply: 3, Depth: 20, SelDepth: 30, Nodes: 100, Time: time.Millisecond},
+				{Ply: 4, Depth: 7, SelDepth: 12, Nodes: 50, Time: time.Millisecond},
+				{Ply: 5, Depth: 245, SelDepth: 246, Nodes: 10, Time: time.Millisecond},
+				{Ply: 6, Depth: 8, SelDepth: 300, Nodes: 50, Time: time.Millisecond}}},
+		{ID: 2, Pair: 0, Index: 1, White: "x", Black: "sf", StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			Moves: []record.Move{{Ply: 1, Depth: 6, SelDepth: 10, Nodes: 40, Time: time.Millisecond},
+				{Ply: 2, Depth: 22, SelDepth: 33, Nodes: 120, Time: time.Millisecond}}},
+	}
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 2, '', '')`)
+	mustExec(t, db, `INSERT INTO engines (tournament_id, name, options) VALUES (1, 'sf', ''), (1, 'x', '')`)
+	for _, g := range games {
+		// The sums as schema 5 stored them: every engine move's depths.
+		var w, b record.SearchSums
+		for _, m := range g.Moves {
+			if m.Book {
+				continue
+			}
+			s := &b
+			if m.Ply%2 == 1 {
+				s = &w
+			}
+			s.Moves++
+			s.Depth += int64(m.Depth)
+			s.SelDepth += int64(m.SelDepth)
+			s.Nodes += m.Nodes
+			s.Time += m.Time
+		}
+		mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+			opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at,
+			white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
+			black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
+			VALUES (?, 1, ?, ?, 0, 'o', 'O', ?, '', ?, ?, '1-0', 'checkmate', 'r', '', 4, '', '', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Pair, g.Index, g.StartFEN, g.White, g.Black, w.Moves, w.Depth, w.SelDepth, w.Nodes, int64(w.Time),
+			b.Moves, b.Depth, b.SelDepth, b.Nodes, int64(b.Time))
+		mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (?, 'pgn')`, g.ID)
+		for _, m := range g.Moves {
+			mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
+				VALUES (?, ?, 'a2a3', 'a3', ?, 0, ?, ?, ?, ?)`, g.ID, m.Ply, m.Book, m.Depth, m.SelDepth, m.Nodes, ms(m.Time))
+		}
+	}
+	db.Close()
+
+	s, err := OpenWriter(context.Background(), path, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.SearchSums(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]record.SearchSums{
+		// sf: 20/30 and 22/33 counted, 245/246 skipped; x: 7/12 and
+		// 6/10 counted, the seldepth 300 skipped.
+		"sf": {Moves: 3, Depth: 42, SelDepth: 63, DepthSkipped: 1, Nodes: 230, Time: 3 * time.Millisecond},
+		"x":  {Moves: 3, Depth: 13, SelDepth: 22, DepthSkipped: 1, Nodes: 140, Time: 3 * time.Millisecond},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("search sums after migration:\n got %+v\nwant %+v", got, want)
+	}
+	sides := map[string]record.SearchSums{}
+	for _, g := range games {
+		w, b := g.SideSums()
+		for e, add := range map[string]record.SearchSums{g.White: w, g.Black: b} {
+			sum := sides[e]
+			sum.Add(add)
+			sides[e] = sum
+		}
+	}
+	if !reflect.DeepEqual(sides, want) {
+		t.Errorf("the migration and SideSums disagree:\nSideSums %+v\nmigrated %+v", sides, got)
+	}
+}
+
 // Saved games carry their search sums; SearchSums adds them up per engine
 // as SideSums does over the moves.
 func TestSearchSumsOfSavedGames(t *testing.T) {
@@ -155,13 +241,14 @@ func TestSearchSumsOfSavedGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &record.Game{TournamentID: id, White: "x", Black: "y", Result: "0-1", StartFEN: "8/8/8/8/8/8/8/K6k b - - 0 1",
-		Moves: []record.Move{{Ply: 1, Depth: 3, Nodes: 10, Time: time.Millisecond}, {Ply: 2, Depth: 5, SelDepth: 9, Nodes: 20, Time: 1500 * time.Nanosecond}}}
+		Moves: []record.Move{{Ply: 1, Depth: 3, Nodes: 10, Time: time.Millisecond}, {Ply: 2, Depth: 5, SelDepth: 9, Nodes: 20, Time: 1500 * time.Nanosecond},
+			{Ply: 3, Depth: 245, SelDepth: 246, Nodes: 5, Time: time.Millisecond}}}
 	if err := s.SaveGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.SearchSums(ctx, id)
 	want := map[string]record.SearchSums{
-		"y": {Moves: 1, Depth: 3, Nodes: 10, Time: time.Millisecond},
+		"y": {Moves: 2, Depth: 3, DepthSkipped: 1, Nodes: 15, Time: 2 * time.Millisecond},
 		"x": {Moves: 1, Depth: 5, SelDepth: 9, Nodes: 20, Time: 1500 * time.Nanosecond},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {

@@ -601,12 +601,13 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	w, b := g.SideSums()
 	res, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name,
 		start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at,
-		white_moves, white_depth, white_seldepth, white_nodes, white_time_ns,
-		black_moves, black_depth, black_seldepth, black_nodes, black_time_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		white_moves, white_depth, white_seldepth, white_depth_skipped, white_nodes, white_time_ns,
+		black_moves, black_depth, black_seldepth, black_depth_skipped, black_nodes, black_time_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.TournamentID, g.Pair, g.Index, g.Round, g.OpeningID, g.OpeningName, g.StartFEN, strings.Join(g.OpeningMoves, " "),
 		g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies, g.FinalFEN, formatTime(g.Started), formatTime(g.Finished),
-		w.Moves, w.Depth, w.SelDepth, w.Nodes, int64(w.Time), b.Moves, b.Depth, b.SelDepth, b.Nodes, int64(b.Time))
+		w.Moves, w.Depth, w.SelDepth, w.DepthSkipped, w.Nodes, int64(w.Time),
+		b.Moves, b.Depth, b.SelDepth, b.DepthSkipped, b.Nodes, int64(b.Time))
 	if err != nil {
 		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
 	}
@@ -803,8 +804,8 @@ func (r *Reader) SearchSums(ctx context.Context, tournamentID int64) (map[string
 
 func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map[string]record.SearchSums, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT white, black,
-		sum(white_moves), sum(white_depth), sum(white_seldepth), sum(white_nodes), sum(white_time_ns),
-		sum(black_moves), sum(black_depth), sum(black_seldepth), sum(black_nodes), sum(black_time_ns)
+		sum(white_moves), sum(white_depth), sum(white_seldepth), sum(white_depth_skipped), sum(white_nodes), sum(white_time_ns),
+		sum(black_moves), sum(black_depth), sum(black_seldepth), sum(black_depth_skipped), sum(black_nodes), sum(black_time_ns)
 		FROM games `+where+` GROUP BY white, black`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading search figures: %w", err)
@@ -815,8 +816,8 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 		var white, black string
 		var w, b record.SearchSums
 		var wt, bt int64
-		if err := rows.Scan(&white, &black, &w.Moves, &w.Depth, &w.SelDepth, &w.Nodes, &wt,
-			&b.Moves, &b.Depth, &b.SelDepth, &b.Nodes, &bt); err != nil {
+		if err := rows.Scan(&white, &black, &w.Moves, &w.Depth, &w.SelDepth, &w.DepthSkipped, &w.Nodes, &wt,
+			&b.Moves, &b.Depth, &b.SelDepth, &b.DepthSkipped, &b.Nodes, &bt); err != nil {
 			return nil, fmt.Errorf("reading search figures: %w", err)
 		}
 		w.Time, b.Time = time.Duration(wt), time.Duration(bt)

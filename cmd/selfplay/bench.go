@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -51,8 +50,7 @@ type benchRow struct {
 // position) and prints per-position lines and totals; with several variants,
 // one comparison table (the shape of NMR Table 2 and FHR Figure 3).
 func cmdBench(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "bench", "[-variant A,B,...] [-depth 7] [-epd FILE|SUITE] [-hash MiB]")
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	depth := fs.Int("depth", 7, "search depth")
 	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (default: the built-in benchmark)")

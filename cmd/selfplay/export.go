@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,8 +13,7 @@ import (
 // flags, a missing database, an unknown tournament, an -o file that cannot
 // be created; 1 when reading or writing fails.
 func cmdExport(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "export", "[-db selfplay.db] [-tournament NAME] [-engine NAME] [-o FILE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
 	tournament := fs.String("tournament", "", "only this tournament")
 	engine := fs.String("engine", "", "only games of this engine")

@@ -54,6 +54,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "play the tournaments of a config file, storing games in SQLite", cmdRun},
+		{"match", "play a match (or gauntlet, round robin) given on the command line, without a config file", cmdMatch},
 		{"report", "statistics of stored tournaments (text, json or html)", cmdReport},
 		{"export", "write stored games as PGN", cmdExport},
 		{"serve", "a read-only web site over the database: live standings, charts, games on a board", cmdServe},
@@ -66,6 +67,7 @@ func commands() []command {
 		{"suite", "run an EPD test suite (solved positions per node budget or depth)", cmdSuite},
 		{"uci", "act as a UCI engine on stdin/stdout", cmdUCI},
 		{"variants", "list the search variant presets and their switches", cmdVariants},
+		{"version", "the module version and VCS revision of this binary", cmdVersion},
 	}
 }
 
@@ -85,9 +87,12 @@ func dispatch(ctx context.Context, e env, args []string) int {
 		usage(e.stderr)
 		return exitUsage
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
 		usage(e.stdout)
 		return exitOK
+	case "-version", "--version":
+		return cmdVersion(ctx, e, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -107,5 +112,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "run `selfplay <command> -h` for a command's flags")
+	fmt.Fprintln(w, "run `selfplay <command> -h` for a command's flags; `selfplay -version` for the version")
 }

@@ -17,12 +17,7 @@ import (
 // written) or the output is in use; 130 when interrupted (the inputs
 // merged so far stay merged); 1 when writing fails.
 func cmdMerge(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: selfplay merge -o merged.db input.db...")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "merge", "-o merged.db input.db...")
 	out := fs.String("o", "", "output database (created if it does not exist; merging into it again adds what is new)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

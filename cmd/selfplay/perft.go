@@ -17,8 +17,7 @@ import (
 // published counts and a speed measurement (see ../shared/tools/perft-ratio).
 // An interruption is noticed within milliseconds (exit 130, no totals).
 func cmdPerft(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "perft", "[-fen FEN] [-depth 5] [-divide]")
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
 	depth := fs.Int("depth", 5, fmt.Sprintf("depth in plies (1..%d)", maxPerftDepth))
 	divide := fs.Bool("divide", false, "also print the count below each move")

@@ -20,18 +20,13 @@ import (
 // cannot be read (or is not valid gzip), no rated game, an unknown anchor;
 // 1 when writing fails; 130 when interrupted.
 func cmdRatings(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("ratings", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "ratings", "[flags] FILE.pgn[.gz]... (- for standard input)")
 	format := fs.String("format", "text", "output format: text, json or html")
 	out := fs.String("o", "", "output file (default: standard output)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
 	anchor := fs.String("anchor", "", "engine rated 0 (default: the average is 0)")
 	window := fs.Int("pair-window", pgnrate.DefaultWindow, "unpaired games searched back for a game's colour-swapped partner")
 	quiet := fs.Bool("q", false, "do not list malformed games on standard error (they are still counted)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: selfplay ratings [flags] FILE.pgn[.gz]... (- for standard input)")
-		fs.PrintDefaults()
-	}
 	files, code, done := parseFlagsAndFiles(fs, args)
 	if done {
 		return code

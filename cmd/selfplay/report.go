@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -26,8 +25,7 @@ func reportWriters() map[string]func(io.Writer, report.Report) error {
 // bad flags, a missing database, an unknown tournament or anchor, an -o
 // file that cannot be created; 1 when reading or writing fails.
 func cmdReport(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "report", "[-db selfplay.db] [-tournament NAME] [-format text|json|html] [-o FILE] [-level 0.95] [-anchor ENGINE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
 	tournament := fs.String("tournament", "", "only this tournament (default: all)")
 	format := fs.String("format", "text", "output format: text, json or html")

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,8 +23,7 @@ import (
 // another selfplay process, a changed config), 1 otherwise (also when the
 // database is deleted during the run).
 func cmdRun(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "run", "[-config tournaments.toml] [-only A,B] [-db FILE] [-concurrency N] [-restart A,B] [flags]")
 	cfgPath := fs.String("config", "tournaments.toml", "config file")
 	only := fs.String("only", "", "comma-separated tournament names to run (default: all)")
 	dbPath := fs.String("db", "", "database file (default: the config's database)")
@@ -35,6 +32,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	shardSpec := fs.String("shard", "", "play only shard I of N: the game pairs whose index is I modulo N, into a database "+
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
+	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	serveAddr := fs.String("serve", "", "also serve the database's web site (as `selfplay serve`) on this address while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	if code, done := parseFlags(fs, args); done {
@@ -57,6 +55,15 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
 		return exitUsage
 	}
+	opts := runner.Options{
+		Only:        splitList(*only),
+		Restart:     splitList(*restart),
+		Concurrency: *concurrency,
+		Shard:       share,
+	}
+	if !setOutput(e, "run", *logSpec, &opts) {
+		return exitUsage
+	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
@@ -68,33 +75,57 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	} else if share.Sharded() {
 		cfg.Database = shardDatabase(cfg.Database, share)
 	}
-	opts := runner.Options{
-		Only:        splitList(*only),
-		Restart:     splitList(*restart),
-		Concurrency: *concurrency,
-		Shard:       share,
-		Progress:    e.stdout,
-		Terminal:    isTerminal(e.stdout),
+	var hint string
+	if *dbPath != "" && share.Sharded() {
+		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
+	return play(ctx, e, "run", cfg, opts, hint, *serveAddr)
+}
+
+// setOutput sets where and how a run reports: progress on standard
+// output, a live line fitted to the terminal when it is one, and the
+// per-game lines with -log games or when standard output is not a
+// terminal. It reports a bad -log value and returns false.
+func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
+	opts.Progress = e.stdout
+	opts.Terminal = isTerminal(e.stdout)
+	opts.Columns = terminalColumns(e, e.stdout)
+	switch logSpec {
+	case "":
+		opts.GameLines = !opts.Terminal
+	case "games":
+		opts.GameLines = true
+	default:
+		fmt.Fprintf(e.stderr, "selfplay %s: -log %q: want \"games\" (per-game lines, as cutechess-cli prints them)\n", cmd, logSpec)
+		return false
+	}
+	return true
+}
+
+// play runs the config's tournaments into its database (run, match) and
+// returns the exit code; shardHint is added to a shard mismatch's message.
+// With serveAddr, the database's web site is served there while it plays.
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr string) int {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
 		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	}
 	// The site's address is bound first: one that cannot be is an error
 	// before anything is written.
 	var ln net.Listener
-	if *serveAddr != "" {
-		if ln, err = net.Listen("tcp", listenAddress(*serveAddr)); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: -serve: %v\n", err)
+	if serveAddr != "" {
+		var err error
+		if ln, err = net.Listen("tcp", listenAddress(serveAddr)); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
 			return exitUsage
 		}
 	}
-	st, code := openWriter(ctx, e.stderr, "run", cfg.Database)
+	st, code := openWriter(ctx, e.stderr, cmd, cfg.Database)
 	if st == nil {
 		if ln != nil {
 			ln.Close()
@@ -103,76 +134,38 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	}
 	defer st.Close()
 	if ln != nil {
-		stop, err := serveBeside(ctx, e, cfg.Database, ln)
+		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: -serve: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
 			return exitFailure
 		}
 		defer stop()
 	}
-	err = runner.Run(ctx, cfg, st, opts)
+	err := runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
 	var mismatch *runner.ShardMismatchError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, runner.ErrEngineSetup):
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	case errors.Is(err, runner.ErrInterrupted):
-		fmt.Fprintf(e.stderr, "selfplay run: interrupted; finished games are stored in %s\n", cfg.Database)
+		fmt.Fprintf(e.stderr, "selfplay %s: interrupted; finished games are stored in %s\n", cmd, cfg.Database)
 		return exitInterrupted
 	case errors.As(err, &changed):
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	case errors.As(err, &mismatch):
-		hint := ""
-		if *dbPath != "" && share.Sharded() {
-			hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count,
-				shardDatabase(cfgDatabase, share))
-		}
-		fmt.Fprintf(e.stderr, "selfplay run: database %s: %v%s\n", cfg.Database, err, hint)
+		fmt.Fprintf(e.stderr, "selfplay %s: database %s: %v%s\n", cmd, cfg.Database, err, shardHint)
 		return exitUsage
 	case errors.Is(err, store.ErrDatabaseGone):
-		fmt.Fprintf(e.stderr, "selfplay run: %v; stopped\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v; stopped\n", cmd, err)
 		return exitFailure
 	default:
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitFailure
 	}
-}
-
-// serveBeside starts the web site of the database that the run writes, over
-// a read-only connection of its own, and returns the function that stops it
-// (called when the run ends, before the database is closed). A site that
-// fails while the run plays is reported and the run plays on.
-func serveBeside(ctx context.Context, e env, dbPath string, ln net.Listener) (stop func(), err error) {
-	db, err := store.OpenReader(ctx, dbPath)
-	if err != nil {
-		ln.Close()
-		return nil, err
-	}
-	site, err := startSite(e.stderr, db, ln, stats.DefaultLevel)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	fmt.Fprintf(e.stdout, "selfplay run: serving %s on http://%s/ (read-only) while the run plays\n", dbPath, site.addr)
-	watched := make(chan struct{})
-	go func() {
-		select {
-		case err := <-site.failed:
-			fmt.Fprintf(e.stderr, "selfplay run: the web site stopped: %v; the run goes on\n", err)
-		case <-watched:
-		}
-	}()
-	return func() {
-		close(watched)
-		if err := site.stop(); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: stopping the web site: %v\n", err)
-		}
-		db.Close()
-	}, nil
 }
 
 func splitList(s string) []string {
@@ -185,13 +178,35 @@ func splitList(s string) []string {
 	return out
 }
 
-// isTerminal reports whether w is a character device (a live progress line
-// makes sense there, not in a log file or pipe).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// serveBeside starts the web site of the database that the run writes, over
+// a read-only connection of its own, and returns the function that stops it
+// (called when the run ends, before the database is closed). A site that
+// fails while the run plays is reported and the run plays on.
+func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener) (stop func(), err error) {
+	db, err := store.OpenReader(ctx, dbPath)
+	if err != nil {
+		ln.Close()
+		return nil, err
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	site, err := startSite(e.stderr, db, ln, stats.DefaultLevel)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	fmt.Fprintf(e.stdout, "selfplay %s: serving %s on http://%s/ (read-only) while the run plays\n", cmd, dbPath, site.addr)
+	watched := make(chan struct{})
+	go func() {
+		select {
+		case err := <-site.failed:
+			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %v; the run goes on\n", cmd, err)
+		case <-watched:
+		}
+	}()
+	return func() {
+		close(watched)
+		if err := site.stop(); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %v\n", cmd, err)
+		}
+		db.Close()
+	}, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -14,8 +13,7 @@ import (
 // cmdSearch searches one position and prints UCI-style info lines, the
 // search counters and the best move.
 func cmdSearch(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "search", "[-fen FEN] [-moves \"e2e4 ...\"] (-depth N | -nodes N | -movetime D) [-variant SPEC] [-hash MiB]")
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
 	moves := fs.String("moves", "", "UCI moves played from the position first, space separated")
 	depth := fs.Int("depth", 0, fmt.Sprintf("depth limit (1..%d)", maxSearchDepth))

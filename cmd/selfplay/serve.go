@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -22,8 +21,7 @@ import (
 // foreign database, an address that cannot be bound; 1 when serving
 // fails; 0 after a clean shutdown.
 func cmdServe(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "serve", "[-db selfplay.db] [-addr 127.0.0.1:8080] [-level 0.95]")
 	dbPath := fs.String("db", "selfplay.db", "database file (opened read-only; a run may be writing it)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port, or a port alone for 127.0.0.1; "+
 		"the default is reachable from this machine only)")

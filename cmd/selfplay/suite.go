@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -21,8 +20,7 @@ import (
 // solved counts and node totals (the FHR paper's Table 1 and Figure 3, the
 // NMR paper's Tables 3-5).
 func cmdSuite(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "suite", "-epd FILE|SUITE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
 	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (required)")
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	nodes := fs.String("nodes", "", "node budgets: a list (5400,10800) or BASEx2^A..B (2700x2^1..10); hard limits")
@@ -35,10 +33,6 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	out := fs.String("o", "", "write the output to this file instead of stdout")
 	db := fs.String("db", "", "also store the run in this SQLite database (for selfplay report)")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB (per search)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: selfplay suite -epd FILE|SUITE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
-		fs.PrintDefaults()
-	}
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}

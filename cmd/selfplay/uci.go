@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -15,8 +14,7 @@ import (
 // cmdUCI runs one variant as a UCI engine on stdin/stdout, for
 // cutechess-cli, fastchess or a GUI.
 func cmdUCI(ctx context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("uci", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "uci", "[-variant SPEC] [-hash MiB] [-cpuprofile FILE]")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this engine process to `file` (for go tool pprof)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"selfplay/engines/search"
@@ -10,8 +9,7 @@ import (
 
 // cmdVariants lists the presets with their switches, then every switch.
 func cmdVariants(_ context.Context, e env, args []string) int {
-	fs := flag.NewFlagSet("variants", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "variants", "")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}

@@ -108,22 +108,43 @@ type Move struct {
 	Time     time.Duration
 }
 
+// MaxPlausibleDepth is the deepest iteration depth (and seldepth) that a
+// move's search figures are averaged with. Deeper reports are sentinels,
+// not searches: Stockfish, for one, iterates to its ply limit and reports
+// depth 245 when it is mated or the position is otherwise trivial, which
+// would drag an engine's average depth up by several plies per such move.
+// The in-process engines never exceed it (their ply limit is 128).
+const MaxPlausibleDepth = 127
+
+// PlausibleDepth reports whether a move's depth and seldepth are real
+// search depths that the depth averages take in.
+func PlausibleDepth(depth, selDepth int) bool {
+	return depth >= 0 && depth <= MaxPlausibleDepth && selDepth >= 0 && selDepth <= MaxPlausibleDepth
+}
+
 // SearchSums adds up an engine's search figures over the moves it chose
 // (book moves excluded): what the report's per-engine averages are made of.
 // Time is summed in whole nanoseconds, so sums are exact in any order.
+// Depth and SelDepth leave out the DepthSkipped moves whose depths are not
+// plausible (PlausibleDepth); Nodes and Time count every move.
 type SearchSums struct {
-	Moves    int
-	Depth    int64
-	SelDepth int64
-	Nodes    int64
-	Time     time.Duration
+	Moves        int
+	Depth        int64
+	SelDepth     int64
+	DepthSkipped int
+	Nodes        int64
+	Time         time.Duration
 }
+
+// DepthMoves is the number of moves that Depth and SelDepth add up.
+func (s SearchSums) DepthMoves() int { return s.Moves - s.DepthSkipped }
 
 // Add adds o to s.
 func (s *SearchSums) Add(o SearchSums) {
 	s.Moves += o.Moves
 	s.Depth += o.Depth
 	s.SelDepth += o.SelDepth
+	s.DepthSkipped += o.DepthSkipped
 	s.Nodes += o.Nodes
 	s.Time += o.Time
 }
@@ -142,8 +163,12 @@ func (g *Game) SideSums() (white, black SearchSums) {
 			s = &white
 		}
 		s.Moves++
-		s.Depth += int64(m.Depth)
-		s.SelDepth += int64(m.SelDepth)
+		if PlausibleDepth(m.Depth, m.SelDepth) {
+			s.Depth += int64(m.Depth)
+			s.SelDepth += int64(m.SelDepth)
+		} else {
+			s.DepthSkipped++
+		}
 		s.Nodes += m.Nodes
 		s.Time += m.Time
 	}

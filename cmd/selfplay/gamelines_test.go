@@ -1,0 +1,109 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
+
+// gauntletConfig: three in-process engines, depth-limited (so the games do
+// not depend on the machine), a gauntlet of a against b and c.
+const gauntletConfig = `database = "games.db"
+[engines.a]
+preset = "plain"
+hash = 1
+[engines.b]
+preset = "fhr"
+hash = 1
+[engines.c]
+preset = "nmr-r3-4"
+hash = 1
+[[tournament]]
+name = "lines"
+engines = ["a", "b", "c"]
+format = "gauntlet"
+concurrency = 1
+[tournament.limits]
+depth = 3
+[tournament.adjudication]
+move = 40
+referee_nodes = 1000
+`
+
+// gameLines are the per-game lines of run's output.
+func gameLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Started game ") || strings.HasPrefix(l, "Finished game ") || strings.HasPrefix(l, "Score of ") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// The per-game lines of a small run, as a script parsing cutechess-cli's
+// output reads them, against testdata/game-lines.txt; the progress lines
+// are included with their times masked. Game numbers are places in the
+// schedule: with two games at a time the same games get the same numbers.
+func TestGameLinesGolden(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", gauntletConfig)
+	code, stdout, stderr := run(t, "run", "-config", cfg, "-pairs", "3")
+	if code != exitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	head, _, _ := strings.Cut(stdout, "\n\n") // the report follows a blank line
+	masked := regexp.MustCompile(`(elapsed|ETA) [0-9hms.µ]+`).ReplaceAllString(head, "$1 T") + "\n"
+	golden(t, "game-lines.txt", masked)
+
+	lines := gameLines(stdout)
+	if len(lines) != 3*6 {
+		t.Fatalf("%d game lines, want 18 (6 games x Started, Finished, Score of):\n%s", len(lines), stdout)
+	}
+	// Concurrency 2: the games finish in another order, with the same numbers.
+	code, stdout2, stderr := run(t, "run", "-config", cfg, "-pairs", "3", "-concurrency", "2", "-db", filepath.Join(dir, "two.db"))
+	if code != exitOK {
+		t.Fatalf("run -concurrency 2: exit %d\n%s%s", code, stdout2, stderr)
+	}
+	finished := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "Finished game ") || strings.HasPrefix(l, "Started game ") {
+				out = append(out, l)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := finished(lines), finished(gameLines(stdout2)); !slices.Equal(a, b) {
+		t.Errorf("Started and Finished lines differ with concurrency 2:\n%s\nvs\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+}
+
+// golden compares got with testdata/NAME, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
