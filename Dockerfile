@@ -4,7 +4,7 @@
 #   docker build -t selfplay .
 #
 # Build stage: the same go build as the README's "Running on a cluster".
-FROM golang:1.24-bookworm AS build
+FROM golang:1.25-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"selfplay/report"
-	"selfplay/standings"
 	"selfplay/stats"
 	"selfplay/store"
 	"selfplay/store/record"
@@ -51,9 +50,10 @@ type Options struct {
 	Log *log.Logger
 }
 
-// Server serves one database. It keeps the last report of each tournament
-// and rebuilds it only when the tournament changed (games stored, status),
-// so polling pages cost a few small queries.
+// Server serves one database. It keeps each tournament's standings and
+// counts into them only the games stored since the last request, and
+// keeps the last report until the tournament changes, so that polling
+// pages cost a few small queries also while a run writes.
 type Server struct {
 	db    *store.Reader
 	level float64
@@ -61,21 +61,14 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
-	mu            sync.Mutex
-	cache         map[int64]cachedTournament
-	openingsCache map[int64]cachedOpenings
-}
-
-type cachedTournament struct {
-	key    string
-	report report.Tournament
+	mu     sync.Mutex
+	states map[int64]*tournamentState
 }
 
 // New returns the site over db, which the caller keeps open while the
 // server runs and closes afterwards.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, cache: map[int64]cachedTournament{},
-		openingsCache: map[int64]cachedOpenings{}}
+	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{}}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
 	}
@@ -199,76 +192,10 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// tournamentReport returns the report of one stored tournament, rebuilt
-// only when the tournament changed since the cached one. It reads in one
-// snapshot.
-func (s *Server) tournamentReport(ctx context.Context, tx *store.Reader, t record.Tournament) (report.Tournament, error) {
-	n, err := tx.CountGames(ctx, t.ID)
-	if err != nil {
-		return report.Tournament{}, err
-	}
-	key := fmt.Sprintf("%d|%s|%s|%s|%g|%s|%s", n, t.Status, t.UpdatedAt, t.SPRTState, t.SPRTLLR, t.FinishedAt, t.ConfigHash)
-	s.mu.Lock()
-	c, ok := s.cache[t.ID]
-	s.mu.Unlock()
-	if ok && c.key == key {
-		return c.report, nil
-	}
-	games, err := tx.TournamentGames(ctx, t.ID)
-	if err != nil {
-		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
-	}
-	sums, err := tx.SearchSums(ctx, t.ID)
-	if err != nil {
-		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
-	}
-	rt, err := standings.Tournament(t, games, sums, s.level, "")
-	if err != nil {
-		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
-	}
-	s.mu.Lock()
-	s.cache[t.ID] = cachedTournament{key: key, report: rt}
-	s.mu.Unlock()
-	return rt, nil
-}
-
 // loaded is a stored tournament with its report.
 type loaded struct {
 	rec record.Tournament
 	rep report.Tournament
-}
-
-// load reads the tournaments (all, or the one with id) and their reports
-// in one snapshot.
-func (s *Server) load(ctx context.Context, id int64) ([]loaded, error) {
-	var out []loaded
-	err := s.db.ReadTx(ctx, func(tx *store.Reader) error {
-		ts, err := tx.Tournaments(ctx)
-		if err != nil {
-			return err
-		}
-		if id == 0 {
-			s.forgetDeleted(ts)
-		}
-		for _, t := range ts {
-			if id != 0 && t.ID != id {
-				continue
-			}
-			rt, err := s.tournamentReport(ctx, tx, t)
-			if err != nil {
-				return err
-			}
-			out = append(out, loaded{t, rt})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if id != 0 && len(out) == 0 {
-		return nil, notFound("no tournament with id %d", id)
-	}
-	return out, nil
 }
 
 func fmtTime(t time.Time) string {
@@ -288,21 +215,4 @@ func formatETA(sec float64) string {
 		return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%ds", int(d.Seconds()))
-}
-
-// forgetDeleted drops the cached reports of tournaments that are no longer
-// stored (run -restart deletes one).
-func (s *Server) forgetDeleted(ts []record.Tournament) {
-	stored := make(map[int64]bool, len(ts))
-	for _, t := range ts {
-		stored[t.ID] = true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id := range s.cache {
-		if !stored[id] {
-			delete(s.cache, id)
-			delete(s.openingsCache, id)
-		}
-	}
 }

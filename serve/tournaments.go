@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"html/template"
 	"math"
 	"net/http"
@@ -103,7 +102,7 @@ func summarize(l loaded, now time.Time) TournamentSummary {
 }
 
 func (s *Server) tournamentsView(r *http.Request) (TournamentsView, error) {
-	all, err := s.load(r.Context(), 0)
+	all, err := s.load(r.Context())
 	if err != nil {
 		return TournamentsView{}, err
 	}
@@ -149,21 +148,16 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	ls, err := s.load(r.Context(), id)
+	l, sections, err := s.rendered(r.Context(), id, false)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var b bytes.Buffer
-	if err := report.WriteHTMLSections(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{ls[0].rep}}); err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	s.render(w, r, "tournament", TournamentView{
-		Title:   "Tournament " + ls[0].rep.Name,
-		Summary: summarize(ls[0], time.Now()),
+		Title:   "Tournament " + l.rep.Name,
+		Summary: summarize(l, time.Now()),
 		Level:   stats.FormatLevel(s.level),
-		Report:  template.HTML(b.String()), // html/template-escaped by report.WriteHTMLSections
+		Report:  template.HTML(sections), // html/template-escaped by report.WriteHTMLSections
 	})
 }
 
@@ -175,17 +169,12 @@ func (s *Server) tournamentJSON(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	ls, err := s.load(r.Context(), id)
+	_, doc, err := s.rendered(r.Context(), id, true)
 	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	var b bytes.Buffer
-	if err := report.WriteJSON(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{ls[0].rep}}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(b.Bytes())
+	w.Write(doc)
 }

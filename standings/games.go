@@ -1,6 +1,7 @@
 package standings
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -13,39 +14,62 @@ import (
 // games that ended that way against it: lost, or drawn by its own fault (a
 // time forfeit against a lone king), as record.Game.Culprit says.
 func terminationsReport(engines []string, games []record.Game) report.Terminations {
+	var tt terminationTally
+	for i := range games {
+		tt.add(&games[i])
+	}
+	return tt.report(engines)
+}
+
+// terminationTally counts games per termination as they come.
+type terminationTally struct {
+	rows map[record.Termination]*report.TerminationRow
+}
+
+func (tt *terminationTally) add(g *record.Game) {
+	if tt.rows == nil {
+		tt.rows = map[record.Termination]*report.TerminationRow{}
+	}
+	row := tt.rows[g.Termination]
+	if row == nil {
+		row = &report.TerminationRow{Termination: string(g.Termination), Against: map[string]int{}}
+		tt.rows[g.Termination] = row
+	}
+	row.Games++
+	switch g.Result {
+	case "1-0":
+		row.WhiteWins++
+		row.Against[g.Black]++
+	case "0-1":
+		row.BlackWins++
+		row.Against[g.White]++
+	default:
+		row.Draws++
+		if g.Culprit != "" {
+			row.Against[g.Culprit]++
+		}
+	}
+}
+
+// report lists every standard termination, then those unknown to this
+// version that the games have, sorted; the rows are copies.
+func (tt *terminationTally) report(engines []string) report.Terminations {
 	t := report.Terminations{Engines: engines}
-	index := map[record.Termination]int{}
-	for _, term := range record.Terminations() {
-		index[term] = len(t.Rows)
-		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
-	}
+	standard := record.Terminations()
 	var other []record.Termination
-	for _, g := range games {
-		if _, ok := index[g.Termination]; !ok && !slices.Contains(other, g.Termination) {
-			other = append(other, g.Termination)
+	for term := range tt.rows {
+		if !slices.Contains(standard, term) {
+			other = append(other, term)
 		}
 	}
-	slices.Sort(other) // terminations unknown to this version, after the standard ones
-	for _, term := range other {
-		index[term] = len(t.Rows)
-		t.Rows = append(t.Rows, report.TerminationRow{Termination: string(term), Against: map[string]int{}})
-	}
-	for _, g := range games {
-		row := &t.Rows[index[g.Termination]]
-		row.Games++
-		switch g.Result {
-		case "1-0":
-			row.WhiteWins++
-			row.Against[g.Black]++
-		case "0-1":
-			row.BlackWins++
-			row.Against[g.White]++
-		default:
-			row.Draws++
-			if g.Culprit != "" {
-				row.Against[g.Culprit]++
-			}
+	slices.Sort(other)
+	for _, term := range append(slices.Clone(standard), other...) {
+		row := report.TerminationRow{Termination: string(term), Against: map[string]int{}}
+		if r := tt.rows[term]; r != nil {
+			row = *r
+			row.Against = maps.Clone(r.Against)
 		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

@@ -31,13 +31,13 @@ func sprtDecision(t record.Tournament) (stats.SPRTResult, bool) {
 }
 
 // pairingReport computes a pairing's statistics from its tally (pt, which
-// has no games when the pairing has not played yet) and the steps in which
-// it was counted: counts, both models' estimates and the verdict
+// has no games when the pairing has not played yet) and its games in
+// schedule order (lp; nil for counts without games): counts, both models' estimates and the verdict
 // (PairingTally.Estimate's model: pentanomial when there is a complete
 // pair, fishtest's rule), the running estimate, the SPRT when one is
 // configured (with the runner's stored decision, if any), and the results
 // per opening.
-func pairingReport(pt *PairingTally, steps []pairingStep, level float64, test *stats.SPRT,
+func pairingReport(pt *PairingTally, lp *livePairing, level float64, test *stats.SPRT,
 	decision *stats.SPRTResult) (report.Pairing, error) {
 	tri, penta := pt.Games, pt.Pairs
 	p := report.Pairing{
@@ -68,23 +68,26 @@ func pairingReport(pt *PairingTally, steps []pairingStep, level float64, test *s
 
 	// The running estimate and the LLR path, in one pass over the steps:
 	// after each complete pair when there is one (pentanomial), else after
-	// each game.
+	// each game. Each step's figures are computed once (livePairing.eval).
 	var path *llrPath
 	if test != nil {
 		path = &llrPath{test: *test}
 	}
-	for _, s := range steps {
+	var steps []pairingStep
+	if lp != nil {
+		steps = lp.steps
+	}
+	for i, s := range steps {
 		if p.Pairs > 0 && !s.paired {
 			continue
 		}
-		e, err := s.counts().Estimate(level)
+		e, err := lp.eval(i, level, test, true)
 		if err != nil {
 			return report.Pairing{}, err
 		}
-		p.Progress = append(p.Progress, report.Progress{Games: e.Games,
-			Elo: report.Float(e.Elo), EloLow: report.Float(e.EloLow), EloHigh: report.Float(e.EloHigh)})
+		p.Progress = append(p.Progress, e.progress)
 		if path != nil && s.paired {
-			path.add(s.pairs)
+			path.add(s.pairs, e.llr, e.llrErr)
 		}
 	}
 	if path != nil {
@@ -120,10 +123,10 @@ type llrPath struct {
 	err     error             // of the last pair's evaluation
 }
 
-// add evaluates the test on the pairs so far.
-func (l *llrPath) add(pairs stats.Pentanomial) {
+// add appends the test's result on the pairs so far (r, or err where the
+// LLR is undefined).
+func (l *llrPath) add(pairs stats.Pentanomial, r stats.SPRTResult, err error) {
 	l.pairs = pairs.Pairs()
-	r, err := l.test.Pentanomial(pairs)
 	if l.err = err; err != nil {
 		return
 	}

@@ -157,68 +157,19 @@ func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
 	return t, nil
 }
 
-// Tournament computes a tournament's report from its games (in schedule
-// order; moves are not read) and each engine's search sums, at the
-// confidence level, its ratings anchored at anchor ("" for the average).
+// Tournament computes a tournament's report from its games (moves are not
+// read) and each engine's search sums, at the confidence level, its
+// ratings anchored at anchor ("" for the average). Running figures follow
+// the schedule's order (pair, then index), whatever the order of games.
 func Tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
 	anchor string) (report.Tournament, error) {
-	rt, err := tournament(t, games, sums, level, anchor)
-	if err != nil {
+	l := NewLive()
+	l.keep = false
+	if err := l.Add(games); err != nil {
 		return report.Tournament{}, fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
-	return rt, nil
-}
-
-func tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
-	anchor string) (report.Tournament, error) {
-	snap, err := config.ParseSnapshot(t.Config)
-	if err != nil {
-		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
-	}
-	test, err := sprtTest(snap)
-	if err != nil {
-		return report.Tournament{}, err
-	}
-	names := make([]string, len(t.Engines))
-	for i, e := range t.Engines {
-		names[i] = e.Name
-	}
-	tally, steps, err := tallyGames(games)
-	if err != nil {
-		return report.Tournament{}, err
-	}
-	var decision *stats.SPRTResult
-	if d, ok := sprtDecision(t); ok {
-		decision = &d
-	}
-	rt := report.Tournament{
-		Name: t.Name, Format: snap.Format, Status: string(t.Status),
-		GamesStored: len(games), GamesScheduled: t.TotalGames,
-		Engines: names, Played: playedRange(games), RatingAnchor: anchor,
-	}
-	if rt.Ratings, err = ratingsReport(names, tally, level, anchor); err != nil {
-		return report.Tournament{}, err
-	}
-	for _, key := range pairingOrder(snap, tally) {
-		pt := tally.Pairing(key[0], key[1])
-		if pt == nil { // scheduled, not played yet
-			pt = &PairingTally{First: key[0], Second: key[1]}
-		}
-		p, err := pairingReport(pt, steps[pt], level, test, decision)
-		if err != nil {
-			return report.Tournament{}, fmt.Errorf("pairing %s vs %s: %w", key[0], key[1], err)
-		}
-		rt.Pairings = append(rt.Pairings, p)
-	}
-	if !t.Shard.Whole() {
-		rt.Share = shareReport(t.Shard, t.TotalGames)
-		if t.Shard.Sharded() {
-			shardSPRT(rt.Pairings, t.Shard)
-		}
-	}
-	rt.Terminations = terminationsReport(names, games)
-	rt.Search = searchReport(names, sums)
-	return rt, nil
+	l.AddSearch(sums)
+	return l.Report(t, level, anchor)
 }
 
 // shareReport describes the share of a tournament's schedule of
@@ -244,24 +195,6 @@ func shardSPRT(pairings []report.Pairing, sh record.Shard) {
 		s.Verdict = fmt.Sprintf("shard %d of %d: LLR %.2f over this shard's games, which alone do not decide the test; "+
 			"merge the shards (selfplay merge) and report the merged database", sh.Index, sh.Count, float64(s.LLR))
 	}
-}
-
-// playedRange is the earliest start and latest finish of the games.
-func playedRange(games []record.Game) *report.TimeRange {
-	var r *report.TimeRange
-	for _, g := range games {
-		if r == nil {
-			r = &report.TimeRange{Start: g.Started.UTC(), End: g.Finished.UTC()}
-			continue
-		}
-		if g.Started.Before(r.Start) {
-			r.Start = g.Started.UTC()
-		}
-		if g.Finished.After(r.End) {
-			r.End = g.Finished.UTC()
-		}
-	}
-	return r
 }
 
 // pairingOrder lists the pairings as the schedule plays them (from the

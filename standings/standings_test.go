@@ -139,15 +139,15 @@ func TestPairingReportLeavesUnpairedGamesOut(t *testing.T) {
 func pairingReportOf(t *testing.T, games []record.Game, first, second string, test *stats.SPRT,
 	decision *stats.SPRTResult) report.Pairing {
 	t.Helper()
-	tally, steps, err := tallyGames(games)
-	if err != nil {
+	l := NewLive()
+	if err := l.Add(games); err != nil {
 		t.Fatal(err)
 	}
-	pt := tally.Pairing(first, second)
-	if pt == nil {
+	lp := l.pairings[[2]string{first, second}]
+	if lp == nil {
 		t.Fatalf("no pairing %s-%s", first, second)
 	}
-	p, err := pairingReport(pt, steps[pt], 0.95, test, decision)
+	p, err := pairingReport(lp.tally(), lp, 0.95, test, decision)
 	if err != nil {
 		t.Fatal(err)
 	}

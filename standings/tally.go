@@ -97,3 +97,10 @@ func (t *Tally) ratings(players []string, level float64, anchor string) (stats.R
 	}
 	return stats.Ratings(players, results, stats.RatingOptions{Anchor: anchor, Level: level})
 }
+
+// Pairing returns the pairing first-second (first being the engine with
+// White in the first game of each pair), or nil when no game of it has been
+// counted.
+func (t *Tally) Pairing(first, second string) *PairingTally {
+	return t.byKey[[2]string{first, second}]
+}

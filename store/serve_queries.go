@@ -140,3 +140,34 @@ func (r *Reader) GameByID(ctx context.Context, id int64) (record.Game, error) {
 	}
 	return g, nil
 }
+
+// GamesAfter returns the tournament's games whose id is above afterID, in
+// id order (the order they were stored: ids are never reused and grow with
+// every game stored), with the columns TournamentGames reads: what a
+// reader that has seen the games up to afterID is missing. It reads only
+// those games (a range of the table's primary key), whatever the size of
+// the tournament.
+func (r *Reader) GamesAfter(ctx context.Context, tournamentID, afterID int64) ([]record.Game, error) {
+	// "+tournament_id": not through the tournament's index (every game of
+	// it) but through the id range.
+	return r.reportGames(ctx, nil, `WHERE +tournament_id = ? AND id > ? ORDER BY id`, tournamentID, afterID)
+}
+
+// SearchSumsAfter is SearchSums over the games whose id is above afterID
+// (GamesAfter's games).
+func (r *Reader) SearchSumsAfter(ctx context.Context, tournamentID, afterID int64) (map[string]record.SearchSums, error) {
+	return r.searchSums(ctx, `WHERE +tournament_id = ? AND id > ?`, tournamentID, afterID)
+}
+
+// TournamentByID returns the tournament with its engines, or an error
+// wrapping ErrNotFound.
+func (r *Reader) TournamentByID(ctx context.Context, id int64) (record.Tournament, error) {
+	ts, err := r.tournaments(ctx, "WHERE id = ?", id)
+	if err != nil {
+		return record.Tournament{}, err
+	}
+	if len(ts) == 0 {
+		return record.Tournament{}, fmt.Errorf("tournament %d: %w", id, ErrNotFound)
+	}
+	return ts[0], nil
+}

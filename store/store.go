@@ -734,7 +734,7 @@ func (r *Reader) WritePGN(ctx context.Context, w io.Writer, f GameFilter) (int, 
 }
 
 // TournamentGames returns a tournament's games in schedule order with what
-// a report reads of them (standings.Source): pair and index, opening,
+// a report reads of them (standings.Source): id, pair and index, opening,
 // players, result, termination, culprit and times. Everything else is left
 // out (the database has it: Games); the search figures come added up
 // (SearchSums).
@@ -745,11 +745,15 @@ func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]rec
 	if err != nil {
 		return nil, err
 	}
-	out := make([]record.Game, 0, n)
+	return r.reportGames(ctx, make([]record.Game, 0, n), `WHERE tournament_id = ?`+gameOrder, tournamentID)
+}
+
+// reportGames appends the games that the query's WHERE clause (and
+// order) selects, with the columns TournamentGames reads.
+func (r *Reader) reportGames(ctx context.Context, out []record.Game, where string, args ...any) ([]record.Game, error) {
 	// Few columns: the driver's cost is per column and row.
-	rows, err := r.q.QueryContext(ctx, `SELECT pair_index, game_index, opening_id, opening_name, white, black,
-		result, termination, culprit, started_at, finished_at
-		FROM games WHERE tournament_id = ?`+gameOrder, tournamentID)
+	rows, err := r.q.QueryContext(ctx, `SELECT id, tournament_id, pair_index, game_index, opening_id, opening_name, white, black,
+		result, termination, culprit, started_at, finished_at FROM games `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
@@ -758,8 +762,8 @@ func (r *Reader) TournamentGames(ctx context.Context, tournamentID int64) ([]rec
 	var in interner
 	var openingID, openingName, white, black, result, term, culprit, started, finished sql.RawBytes
 	for rows.Next() {
-		g := record.Game{TournamentID: tournamentID}
-		if err := rows.Scan(&g.Pair, &g.Index, &openingID, &openingName, &white, &black,
+		var g record.Game
+		if err := rows.Scan(&g.ID, &g.TournamentID, &g.Pair, &g.Index, &openingID, &openingName, &white, &black,
 			&result, &term, &culprit, &started, &finished); err != nil {
 			return nil, fmt.Errorf("reading games: %w", err)
 		}
@@ -795,10 +799,14 @@ func (in *interner) str(b []byte) string {
 // SQL from each game's per-side sums: one row per colour pairing, one pass
 // over the games.
 func (r *Reader) SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error) {
+	return r.searchSums(ctx, `WHERE tournament_id = ?`, tournamentID)
+}
+
+func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map[string]record.SearchSums, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT white, black,
 		sum(white_moves), sum(white_depth), sum(white_seldepth), sum(white_depth_skipped), sum(white_nodes), sum(white_time_ns),
 		sum(black_moves), sum(black_depth), sum(black_seldepth), sum(black_depth_skipped), sum(black_nodes), sum(black_time_ns)
-		FROM games WHERE tournament_id = ? GROUP BY white, black`, tournamentID)
+		FROM games `+where+` GROUP BY white, black`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading search figures: %w", err)
 	}

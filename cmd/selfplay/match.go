@@ -131,7 +131,7 @@ func cmdMatch(ctx context.Context, e env, args []string) int {
 		opts.Restart = []string{t.Name}
 	}
 	fmt.Fprintf(e.stdout, "match: tournament %s in %s (the same command resumes it)\n", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "")
+	return play(ctx, e, "match", cfg, opts, "", "")
 }
 
 // indentLines puts every line after the first of a multi-line message on

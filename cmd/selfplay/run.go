@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"selfplay/engines"
 	"selfplay/players"
 	"selfplay/runner"
+	"selfplay/stats"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -31,6 +33,8 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
+	serveAddr := fs.String("serve", "", "also serve the database's web site (as `selfplay serve`) on this address while "+
+		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -75,7 +79,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if *dbPath != "" && share.Sharded() {
 		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
-	return play(ctx, e, "run", cfg, opts, hint)
+	return play(ctx, e, "run", cfg, opts, hint, *serveAddr)
 }
 
 // setOutput sets where and how a run reports: progress on standard
@@ -100,7 +104,8 @@ func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
 
 // play runs the config's tournaments into its database (run, match) and
 // returns the exit code; shardHint is added to a shard mismatch's message.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint string) int {
+// With serveAddr, the database's web site is served there while it plays.
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr string) int {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
@@ -110,11 +115,32 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
 		return exitUsage
 	}
+	// The site's address is bound first: one that cannot be is an error
+	// before anything is written.
+	var ln net.Listener
+	if serveAddr != "" {
+		var err error
+		if ln, err = net.Listen("tcp", listenAddress(serveAddr)); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+			return exitUsage
+		}
+	}
 	st, code := openWriter(ctx, e.stderr, cmd, cfg.Database)
 	if st == nil {
+		if ln != nil {
+			ln.Close()
+		}
 		return code
 	}
 	defer st.Close()
+	if ln != nil {
+		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+			return exitFailure
+		}
+		defer stop()
+	}
 	err := runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
 	var mismatch *runner.ShardMismatchError
@@ -150,4 +176,37 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// serveBeside starts the web site of the database that the run writes, over
+// a read-only connection of its own, and returns the function that stops it
+// (called when the run ends, before the database is closed). A site that
+// fails while the run plays is reported and the run plays on.
+func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener) (stop func(), err error) {
+	db, err := store.OpenReader(ctx, dbPath)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	site, err := startSite(e.stderr, db, ln, stats.DefaultLevel)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	fmt.Fprintf(e.stdout, "selfplay %s: serving %s on http://%s/ (read-only) while the run plays\n", cmd, dbPath, site.addr)
+	watched := make(chan struct{})
+	go func() {
+		select {
+		case err := <-site.failed:
+			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %v; the run goes on\n", cmd, err)
+		case <-watched:
+		}
+	}()
+	return func() {
+		close(watched)
+		if err := site.stop(); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %v\n", cmd, err)
+		}
+		db.Close()
+	}, nil
 }

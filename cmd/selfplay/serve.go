@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"selfplay/serve"
 	"selfplay/stats"
+	"selfplay/store"
 )
 
 // cmdServe serves a read-only web site over a database until the context
@@ -20,7 +23,8 @@ import (
 func cmdServe(ctx context.Context, e env, args []string) int {
 	fs := newFlagSet(e, "serve", "[-db selfplay.db] [-addr 127.0.0.1:8080] [-level 0.95]")
 	dbPath := fs.String("db", "selfplay.db", "database file (opened read-only; a run may be writing it)")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; the default is reachable from this machine only)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port, or a port alone for 127.0.0.1; "+
+		"the default is reachable from this machine only)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -35,39 +39,83 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer db.Close()
-	logger := log.New(e.stderr, "", log.LstdFlags)
-	h, err := serve.New(db, serve.Options{Level: *level, Log: logger})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
-		return exitFailure
-	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", listenAddress(*addr))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
 		return exitUsage
 	}
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          logger,
+	srv, err := startSite(e.stderr, db, ln, *level)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		return exitUsage
 	}
-	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {
-	case err := <-done:
+	case err := <-srv.failed:
 		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
 		return exitFailure
 	case <-ctx.Done():
 	}
-	// Requests in flight get a few seconds to finish.
-	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := srv.stop(); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %v\n", err)
 		return exitFailure
 	}
 	fmt.Fprintln(e.stdout, "selfplay serve: stopped")
 	return exitOK
+}
+
+// site is the web site of a database, listening (serve, run -serve).
+type site struct {
+	addr   net.Addr
+	srv    *http.Server
+	failed chan error // receives the error if serving stops by itself
+}
+
+// listenAddress is the address to listen on for -addr or -serve: a port
+// alone ("8080") means 127.0.0.1, so that only an explicit host (":8080",
+// "0.0.0.0:8080") makes the site reachable from other machines.
+func listenAddress(addr string) string {
+	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
+		return net.JoinHostPort("127.0.0.1", addr)
+	}
+	return addr
+}
+
+// startSite serves the site over db on ln in the background (it closes ln
+// if it cannot); errors of requests are logged to logw.
+func startSite(logw io.Writer, db *store.Reader, ln net.Listener, level float64) (*site, error) {
+	logger := log.New(logw, "", log.LstdFlags)
+	h, err := serve.New(db, serve.Options{Level: level, Log: logger})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s := &site{
+		addr: ln.Addr(),
+		srv: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          logger,
+		},
+		failed: make(chan error, 1),
+	}
+	go func() {
+		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			s.failed <- err
+		}
+	}()
+	return s, nil
+}
+
+// stop shuts the site down, giving requests in flight a few seconds to
+// finish.
+func (s *site) stop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return s.srv.Close() // the slow ones are cut off
+	}
+	return err
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -110,5 +113,125 @@ func TestServeServesAndStops(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/"); err == nil {
 		t.Errorf("still serving after it stopped")
+	}
+}
+
+// waitForURL waits until out says where a site listens and returns its
+// base URL, failing if done reports an exit first.
+func waitForURL(t *testing.T, out, errb *syncBuffer, done <-chan int) string {
+	t.Helper()
+	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			return "http://" + m[1]
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("exited %d before serving: %s %s", code, out.String(), errb.String())
+		default:
+		}
+	}
+	t.Fatalf("no address on stdout: %q %q", out.String(), errb.String())
+	return ""
+}
+
+// gamesStored reads the stored games of the first tournament from the
+// site's /api/tournaments.
+func gamesStored(t *testing.T, base string) (int, error) {
+	res, err := http.Get(base + "/api/tournaments")
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	var v struct {
+		Tournaments []struct {
+			GamesStored int `json:"games_stored"`
+		} `json:"tournaments"`
+	}
+	if res.StatusCode != 200 {
+		return 0, fmt.Errorf("GET /api/tournaments: %s", res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil {
+		return 0, err
+	}
+	if len(v.Tournaments) == 0 {
+		return 0, nil
+	}
+	return v.Tournaments[0].GamesStored, nil
+}
+
+// TestRunServe: run -serve serves the database while the run writes it:
+// the count of stored games grows on the site, and the site stops with
+// the run (here interrupted, exit 130).
+func TestRunServe(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
+		"[tournament.openings]", "rounds = 20\n[tournament.openings]", 1)) // 1,000 games: longer than the test
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- dispatch(ctx, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb},
+			[]string{"run", "-config", cfg, "-serve", "127.0.0.1:0"})
+	}()
+	base := waitForURL(t, &out, &errb, done)
+	var seen []int
+	for deadline := time.Now().Add(30 * time.Second); len(seen) < 2 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		n, err := gamesStored(t, base)
+		if err != nil {
+			t.Fatalf("while the run plays: %v", err)
+		}
+		if n > 0 && (len(seen) == 0 || n > seen[len(seen)-1]) {
+			seen = append(seen, n)
+		}
+	}
+	if len(seen) < 2 {
+		t.Fatalf("the site did not show the stored games growing: %v", seen)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitInterrupted {
+			t.Errorf("exit %d, want %d: %s", code, exitInterrupted, errb.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run did not stop")
+	}
+	if _, err := http.Get(base + "/"); err == nil {
+		t.Errorf("the site still answers after the run stopped")
+	}
+	if strings.Contains(errb.String(), "web site") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+}
+
+// TestRunServeBadAddress: an address that cannot be bound is an error
+// before anything is written.
+func TestRunServeBadAddress(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, addr := range []string{"127.0.0.1:notaport", ln.Addr().String()} {
+		dir := t.TempDir()
+		cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+		code, _, stderr := run(t, "run", "-config", cfg, "-serve", addr)
+		if code != exitUsage || !strings.Contains(stderr, "-serve") {
+			t.Errorf("-serve %s: exit %d, stderr %q; want exit 2 naming -serve", addr, code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "games.db")); !os.IsNotExist(err) {
+			t.Errorf("-serve %s: the database was written: %v", addr, err)
+		}
+	}
+}
+
+func TestListenAddress(t *testing.T) {
+	for in, want := range map[string]string{"8080": "127.0.0.1:8080", ":8080": ":8080", "0.0.0.0:80": "0.0.0.0:80",
+		"127.0.0.1:0": "127.0.0.1:0", "[::1]:8080": "[::1]:8080", "99999": "99999"} {
+		if got := listenAddress(in); got != want {
+			t.Errorf("listenAddress(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,0 +1,235 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/merge"
+	"selfplay/players"
+	"selfplay/report"
+	"selfplay/runner"
+	"selfplay/standings"
+	"selfplay/store"
+	"selfplay/store/record"
+)
+
+// liveConfig is a round robin of three engines at tiny node budgets: 150
+// games in a few seconds. %s is the database.
+const liveConfig = `database = %q
+[engines.a]
+preset = "plain"
+hash = 1
+[engines.b]
+preset = "fhr"
+hash = 1
+[engines.c]
+preset = "nmr-r3-4"
+hash = 1
+[[tournament]]
+name = "rr <live> & co"
+format = "round-robin"
+engines = ["a", "b", "c"]
+concurrency = 2
+[tournament.openings]
+set = "fhr25"
+[tournament.limits]
+nodes = 150
+[tournament.adjudication]
+move = 20
+referee_nodes = 500
+`
+
+// liveRun plays the config's tournaments into its database with opts, as
+// selfplay run does. It may run on a goroutine of its own.
+func liveRun(t testing.TB, ctx context.Context, cfgPath string, opts runner.Options) error {
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		return err
+	}
+	st, err := store.OpenWriter(ctx, cfg.Database, "test")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	logDir := t.TempDir()
+	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.New(ctx, e, logDir)
+	}
+	return runner.Run(ctx, cfg, st, opts)
+}
+
+func writeConfig(t testing.TB, dir, db string) string {
+	t.Helper()
+	p := filepath.Join(dir, strings.TrimSuffix(filepath.Base(db), ".db")+".toml")
+	if err := os.WriteFile(p, []byte(fmt.Sprintf(liveConfig, db)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// sameAsRebuilt checks that the long-lived server h answers what a new
+// server over the same database (which counts every game afresh) answers:
+// the tournament's report (JSON, HTML) and the game list with its filter
+// of openings, for every stored tournament; and that its report and
+// openings are what `selfplay report` and store.GameOpenings read from
+// the database.
+func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
+	t.Helper()
+	ctx := context.Background()
+	fresh, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := r.Tournaments(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		rep, err := standings.Load(ctx, r, standings.Options{Tournament: tr.Name, SkipSuiteRuns: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := report.WriteJSON(&want, rep); err != nil {
+			t.Fatal(err)
+		}
+		if _, got := get(t, h, "GET", fmt.Sprintf("/api/tournaments/%d", tr.ID)); got != want.String() {
+			t.Fatalf("%s: /api/tournaments/%d is not selfplay report's JSON:\n%s\n--- report:\n%s", when, tr.ID, got, want.String())
+		}
+		wantOpenings, err := r.GameOpenings(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := h.openingsOf(ctx, tr.ID); err != nil || !reflect.DeepEqual(got, wantOpenings) {
+			t.Fatalf("%s: openings %v (%v), want %v", when, got, err, wantOpenings)
+		}
+		for _, url := range []string{fmt.Sprintf("/api/tournaments/%d", tr.ID), fmt.Sprintf("/tournaments/%d", tr.ID),
+			fmt.Sprintf("/tournaments/%d/games", tr.ID)} {
+			res, got := get(t, h, "GET", url)
+			_, want := get(t, fresh, "GET", url)
+			if res.StatusCode != 200 {
+				t.Fatalf("%s: GET %s: %d %s", when, url, res.StatusCode, got)
+			}
+			if got != want {
+				t.Fatalf("%s: GET %s differs from a new server's:\n%s\n--- new server:\n%s", when, url, got, want)
+			}
+		}
+	}
+	// The tournaments page lists the same tournaments with the same counts.
+	_, got := get(t, h, "GET", "/api/tournaments")
+	for _, tr := range ts {
+		n, err := r.CountGames(context.Background(), tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, fmt.Sprintf(`"id": %d,`, tr.ID)) || !strings.Contains(got, fmt.Sprintf(`"games_stored": %d,`, n)) {
+			t.Fatalf("%s: /api/tournaments lacks tournament %d with %d games:\n%s", when, tr.ID, n, got)
+		}
+	}
+}
+
+// A server kept running while games are stored answers exactly what a new
+// server answers: during a run (games stored out of schedule order by
+// concurrent games), after merges of shards (a shard's games land between
+// the others'), after games are deleted, and after run -restart (the
+// tournament stored anew under a new id).
+func TestIncrementalEqualsRebuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays games")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	// A run, checked after every few games it stores.
+	runDB := filepath.Join(dir, "run.db")
+	cfg := writeConfig(t, dir, runDB)
+	var r *store.Reader
+	var h *Server
+	stored := 0
+	err := liveRun(t, ctx, cfg, runner.Options{OnGameStored: func(*record.Game) {
+		stored++
+		if r == nil {
+			var err error
+			if r, err = store.OpenReader(ctx, runDB); err != nil {
+				t.Fatal(err)
+			}
+			if h, err = New(r, Options{Log: log.New(io.Discard, "", 0)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if stored%7 == 1 {
+			sameAsRebuilt(t, r, h, fmt.Sprintf("run, %d games stored", stored))
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sameAsRebuilt(t, r, h, "run complete")
+	counted := func() int { return h.stateOf(1).counts }
+	if n := counted(); n != 1 {
+		t.Errorf("during the run the server counted every game %d times, want once (then only the new games)", n)
+	}
+
+	// Games deleted behind the server's back: it counts every game again.
+	db, err := sql.Open("sqlite", runDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DELETE FROM games WHERE pair_index % 5 = 2`); err != nil {
+		t.Fatal(err)
+	}
+	sameAsRebuilt(t, r, h, "games deleted")
+	if n := counted(); n != 2 {
+		t.Errorf("after games were deleted the server has counted every game %d times, want 2", n)
+	}
+
+	// run -restart: the tournament is deleted and played anew.
+	if err := liveRun(t, ctx, cfg, runner.Options{Restart: []string{"rr <live> & co"}, Shard: record.Shard{Pairs: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	sameAsRebuilt(t, r, h, "after -restart")
+	if res, _ := get(t, h, "GET", "/tournaments/1"); res.StatusCode != 404 {
+		t.Errorf("the deleted tournament's page: %d, want 404", res.StatusCode)
+	}
+
+	// Shards merged one after the other into a database being served.
+	var shards []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("shard%d.db", i))
+		if err := liveRun(t, ctx, writeConfig(t, dir, p), runner.Options{Shard: record.Shard{Index: i, Count: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, p)
+	}
+	merged := filepath.Join(dir, "merged.db")
+	if _, err := merge.Run(ctx, merged, shards[:1], merge.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	mr, err := store.OpenReader(ctx, merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mr.Close()
+	mh, err := New(mr, Options{Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAsRebuilt(t, mr, mh, "first shard merged")
+	if _, err := merge.Run(ctx, merged, shards[1:], merge.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	sameAsRebuilt(t, mr, mh, "second shard merged")
+}

@@ -1,0 +1,243 @@
+package serve
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"selfplay/report"
+	"selfplay/standings"
+	"selfplay/store"
+	"selfplay/store/record"
+)
+
+// tournamentState is the server's copy of one tournament's standings. Each
+// request brings it up to date by reading only the games stored since the
+// last one (game ids grow with every game stored and are never reused), so
+// a request costs a few small queries however many games there are; the
+// report, and its HTML and JSON, are made again only when the tournament
+// changed.
+type tournamentState struct {
+	mu     sync.Mutex
+	live   *standings.Live // nil: count every game again
+	lastID int64           // the highest game id counted
+	counts int             // times every game was counted (tests)
+	rec    record.Tournament
+
+	// The openings of the games in order of first storage, for the game
+	// list's filter (store.GameOpenings, kept up to date).
+	openings    [][2]string
+	openingsIdx map[string]int
+
+	// The report and its renderings for the tournament as key describes
+	// it; html and json are made when first asked for.
+	key        string
+	report     *report.Tournament
+	html, json []byte
+}
+
+// stateOf returns the state of tournament id, a new one if needed.
+func (s *Server) stateOf(id int64) *tournamentState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.states[id]
+	if st == nil {
+		st = &tournamentState{}
+		s.states[id] = st
+	}
+	return st
+}
+
+// forgetDeleted drops the states of tournaments that are no longer stored
+// (run -restart deletes one and stores it anew under a new id).
+func (s *Server) forgetDeleted(ts []record.Tournament) {
+	stored := make(map[int64]bool, len(ts))
+	for _, t := range ts {
+		stored[t.ID] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.states {
+		if !stored[id] {
+			delete(s.states, id)
+		}
+	}
+}
+
+// update brings the state up to date with the database, in one read
+// transaction. Updates of a state are serialized (st.mu, held by the
+// caller) and each reads a snapshot at least as new as the one before, so
+// that the games counted are always a subset of the snapshot's: if the
+// snapshot has fewer games than the counted ones plus the new ones, games
+// were deleted, and every game is counted again. A tournament that is not
+// stored is a 404.
+func (s *Server) update(ctx context.Context, id int64, st *tournamentState) error {
+	err := s.db.ReadTx(ctx, func(tx *store.Reader) error {
+		rec, err := tx.TournamentByID(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound("no tournament with id %d", id)
+		}
+		if err != nil {
+			return err
+		}
+		if st.live != nil && (rec.Config != st.rec.Config || rec.ConfigHash != st.rec.ConfigHash) {
+			st.live = nil // not the games counted so far
+		}
+		st.rec = rec
+		n, err := tx.CountGames(ctx, id)
+		if err != nil {
+			return err
+		}
+		if st.live != nil {
+			games, err := tx.GamesAfter(ctx, id, st.lastID)
+			if err != nil {
+				return err
+			}
+			if st.live.Games()+len(games) == n {
+				return st.add(ctx, tx, id, games)
+			}
+			st.live = nil // games were deleted
+		}
+		games, err := tx.TournamentGames(ctx, id)
+		if err != nil {
+			return err
+		}
+		st.live, st.lastID, st.openings, st.openingsIdx = standings.NewLive(), 0, nil, map[string]int{}
+		st.report = nil
+		st.counts++
+		return st.add(ctx, tx, id, games)
+	})
+	// On an error the state is as before the call, or counts fewer games
+	// than are stored, which the next call reads.
+	return err
+}
+
+// add counts games stored after the ones counted (in any order) with
+// their search sums.
+func (st *tournamentState) add(ctx context.Context, tx *store.Reader, id int64, games []record.Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	sums, err := tx.SearchSumsAfter(ctx, id, st.lastID)
+	if err != nil {
+		return err
+	}
+	if err := st.live.Add(games); err != nil {
+		return fmt.Errorf("tournament %s: %w", st.rec.Name, err)
+	}
+	st.live.AddSearch(sums)
+	byID := make([]*record.Game, len(games))
+	for i := range games {
+		byID[i] = &games[i]
+	}
+	slices.SortFunc(byID, func(a, b *record.Game) int { return cmp.Compare(a.ID, b.ID) })
+	for _, g := range byID {
+		// An opening's name is the least of its games' (GameOpenings).
+		if i, ok := st.openingsIdx[g.OpeningID]; !ok {
+			st.openingsIdx[g.OpeningID] = len(st.openings)
+			st.openings = append(st.openings, [2]string{g.OpeningID, g.OpeningName})
+		} else if g.OpeningName < st.openings[i][1] {
+			st.openings[i][1] = g.OpeningName
+		}
+	}
+	st.lastID = max(st.lastID, byID[len(byID)-1].ID)
+	return nil
+}
+
+// reportOf returns the report of the tournament as the state has it,
+// made again only when the tournament changed.
+func (s *Server) reportOf(st *tournamentState) (report.Tournament, error) {
+	t := st.rec
+	key := fmt.Sprintf("%d|%d|%s|%s|%s|%g|%s|%s", st.live.Games(), st.lastID, t.Status, t.UpdatedAt, t.SPRTState, t.SPRTLLR,
+		t.FinishedAt, t.ConfigHash)
+	if st.report != nil && st.key == key {
+		return *st.report, nil
+	}
+	rt, err := st.live.Report(t, s.level, "")
+	if err != nil {
+		return report.Tournament{}, err
+	}
+	st.key, st.report, st.html, st.json = key, &rt, nil, nil
+	return rt, nil
+}
+
+// tournament returns the tournament as stored now and its report.
+func (s *Server) tournament(ctx context.Context, id int64) (loaded, error) {
+	st := s.stateOf(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := s.update(ctx, id, st); err != nil {
+		return loaded{}, err
+	}
+	rt, err := s.reportOf(st)
+	if err != nil {
+		return loaded{}, err
+	}
+	return loaded{st.rec, rt}, nil
+}
+
+// rendered returns the tournament with its report and the report rendered
+// by render (HTML or JSON), which is made once per change of the report.
+func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, []byte, error) {
+	st := s.stateOf(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := s.update(ctx, id, st); err != nil {
+		return loaded{}, nil, err
+	}
+	rt, err := s.reportOf(st)
+	if err != nil {
+		return loaded{}, nil, err
+	}
+	out := &st.html
+	write := report.WriteHTMLSections
+	if asJSON {
+		out, write = &st.json, report.WriteJSON
+	}
+	if *out == nil {
+		var b bytes.Buffer
+		if err := write(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}}); err != nil {
+			return loaded{}, nil, err
+		}
+		*out = b.Bytes()
+	}
+	return loaded{st.rec, rt}, *out, nil
+}
+
+// openingsOf returns the openings of the tournament's games for the game
+// list's filter, and the tournament.
+func (s *Server) openingsOf(ctx context.Context, id int64) (record.Tournament, [][2]string, error) {
+	st := s.stateOf(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := s.update(ctx, id, st); err != nil {
+		return record.Tournament{}, nil, err
+	}
+	return st.rec, slices.Clone(st.openings), nil
+}
+
+// load reads the tournaments and their reports.
+func (s *Server) load(ctx context.Context) ([]loaded, error) {
+	ts, err := s.db.Tournaments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.forgetDeleted(ts)
+	var out []loaded
+	for _, t := range ts {
+		l, err := s.tournament(ctx, t.ID)
+		var he *httpError
+		if errors.As(err, &he) && he.status == 404 {
+			continue // deleted since
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
