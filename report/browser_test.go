@@ -202,8 +202,16 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if err := os.WriteFile(page, render(t, r, writeHTML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	keep := os.Getenv("SELFPLAY_REPORT_SCREENSHOTS") // a folder to keep the page and its screenshots in
+	// A folder to keep the page and its screenshots in: $SELFPLAY_ARTIFACTS/report
+	// (CI's artifacts, beside the live page's), or $SELFPLAY_REPORT_SCREENSHOTS.
+	keep := os.Getenv("SELFPLAY_REPORT_SCREENSHOTS")
+	if dir := os.Getenv("SELFPLAY_ARTIFACTS"); dir != "" {
+		keep = filepath.Join(dir, "report")
+	}
 	if keep != "" {
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(keep, "report.html"), render(t, r, writeHTML), 0o644); err != nil {
 			t.Fatal(err)
 		}
