@@ -250,7 +250,7 @@ func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
 			// Start 1 is the preflight's, start 2 the worker's first. The
 			// init timeout leaves a loaded machine time to start the others.
 			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "1m", "--", "-mode", "legal") +
-				"\ninit_timeout = \"2s\""
+				"\ninit_timeout = \"8s\""
 			cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "concurrency = 2", "concurrency = 1", 1))
 			st := openStore(t, cfg)
 			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {

@@ -89,7 +89,7 @@ func fakeConfig(args ...string) Config {
 		Name:        "fake",
 		Command:     fakePath,
 		Args:        args,
-		InitTimeout: 2 * time.Second,
+		InitTimeout: 20 * time.Second, // a start, not its timing: generous for a loaded CI machine
 		StopTimeout: 200 * time.Millisecond,
 	}
 }
