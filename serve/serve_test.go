@@ -347,8 +347,11 @@ func TestGameListFiltersAndPages(t *testing.T) {
 			t.Errorf("%q: total %d, %d games; want %d", tc.query, v.Total, len(v.Games), tc.total)
 		}
 		for _, g := range v.Games {
-			if !tc.check(g) {
+			if !tc.check(g.GameSummary) {
 				t.Errorf("%q: game %+v does not match", tc.query, g)
+			}
+			if want := fmt.Sprintf("%d.%d", g.Pair+1, g.Index+1); g.Round != want {
+				t.Errorf("%q: game %d has round %q, want the PGN's %q", tc.query, g.ID, g.Round, want)
 			}
 		}
 	}

@@ -194,13 +194,19 @@ func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, [
 		return loaded{}, nil, err
 	}
 	out := &st.html
-	write := report.WriteHTMLSections
 	if asJSON {
-		out, write = &st.json, report.WriteJSON
+		out = &st.json
 	}
 	if *out == nil {
 		var b bytes.Buffer
-		if err := write(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}}); err != nil {
+		var err error
+		if asJSON {
+			err = report.WriteJSON(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{siteTournament(rt)}})
+		} else {
+			err = report.WriteHTMLSections(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}},
+				report.SectionOptions{OpeningsURL: fmt.Sprintf("/tournaments/%d/openings", id), MaxOpenings: OpeningsOnPage})
+		}
+		if err != nil {
 			return loaded{}, nil, err
 		}
 		*out = b.Bytes()
@@ -208,16 +214,74 @@ func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, [
 	return loaded{st.rec, rt}, *out, nil
 }
 
-// openingsOf returns the openings of the tournament's games for the game
-// list's filter, and the tournament.
-func (s *Server) openingsOf(ctx context.Context, id int64) (record.Tournament, [][2]string, error) {
+// siteTournament is the tournament as /api/tournaments/{id} has it: the
+// report without what grows with every game, so that its size is bounded:
+// the running estimate and the SPRT path thinned to the points the charts
+// draw (report.ThinSeries), and the openings' per-game results left out
+// (their lists are empty; /api/tournaments/{id}/openings has them, page
+// by page).
+func siteTournament(rt report.Tournament) report.Tournament {
+	rt = report.ThinSeries(rt)
+	for i, p := range rt.Pairings {
+		rows := make([]report.OpeningRow, len(p.Openings.Rows))
+		for j, r := range p.Openings.Rows {
+			r.FirstWhite, r.FirstBlack = nil, nil
+			rows[j] = r
+		}
+		p.Openings.Rows = rows
+		rt.Pairings[i] = p // ThinSeries gave rt its own pairings
+	}
+	return rt
+}
+
+// openingsOf returns the tournament and, for the game list's filter, the
+// openings of its games (ok) when the server has counted them already. A
+// first visit to a game list does not count every game for its filter
+// (seconds at 100,000 games): it reads the tournament alone.
+func (s *Server) openingsOf(ctx context.Context, id int64) (t record.Tournament, openings [][2]string, ok bool, err error) {
+	st := s.stateOf(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.live == nil {
+		t, err = s.db.TournamentByID(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return t, nil, false, notFound("no tournament with id %d", id)
+		}
+		return t, nil, false, err
+	}
+	if err := s.update(ctx, id, st); err != nil {
+		return record.Tournament{}, nil, false, err
+	}
+	return st.rec, slices.Clone(st.openings), true, nil
+}
+
+// openingsPage returns a page of the tournament's results by opening: the
+// games of pairs (page-1)·PairsPerOpeningsPage up to the next page's, per
+// pairing in the report's order, and the number of pages.
+func (s *Server) openingsPage(ctx context.Context, id int64, page int) (loaded, []report.Pairing, int, error) {
 	st := s.stateOf(id)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := s.update(ctx, id, st); err != nil {
-		return record.Tournament{}, nil, err
+		return loaded{}, nil, 0, err
 	}
-	return st.rec, slices.Clone(st.openings), nil
+	rt, err := s.reportOf(st)
+	if err != nil {
+		return loaded{}, nil, 0, err
+	}
+	pages := max(1, (st.live.PairSpan()+PairsPerOpeningsPage-1)/PairsPerOpeningsPage)
+	if page > pages {
+		return loaded{}, nil, 0, notFound("page %d of %d", page, pages)
+	}
+	from := (page - 1) * PairsPerOpeningsPage
+	byKey := st.live.Openings(from, from+PairsPerOpeningsPage)
+	var ps []report.Pairing
+	for _, p := range rt.Pairings {
+		if o, ok := byKey[[2]string{p.First, p.Second}]; ok {
+			ps = append(ps, report.Pairing{First: p.First, Second: p.Second, Openings: o})
+		}
+	}
+	return loaded{st.rec, rt}, ps, pages, nil
 }
 
 // load reads the tournaments and their reports.
