@@ -15,13 +15,13 @@ const maxOpeningChoices = 500
 
 // GamesView is a page of a tournament's games (/api/tournaments/{id}/games).
 type GamesView struct {
-	Tournament TournamentRef       `json:"tournament"`
-	Filter     GameFilter          `json:"filter"`
-	Page       int                 `json:"page"` // from 1
-	PerPage    int                 `json:"per_page"`
-	Total      int                 `json:"total"` // games the filter selects
-	Pages      int                 `json:"pages"`
-	Games      []GameRow           `json:"games"`
+	Tournament TournamentRef `json:"tournament"`
+	Filter     GameFilter    `json:"filter"`
+	Page       int           `json:"page"` // from 1
+	PerPage    int           `json:"per_page"`
+	Total      int           `json:"total"` // games the filter selects
+	Pages      int           `json:"pages"`
+	Games      []GameRow     `json:"games"`
 
 	// For the HTML page: the filter's choices and the page links.
 	Engines      []string    `json:"-"`

@@ -14,10 +14,10 @@ import (
 // (/api/tournaments/{id}/openings): the games of a stretch of the
 // schedule's pairs, per pairing in the FHR paper's Table 2 layout.
 type OpeningsView struct {
-	Tournament   TournamentRef     `json:"tournament"`
-	Page         int               `json:"page"` // from 1
-	Pages        int               `json:"pages"`
-	PairsPerPage int               `json:"pairs_per_page"`
+	Tournament   TournamentRef `json:"tournament"`
+	Page         int           `json:"page"` // from 1
+	Pages        int           `json:"pages"`
+	PairsPerPage int           `json:"pairs_per_page"`
 	// FirstPair and LastPair are the page's pairs as the PGN's Round tag
 	// numbers them (from 1): games FirstPair.1 to LastPair.2.
 	FirstPair int               `json:"first_pair"`
@@ -70,13 +70,13 @@ func (s *Server) openingsView(r *http.Request, withHTML bool) (OpeningsView, err
 	if err != nil {
 		return OpeningsView{}, err
 	}
-	l, ps, pages, err := s.openingsPage(r.Context(), id, page)
+	l, ps, pages, span, err := s.openingsPage(r.Context(), id, page)
 	if err != nil {
 		return OpeningsView{}, err
 	}
-	from := (page - 1) * PairsPerOpeningsPage
+	from := (page - 1) * s.pairsPerPage
 	v := OpeningsView{Tournament: TournamentRef{ID: l.rec.ID, Name: l.rec.Name}, Page: page, Pages: pages,
-		PairsPerPage: PairsPerOpeningsPage, FirstPair: from + 1, LastPair: from + PairsPerOpeningsPage,
+		PairsPerPage: s.pairsPerPage, FirstPair: from + 1, LastPair: max(from+1, min(span, from+s.pairsPerPage)),
 		Pairings: []OpeningsPairing{}}
 	for _, p := range ps {
 		v.Pairings = append(v.Pairings, OpeningsPairing{First: p.First, Second: p.Second, Openings: p.Openings})

@@ -70,6 +70,9 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
+	// PairsPerOpeningsPage and OpeningsOnPage (tests make them small).
+	pairsPerPage, openingsOnPage int
+
 	mu     sync.Mutex
 	states map[int64]*tournamentState
 }
@@ -77,7 +80,8 @@ type Server struct {
 // New returns the site over db, which the caller keeps open while the
 // server runs and closes afterwards.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{}}
+	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{},
+		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
 	}

@@ -204,7 +204,7 @@ func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, [
 			err = report.WriteJSON(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{siteTournament(rt)}})
 		} else {
 			err = report.WriteHTMLSections(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}},
-				report.SectionOptions{OpeningsURL: fmt.Sprintf("/tournaments/%d/openings", id), MaxOpenings: OpeningsOnPage})
+				report.SectionOptions{OpeningsURL: fmt.Sprintf("/tournaments/%d/openings", id), MaxOpenings: s.openingsOnPage})
 		}
 		if err != nil {
 			return loaded{}, nil, err
@@ -257,31 +257,32 @@ func (s *Server) openingsOf(ctx context.Context, id int64) (t record.Tournament,
 
 // openingsPage returns a page of the tournament's results by opening: the
 // games of pairs (page-1)·PairsPerOpeningsPage up to the next page's, per
-// pairing in the report's order, and the number of pages.
-func (s *Server) openingsPage(ctx context.Context, id int64, page int) (loaded, []report.Pairing, int, error) {
+// pairing in the report's order, the number of pages and the pairs they
+// span (PairSpan).
+func (s *Server) openingsPage(ctx context.Context, id int64, page int) (l loaded, ps []report.Pairing, pages, span int, err error) {
 	st := s.stateOf(id)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := s.update(ctx, id, st); err != nil {
-		return loaded{}, nil, 0, err
+		return loaded{}, nil, 0, 0, err
 	}
 	rt, err := s.reportOf(st)
 	if err != nil {
-		return loaded{}, nil, 0, err
+		return loaded{}, nil, 0, 0, err
 	}
-	pages := max(1, (st.live.PairSpan()+PairsPerOpeningsPage-1)/PairsPerOpeningsPage)
+	span = st.live.PairSpan()
+	pages = max(1, (span+s.pairsPerPage-1)/s.pairsPerPage)
 	if page > pages {
-		return loaded{}, nil, 0, notFound("page %d of %d", page, pages)
+		return loaded{}, nil, 0, 0, notFound("page %d of %d", page, pages)
 	}
-	from := (page - 1) * PairsPerOpeningsPage
-	byKey := st.live.Openings(from, from+PairsPerOpeningsPage)
-	var ps []report.Pairing
+	from := (page - 1) * s.pairsPerPage
+	byKey := st.live.Openings(from, from+s.pairsPerPage)
 	for _, p := range rt.Pairings {
 		if o, ok := byKey[[2]string{p.First, p.Second}]; ok {
 			ps = append(ps, report.Pairing{First: p.First, Second: p.Second, Openings: o})
 		}
 	}
-	return loaded{st.rec, rt}, ps, pages, nil
+	return loaded{st.rec, rt}, ps, pages, span, nil
 }
 
 // load reads the tournaments and their reports.
