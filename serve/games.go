@@ -93,7 +93,11 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
 	}
-	t, openings, known, err := s.openingsOf(r.Context(), id)
+	match := func(g *record.Game) bool {
+		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
+			(f.Termination == "" || string(g.Termination) == f.Termination) && (f.Opening == "" || g.OpeningID == f.Opening)
+	}
+	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*GamesPerPage, GamesPerPage)
 	if err != nil {
 		return GamesView{}, err
 	}
@@ -104,18 +108,26 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	for _, e := range t.Engines {
 		v.Engines = append(v.Engines, e.Name)
 	}
-	// The count and the page in one snapshot.
-	err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
-		games, total, err := tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
-			Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
-		v.Total, v.Games = total, make([]GameRow, len(games))
-		for i, g := range games {
-			v.Games[i] = GameRow{GameSummary: g, Round: pgnRound(g.Pair, g.Index)}
-		}
-		return err
-	})
+	var games []store.GameSummary
+	if known {
+		// Selected from the games counted; only the page's rows are read.
+		v.Total = total
+		games, err = s.db.GameSummaries(r.Context(), ids)
+	} else {
+		// The count and the page in one snapshot.
+		err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+			var err error
+			games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
+				Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
+			return err
+		})
+	}
 	if err != nil {
 		return GamesView{}, err
+	}
+	v.Games = make([]GameRow, len(games))
+	for i, g := range games {
+		v.Games[i] = GameRow{GameSummary: g, Round: pgnRound(g.Pair, g.Index)}
 	}
 	v.Pages = max(1, (v.Total+GamesPerPage-1)/GamesPerPage)
 	if page > v.Pages {

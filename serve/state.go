@@ -33,6 +33,10 @@ type tournamentState struct {
 	openings    [][2]string
 	openingsIdx map[string]int
 
+	// The games counted, in schedule order: the game list filters and
+	// pages them in memory (a filtered count in SQL reads every game).
+	games []*record.Game
+
 	// The report and its renderings for the tournament as key describes
 	// it; html and json are made when first asked for.
 	key        string
@@ -106,7 +110,7 @@ func (s *Server) update(ctx context.Context, id int64, st *tournamentState) erro
 		if err != nil {
 			return err
 		}
-		st.live, st.lastID, st.openings, st.openingsIdx = standings.NewLive(), 0, nil, map[string]int{}
+		st.live, st.lastID, st.openings, st.openingsIdx, st.games = standings.NewLive(), 0, nil, map[string]int{}, nil
 		st.report = nil
 		st.counts++
 		return st.add(ctx, tx, id, games)
@@ -145,7 +149,28 @@ func (st *tournamentState) add(ctx context.Context, tx *store.Reader, id int64, 
 		}
 	}
 	st.lastID = max(st.lastID, byID[len(byID)-1].ID)
+	inOrder := true
+	for i := range games {
+		g := &games[i]
+		if n := len(st.games); n > 0 && !scheduleBefore(st.games[n-1], g) {
+			inOrder = false
+		}
+		st.games = append(st.games, g)
+	}
+	if !inOrder { // games finished out of schedule order, or a merge
+		slices.SortFunc(st.games, func(a, b *record.Game) int {
+			if scheduleBefore(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
 	return nil
+}
+
+// scheduleBefore orders games as the schedule plays them.
+func scheduleBefore(a, b *record.Game) bool {
+	return a.Pair < b.Pair || a.Pair == b.Pair && a.Index < b.Index
 }
 
 // reportOf returns the report of the tournament as the state has it,
@@ -239,20 +264,39 @@ func siteTournament(rt report.Tournament) report.Tournament {
 // first visit to a game list does not count every game for its filter
 // (seconds at 100,000 games): it reads the tournament alone.
 func (s *Server) openingsOf(ctx context.Context, id int64) (t record.Tournament, openings [][2]string, ok bool, err error) {
+	t, openings, _, _, ok, err = s.gameList(ctx, id, nil, 0, 0)
+	return t, openings, ok, err
+}
+
+// gameList is openingsOf and, when the games were counted (ok), the ids
+// of the games that match, from the offset-th on (at most limit), and
+// how many match, selected from the games in memory.
+func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game) bool, offset, limit int) (
+	t record.Tournament, openings [][2]string, ids []int64, total int, ok bool, err error) {
 	st := s.stateOf(id)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.live == nil {
 		t, err = s.db.TournamentByID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return t, nil, false, notFound("no tournament with id %d", id)
+			err = notFound("no tournament with id %d", id)
 		}
-		return t, nil, false, err
+		return t, nil, nil, 0, false, err
 	}
 	if err := s.update(ctx, id, st); err != nil {
-		return record.Tournament{}, nil, false, err
+		return record.Tournament{}, nil, nil, 0, false, err
 	}
-	return st.rec, slices.Clone(st.openings), true, nil
+	if match != nil {
+		for _, g := range st.games {
+			if match(g) {
+				if total >= offset && total < offset+limit {
+					ids = append(ids, g.ID)
+				}
+				total++
+			}
+		}
+	}
+	return st.rec, slices.Clone(st.openings), ids, total, true, nil
 }
 
 // openingsPage returns a page of the tournament's results by opening: the
