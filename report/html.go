@@ -155,12 +155,13 @@ func WriteHTMLSections(w io.Writer, r Report, opt SectionOptions) error {
 // WriteOpeningsHTML writes the FHR paper's Table 2 layout of each pairing
 // (every game's result per opening, as WriteHTML draws it) as an HTML
 // fragment: one section titled title. A site pages a long tournament's
-// tables by giving each page's games' Openings.
+// tables by giving each page's games' Openings; the scores and totals are
+// then over those games, which the tables say.
 func WriteOpeningsHTML(w io.Writer, title string, ps []Pairing) error {
 	s := section{title: title}
 	for _, p := range ps {
 		if len(p.Openings.Rows) > 0 {
-			s.parts = append(s.parts, openingsPart(p))
+			s.parts = append(s.parts, openingsPartOf(p, "these games", "over this page's games"))
 		}
 	}
 	return writeSections(w, htmlPage{Sections: htmlSections(document{sections: []section{s}})})

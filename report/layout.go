@@ -195,10 +195,14 @@ func drawRatios(p Pairing) string {
 }
 
 // openingsPart is the FHR paper's Table 2 for one pairing.
-func openingsPart(p Pairing) part {
+func openingsPart(p Pairing) part { return openingsPartOf(p, "all rounds", "over all rounds of the opening") }
+
+// openingsPartOf is openingsPart over some of the games (a site's page of
+// them), which the score column and the heading name.
+func openingsPartOf(p Pairing, column, heading string) part {
 	o := p.Openings
 	tb := &table{
-		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (all rounds)"},
+		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (" + column + ")"},
 		numeric: []bool{false, false, false, false, true},
 	}
 	results := func(rs []string) string {
@@ -218,8 +222,8 @@ func openingsPart(p Pairing) part {
 	all := o.FirstWhitePoints + o.FirstBlackPoints
 	games := Float(o.FirstWhiteGames + o.FirstBlackGames)
 	tb.total = []string{"total", "", white, black, points(all) + "-" + points(games-all)}
-	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s over all rounds of the opening)",
-		p.First, p.Second, p.First, p.Second), table: tb}
+	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s %s)",
+		p.First, p.Second, p.First, p.Second, heading), table: tb}
 }
 
 // openingScoresPart is the openings table of a site's tournament page:
