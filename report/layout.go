@@ -195,7 +195,9 @@ func drawRatios(p Pairing) string {
 }
 
 // openingsPart is the FHR paper's Table 2 for one pairing.
-func openingsPart(p Pairing) part { return openingsPartOf(p, "all rounds", "over all rounds of the opening") }
+func openingsPart(p Pairing) part {
+	return openingsPartOf(p, "all rounds", "over all rounds of the opening")
+}
 
 // openingsPartOf is openingsPart over some of the games (a site's page of
 // them), which the score column and the heading name.
