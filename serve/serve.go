@@ -1,8 +1,11 @@
 // Package serve is the read-only web site of `selfplay serve`: the
 // tournaments with their live verdicts, each tournament's report (the same
-// tables and SVG charts as `selfplay report -format html`), the game list
-// and a game viewer with a server-drawn board. Every page has a JSON twin
-// under /api/. It only reads the database (store.Reader), so it runs beside
+// tables and SVG charts as `selfplay report -format html`), its results by
+// opening, the game list and a game viewer with a server-drawn board. Every
+// page has a JSON twin under /api/. No page grows with the games: lists
+// come a page at a time, the charts and the JSON's series are thinned
+// (report.ThinSeries), and the tournament page shows each opening's score
+// rather than every game's result. It only reads the database (store.Reader), so it runs beside
 // a writing `selfplay run`; New returns an http.Handler that a run can
 // serve beside itself.
 package serve
