@@ -19,7 +19,11 @@ type part struct {
 	facts   []fact
 	table   *table
 	charts  []chart
+	link    *link // HTML only: a page with more (selfplay serve)
 }
+
+// link is a hyperlink under a part.
+type link struct{ text, url string }
 
 // fact is a "key  value" line.
 type fact struct{ key, value string }

@@ -34,7 +34,12 @@ type htmlPart struct {
 	Facts   []htmlFact
 	Table   *htmlTable
 	Charts  []htmlChart
+	Link    *htmlLink
 }
+
+// htmlLink is a link under a part; the template escapes both (the URL as
+// a URL).
+type htmlLink struct{ Text, URL string }
 
 // htmlChart is a figure: its caption (escaped by the template) and its SVG
 // markup (escaped by the chart's svg method).
@@ -75,9 +80,17 @@ func WriteHTML(w io.Writer, r Report) error {
 	return nil
 }
 
-func htmlView(r Report) htmlPage {
+func htmlView(r Report) htmlPage { return htmlViewOf(r, layout(r)) }
+
+func htmlViewOf(r Report, d document) htmlPage {
 	page := htmlPage{Title: "selfplay report", Level: stats.FormatLevel(r.Level), Empty: len(r.Tournaments) == 0}
-	for i, s := range layout(r).sections {
+	page.Sections = htmlSections(d)
+	return page
+}
+
+func htmlSections(d document) []htmlSection {
+	var out []htmlSection
+	for i, s := range d.sections {
 		hs := htmlSection{ID: fmt.Sprintf("section-%d", i+1), Title: s.title}
 		for _, p := range s.parts {
 			hp := htmlPart{Heading: p.heading}
@@ -90,11 +103,14 @@ func htmlView(r Report) htmlPage {
 			for _, c := range p.charts {
 				hp.Charts = append(hp.Charts, htmlChart{Caption: c.caption(), SVG: template.HTML(c.svg()), Wide: c.wide()})
 			}
+			if p.link != nil {
+				hp.Link = &htmlLink{Text: p.link.text, URL: p.link.url}
+			}
 			hs.Parts = append(hs.Parts, hp)
 		}
-		page.Sections = append(page.Sections, hs)
+		out = append(out, hs)
 	}
-	return page
+	return out
 }
 
 func htmlTableOf(t *table) *htmlTable {
@@ -115,16 +131,48 @@ func htmlTableOf(t *table) *htmlTable {
 	return ht
 }
 
+// SectionOptions adapt the report's sections to a site's page, whose size
+// must not grow with the games (WriteHTMLSections).
+type SectionOptions struct {
+	// OpeningsURL, when not "", replaces each pairing's table of every
+	// game's result by opening (the FHR paper's Table 2 layout, which
+	// grows with the games) with the first engine's score per opening with
+	// each colour, linking to OpeningsURL for the results; MaxOpenings (0:
+	// no limit) bounds its rows.
+	OpeningsURL string
+	MaxOpenings int
+}
+
 // WriteHTMLSections writes the report's sections (one per tournament and
 // suite run) as an HTML fragment: the tables and SVG charts of WriteHTML
 // without the page around them, for pages that show a report among other
-// things (selfplay serve). HTMLStyle is their style sheet.
-func WriteHTMLSections(w io.Writer, r Report) error {
+// things (selfplay serve), as opt adapts them. HTMLStyle is their style
+// sheet.
+func WriteHTMLSections(w io.Writer, r Report, opt SectionOptions) error {
+	return writeSections(w, htmlViewOf(r, layoutWith(r, opt)))
+}
+
+// WriteOpeningsHTML writes the FHR paper's Table 2 layout of each pairing
+// (every game's result per opening, as WriteHTML draws it) as an HTML
+// fragment: one section titled title. A site pages a long tournament's
+// tables by giving each page's games' Openings; the scores and totals are
+// then over those games, which the tables say.
+func WriteOpeningsHTML(w io.Writer, title string, ps []Pairing) error {
+	s := section{title: title}
+	for _, p := range ps {
+		if len(p.Openings.Rows) > 0 {
+			s.parts = append(s.parts, openingsPartOf(p, "these games", "over this page's games"))
+		}
+	}
+	return writeSections(w, htmlPage{Sections: htmlSections(document{sections: []section{s}})})
+}
+
+func writeSections(w io.Writer, page htmlPage) error {
 	tmpl, err := template.New("report").Parse(pageTemplate)
 	if err != nil {
 		return fmt.Errorf("HTML report template: %w", err)
 	}
-	if err := tmpl.ExecuteTemplate(w, "sections", htmlView(r)); err != nil {
+	if err := tmpl.ExecuteTemplate(w, "sections", page); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
 	return nil

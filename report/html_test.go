@@ -115,7 +115,7 @@ func TestHTMLSectionsArePartOfThePage(t *testing.T) {
 	if err := report.WriteHTML(&page, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.WriteHTMLSections(&sections, r); err != nil {
+	if err := report.WriteHTMLSections(&sections, r, report.SectionOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	style, err := report.HTMLStyle()

@@ -10,10 +10,13 @@ import (
 
 // layout arranges a report as a document: one section per tournament, then
 // one per suite run.
-func layout(r Report) document {
+func layout(r Report) document { return layoutWith(r, SectionOptions{}) }
+
+// layoutWith is layout with a site's options (SectionOptions).
+func layoutWith(r Report, opt SectionOptions) document {
 	var d document
 	for _, t := range r.Tournaments {
-		d.sections = append(d.sections, tournamentSection(t, r.Level))
+		d.sections = append(d.sections, tournamentSection(t, r.Level, opt))
 	}
 	for _, run := range r.SuiteRuns {
 		d.sections = append(d.sections, suiteSection(run))
@@ -21,7 +24,7 @@ func layout(r Report) document {
 	return d
 }
 
-func tournamentSection(t Tournament, lvl float64) section {
+func tournamentSection(t Tournament, lvl float64, opt SectionOptions) section {
 	s := section{title: "Tournament " + t.Name}
 	header := headerPart(t)
 	if t.Input != nil {
@@ -36,7 +39,11 @@ func tournamentSection(t Tournament, lvl float64) section {
 		s.parts = append(s.parts, pairingParts(p, lvl)...)
 	}
 	for _, p := range t.Pairings {
-		if len(p.Openings.Rows) > 0 {
+		switch {
+		case len(p.Openings.Rows) == 0:
+		case opt.OpeningsURL != "":
+			s.parts = append(s.parts, openingScoresPart(p, opt))
+		default:
 			s.parts = append(s.parts, openingsPart(p))
 		}
 	}
@@ -189,9 +196,15 @@ func drawRatios(p Pairing) string {
 
 // openingsPart is the FHR paper's Table 2 for one pairing.
 func openingsPart(p Pairing) part {
+	return openingsPartOf(p, "all rounds", "over all rounds of the opening")
+}
+
+// openingsPartOf is openingsPart over some of the games (a site's page of
+// them), which the score column and the heading name.
+func openingsPartOf(p Pairing, column, heading string) part {
 	o := p.Openings
 	tb := &table{
-		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (all rounds)"},
+		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (" + column + ")"},
 		numeric: []bool{false, false, false, false, true},
 	}
 	results := func(rs []string) string {
@@ -211,8 +224,61 @@ func openingsPart(p Pairing) part {
 	all := o.FirstWhitePoints + o.FirstBlackPoints
 	games := Float(o.FirstWhiteGames + o.FirstBlackGames)
 	tb.total = []string{"total", "", white, black, points(all) + "-" + points(games-all)}
-	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s over all rounds of the opening)",
-		p.First, p.Second, p.First, p.Second), table: tb}
+	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s %s)",
+		p.First, p.Second, p.First, p.Second, heading), table: tb}
+}
+
+// openingScoresPart is the openings table of a site's tournament page:
+// per opening the first engine's score with each colour (as the totals of
+// the FHR layout write them: White's points first) and over all its games,
+// for the first opt.MaxOpenings openings in order of first play, with a
+// link to every game's result (openingsPart, page by page).
+func openingScoresPart(p Pairing, opt SectionOptions) part {
+	o := p.Openings
+	tb := &table{
+		head:    []string{"opening", "name", "games", p.First + " = white", p.First + " = black", "score"},
+		numeric: []bool{false, false, true, true, true, true},
+	}
+	// Points of White in results written White-Black.
+	whitePoints := func(rs []string) (pts Float) {
+		for _, r := range rs {
+			switch r {
+			case "1-0":
+				pts++
+			case "1/2-1/2":
+				pts += 0.5
+			}
+		}
+		return pts
+	}
+	rows := o.Rows
+	if opt.MaxOpenings > 0 && len(rows) > opt.MaxOpenings {
+		rows = rows[:opt.MaxOpenings]
+	}
+	for _, r := range rows {
+		w, b := whitePoints(r.FirstWhite), whitePoints(r.FirstBlack)
+		white, black := "-", "-"
+		if n := Float(len(r.FirstWhite)); n > 0 {
+			white = points(w) + "-" + points(n-w)
+		}
+		if n := Float(len(r.FirstBlack)); n > 0 {
+			black = points(b) + "-" + points(n-b)
+		}
+		tb.rows = append(tb.rows, []string{r.ID, r.Name, itoa(r.Games), white, black,
+			points(r.FirstPoints) + "-" + points(Float(r.Games)-r.FirstPoints)})
+	}
+	white := points(o.FirstWhitePoints) + "-" + points(Float(o.FirstWhiteGames)-o.FirstWhitePoints)
+	black := points(Float(o.FirstBlackGames)-o.FirstBlackPoints) + "-" + points(o.FirstBlackPoints)
+	all := o.FirstWhitePoints + o.FirstBlackPoints
+	games := o.FirstWhiteGames + o.FirstBlackGames
+	tb.total = []string{"total", "", itoa(games), white, black, points(all) + "-" + points(Float(games)-all)}
+	heading := fmt.Sprintf("Openings %s vs %s (points White-Black with %s as White and as Black; score %s-%s)",
+		p.First, p.Second, p.First, p.First, p.Second)
+	if len(rows) < len(o.Rows) {
+		heading += fmt.Sprintf(", the first %d of %d openings", len(rows), len(o.Rows))
+	}
+	return part{heading: heading, table: tb,
+		link: &link{text: "every game's result by opening (the FHR paper's Table 2 layout)", url: opt.OpeningsURL}}
 }
 
 func terminationsPart(t Terminations) part {

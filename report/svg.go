@@ -88,6 +88,7 @@ func runs(vals []float64, lo, hi float64) []run {
 // explained under the plot, so a clamped value never passes for a real
 // flat line.
 func (c lineChart) svg() string {
+	c = c.thinned()
 	var b strings.Builder
 	svgOpen(&b, "chart line-chart", lineWidth, lineHeight, c.title)
 

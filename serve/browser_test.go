@@ -314,6 +314,19 @@ func TestBrowser(t *testing.T) {
 	screenshot(t, ctx, shots, "tournament")
 	noErrors("tournament page")
 
+	// From the tournament page's link to every game's result by opening.
+	if err := chromedp.Do(ctx, chromedp.Click(`p.more a`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the results by opening", `location.pathname === "/tournaments/1/openings" &&
+		document.querySelectorAll("table.data tbody tr").length > 0`, 10*time.Second)
+	if cells := eval[int](t, ctx, `Array.from(document.querySelectorAll("table.data tbody td")).filter(td =>
+		/^(1-0|0-1|1\/2-1\/2)( |$)/.test(td.textContent)).length`); cells == 0 {
+		t.Errorf("no game results on the openings page")
+	}
+	screenshot(t, ctx, shots, "openings")
+	noErrors("openings page")
+
 	// The game viewer: a game of many moves, stepped with the arrow keys.
 	games, _, err := r.ListGames(context.Background(), store.GameQuery{TournamentID: 1, Limit: 50})
 	if err != nil {

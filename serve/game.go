@@ -18,7 +18,7 @@ type GameView struct {
 	Tournament  TournamentRef `json:"tournament"`
 	Pair        int           `json:"pair"`
 	Index       int           `json:"index"`
-	Round       int           `json:"round"`
+	Round       string        `json:"round"` // the PGN's Round tag: pair.game from 1 (Pair and Index count from 0)
 	OpeningID   string        `json:"opening_id"`
 	OpeningName string        `json:"opening_name"`
 	StartFEN    string        `json:"start_fen"`
@@ -92,7 +92,7 @@ func (s *Server) gameView(r *http.Request) (GameView, record.Game, []string, err
 		return GameView{}, g, nil, err
 	}
 	positions, rerr := replay(g)
-	v := GameView{ID: g.ID, Tournament: TournamentRef{g.TournamentID, tname}, Pair: g.Pair, Index: g.Index, Round: g.Round,
+	v := GameView{ID: g.ID, Tournament: TournamentRef{g.TournamentID, tname}, Pair: g.Pair, Index: g.Index, Round: pgnRound(g.Pair, g.Index),
 		OpeningID: g.OpeningID, OpeningName: g.OpeningName, StartFEN: g.StartFEN, White: g.White, Black: g.Black,
 		Result: g.Result, Termination: string(g.Termination), Reason: g.Reason, Culprit: g.Culprit, FinalFEN: g.FinalFEN,
 		Started: g.Started.UTC(), Finished: g.Finished.UTC(), PGN: g.PGN, Moves: []MoveView{}}

@@ -9,24 +9,40 @@ import (
 	"selfplay/store/record"
 )
 
+// maxOpeningChoices is the most openings the game list's filter offers as
+// a menu.
+const maxOpeningChoices = 500
+
 // GamesView is a page of a tournament's games (/api/tournaments/{id}/games).
 type GamesView struct {
-	Tournament TournamentRef       `json:"tournament"`
-	Filter     GameFilter          `json:"filter"`
-	Page       int                 `json:"page"` // from 1
-	PerPage    int                 `json:"per_page"`
-	Total      int                 `json:"total"` // games the filter selects
-	Pages      int                 `json:"pages"`
-	Games      []store.GameSummary `json:"games"`
+	Tournament TournamentRef `json:"tournament"`
+	Filter     GameFilter    `json:"filter"`
+	Page       int           `json:"page"` // from 1
+	PerPage    int           `json:"per_page"`
+	Total      int           `json:"total"` // games the filter selects
+	Pages      int           `json:"pages"`
+	Games      []GameRow     `json:"games"`
 
 	// For the HTML page: the filter's choices and the page links.
 	Engines      []string    `json:"-"`
 	Openings     [][2]string `json:"-"`
+	OpeningInput bool        `json:"-"` // a text field, not a menu
 	Terminations []string    `json:"-"`
 	Results      []string    `json:"-"`
 	Prev, Next   string      `json:"-"`
 	Title        string      `json:"-"`
 }
+
+// GameRow is a game of the list. Round is the PGN's Round tag: the game
+// pair and the game in it, from 1 ("3.2": pair 3, colours swapped), where
+// Pair and Index count from 0.
+type GameRow struct {
+	store.GameSummary
+	Round string `json:"round"`
+}
+
+// pgnRound is the Round tag the runner writes into a game's PGN.
+func pgnRound(pair, index int) string { return strconv.Itoa(pair+1) + "." + strconv.Itoa(index+1) }
 
 // TournamentRef names a tournament.
 type TournamentRef struct {
@@ -66,12 +82,9 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	}
 	q := r.URL.Query()
 	f := GameFilter{Engine: q.Get("engine"), Result: q.Get("result"), Termination: q.Get("termination"), Opening: q.Get("opening")}
-	page := 1
-	if p := q.Get("page"); p != "" {
-		page, err = strconv.Atoi(p)
-		if err != nil || page < 1 || page > 1<<20 {
-			return GamesView{}, badRequest("page %q is not a page number (1, 2, ...)", p)
-		}
+	page, err := pageParam(r)
+	if err != nil {
+		return GamesView{}, err
 	}
 	if f.Result != "" && f.Result != "1-0" && f.Result != "0-1" && f.Result != "1/2-1/2" {
 		return GamesView{}, badRequest("result %q is not 1-0, 0-1 or 1/2-1/2", f.Result)
@@ -80,23 +93,41 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
 	}
-	t, openings, err := s.openingsOf(r.Context(), id)
+	match := func(g *record.Game) bool {
+		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
+			(f.Termination == "" || string(g.Termination) == f.Termination) && (f.Opening == "" || g.OpeningID == f.Opening)
+	}
+	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*GamesPerPage, GamesPerPage)
 	if err != nil {
 		return GamesView{}, err
 	}
 	v.Tournament, v.Openings = TournamentRef{ID: t.ID, Name: t.Name}, openings
+	// A list too long for a menu (a large opening book), or not known yet
+	// (nothing counted the games yet): the opening id is typed in.
+	v.OpeningInput = !known || len(openings) > maxOpeningChoices
 	for _, e := range t.Engines {
 		v.Engines = append(v.Engines, e.Name)
 	}
-	// The count and the page in one snapshot.
-	err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
-		var err error
-		v.Games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
-			Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
-		return err
-	})
+	var games []store.GameSummary
+	if known {
+		// Selected from the games counted; only the page's rows are read.
+		v.Total = total
+		games, err = s.db.GameSummaries(r.Context(), ids)
+	} else {
+		// The count and the page in one snapshot.
+		err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+			var err error
+			games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
+				Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
+			return err
+		})
+	}
 	if err != nil {
 		return GamesView{}, err
+	}
+	v.Games = make([]GameRow, len(games))
+	for i, g := range games {
+		v.Games[i] = GameRow{GameSummary: g, Round: pgnRound(g.Pair, g.Index)}
 	}
 	v.Pages = max(1, (v.Total+GamesPerPage-1)/GamesPerPage)
 	if page > v.Pages {

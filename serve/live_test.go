@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -101,6 +102,9 @@ func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
+		for i := range rep.Tournaments {
+			rep.Tournaments[i] = siteTournament(rep.Tournaments[i])
+		}
 		if err := report.WriteJSON(&want, rep); err != nil {
 			t.Fatal(err)
 		}
@@ -111,11 +115,11 @@ func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, got, err := h.openingsOf(ctx, tr.ID); err != nil || !reflect.DeepEqual(got, wantOpenings) {
-			t.Fatalf("%s: openings %v (%v), want %v", when, got, err, wantOpenings)
+		if _, got, known, err := h.openingsOf(ctx, tr.ID); err != nil || !known || !reflect.DeepEqual(got, wantOpenings) {
+			t.Fatalf("%s: openings %v (%v, counted %v), want %v", when, got, err, known, wantOpenings)
 		}
 		for _, url := range []string{fmt.Sprintf("/api/tournaments/%d", tr.ID), fmt.Sprintf("/tournaments/%d", tr.ID),
-			fmt.Sprintf("/tournaments/%d/games", tr.ID)} {
+			fmt.Sprintf("/tournaments/%d/openings", tr.ID), fmt.Sprintf("/api/tournaments/%d/openings", tr.ID)} {
 			res, got := get(t, h, "GET", url)
 			_, want := get(t, fresh, "GET", url)
 			if res.StatusCode != 200 {
@@ -124,6 +128,26 @@ func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
 			if got != want {
 				t.Fatalf("%s: GET %s differs from a new server's:\n%s\n--- new server:\n%s", when, url, got, want)
 			}
+		}
+	}
+	// The game list, selected from the games the server counted, is what a
+	// server that has counted nothing reads with SQL (store.ListGames).
+	for _, tr := range ts {
+		sqlOnly, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"", "?page=2", "?result=1-0", "?result=1%2F2-1%2F2&page=2", "?opening=fhr-01",
+			"?engine=" + url.QueryEscape(tr.Engines[0].Name) + "&termination=adjudication", "?termination=checkmate"} {
+			u := fmt.Sprintf("/api/tournaments/%d/games%s", tr.ID, q)
+			res, got := get(t, h, "GET", u)
+			_, want := get(t, sqlOnly, "GET", u)
+			if got != want && res.StatusCode != 404 {
+				t.Fatalf("%s: GET %s (games counted) differs from the SQL's:\n%s\n--- SQL:\n%s", when, u, got, want)
+			}
+		}
+		if sqlOnly.states[tr.ID].live != nil {
+			t.Fatalf("the game list counted the games")
 		}
 	}
 	// The tournaments page lists the same tournaments with the same counts.

@@ -1,8 +1,11 @@
 // Package serve is the read-only web site of `selfplay serve`: the
 // tournaments with their live verdicts, each tournament's report (the same
-// tables and SVG charts as `selfplay report -format html`), the game list
-// and a game viewer with a server-drawn board. Every page has a JSON twin
-// under /api/. It only reads the database (store.Reader), so it runs beside
+// tables and SVG charts as `selfplay report -format html`), its results by
+// opening, the game list and a game viewer with a server-drawn board. Every
+// page has a JSON twin under /api/. No page grows with the games: lists
+// come a page at a time, the charts and the JSON's series are thinned
+// (report.ThinSeries), and the tournament page shows each opening's score
+// rather than every game's result. It only reads the database (store.Reader), so it runs beside
 // a writing `selfplay run`; New returns an http.Handler that a run can
 // serve beside itself.
 package serve
@@ -40,6 +43,15 @@ const PollInterval = 2 * time.Second
 // GamesPerPage is the game list's page size.
 const GamesPerPage = 50
 
+// PairsPerOpeningsPage is how many game pairs of the schedule (two games
+// each) a page of results by opening shows: every page is at most 1,000
+// games, however long the tournament.
+const PairsPerOpeningsPage = 500
+
+// OpeningsOnPage bounds the openings the tournament page lists per
+// pairing (its score per opening); the openings pages have them all.
+const OpeningsOnPage = 50
+
 // Options configure a Server.
 type Options struct {
 	// Level is the confidence level of every interval (default
@@ -61,6 +73,9 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
+	// PairsPerOpeningsPage and OpeningsOnPage (tests make them small).
+	pairsPerPage, openingsOnPage int
+
 	mu     sync.Mutex
 	states map[int64]*tournamentState
 }
@@ -68,7 +83,8 @@ type Server struct {
 // New returns the site over db, which the caller keeps open while the
 // server runs and closes afterwards.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{}}
+	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{},
+		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
 	}
@@ -89,7 +105,7 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 		"mul1000":     func(x float64) float64 { return x * 1000 },
 	}
 	s.pages = map[string]*template.Template{}
-	for _, name := range []string{"tournaments", "tournament", "games", "game"} {
+	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("serve: template %s: %w", name, err)
@@ -107,6 +123,8 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 	m.HandleFunc("GET /api/tournaments", s.tournamentsJSON)
 	m.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
 	m.HandleFunc("GET /api/tournaments/{id}", s.tournamentJSON)
+	m.HandleFunc("GET /tournaments/{id}/openings", s.openingsHTML)
+	m.HandleFunc("GET /api/tournaments/{id}/openings", s.openingsJSON)
 	m.HandleFunc("GET /tournaments/{id}/games", s.gamesPage)
 	m.HandleFunc("GET /api/tournaments/{id}/games", s.gamesJSON)
 	m.HandleFunc("GET /games/{id}", s.gamePage)
@@ -190,6 +208,19 @@ func pathID(r *http.Request) (int64, error) {
 		return 0, notFound("no such id %q", r.PathValue("id"))
 	}
 	return id, nil
+}
+
+// pageParam reads ?page= (default 1).
+func pageParam(r *http.Request) (int, error) {
+	p := r.URL.Query().Get("page")
+	if p == "" {
+		return 1, nil
+	}
+	page, err := strconv.Atoi(p)
+	if err != nil || page < 1 || page > 1<<20 {
+		return 0, badRequest("page %q is not a page number (1, 2, ...)", p)
+	}
+	return page, nil
 }
 
 // loaded is a stored tournament with its report.

@@ -146,6 +146,8 @@ func TestRoutes(t *testing.T) {
 		{"/api/tournaments", 200, js, []string{`"games_stored": 60`}},
 		{"/tournaments/1", 200, html, []string{"<svg", "Crosstable", "Terminations", "polyline", "/tournaments/1/games"}},
 		{"/api/tournaments/1", 200, js, []string{`"format": "selfplay-report"`, `"games_stored": 60`}},
+		{"/tournaments/1/openings", 200, html, []string{"page 1 of 1", "Games 1.1 to 30.2", "1-0 1/2-1/2"}},
+		{"/api/tournaments/1/openings", 200, js, []string{`"pages": 1`, `"first_white": [`, `"first_pair": 1`, `"last_pair": 30`}},
 		{"/tournaments/1/games", 200, html, []string{"60 games; page 1 of 2", `rel="next" href="?page=2"`, "/games/"}},
 		{"/api/tournaments/1/games", 200, js, []string{`"total": 60`, `"pages": 2`}},
 		{fmt.Sprintf("/games/%d", gid), 200, html, []string{`<svg class="board"`, "Qxf7#", "#1", `id="copy-pgn"`, `data-last="7"`, `class="eval"`}},
@@ -219,7 +221,7 @@ func TestHostileNamesEscaped(t *testing.T) {
 	r, h := fixture(t)
 	gid := firstGameID(t, r)
 	drawID := gid + 1 // the first pair's second game is a draw with a reason
-	for _, url := range []string{"/", "/tournaments/1", "/tournaments/1/games", fmt.Sprintf("/games/%d", gid), fmt.Sprintf("/games/%d", drawID),
+	for _, url := range []string{"/", "/tournaments/1", "/tournaments/1/openings", "/tournaments/1/games", fmt.Sprintf("/games/%d", gid), fmt.Sprintf("/games/%d", drawID),
 		"/tournaments/1/games?engine=" + strings.NewReplacer("<", "%3C", ">", "%3E", `"`, "%22", " ", "+", "(", "%28", ")", "%29").Replace(evil)} {
 		t.Run(url, func(t *testing.T) {
 			res, body := get(t, h, "GET", url)
@@ -289,7 +291,7 @@ func TestOnlyGET(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	gid := firstGameID(t, r)
-	for _, url := range []string{"/", "/api/tournaments", "/tournaments/1", "/tournaments/1/games", fmt.Sprintf("/games/%d", gid),
+	for _, url := range []string{"/", "/api/tournaments", "/tournaments/1", "/tournaments/1/openings", "/api/tournaments/1/openings", "/tournaments/1/games", fmt.Sprintf("/games/%d", gid),
 		fmt.Sprintf("/games/%d/pgn", gid), "/static/serve.js"} {
 		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
 			res, _ := get(t, h, m, url)
@@ -347,8 +349,11 @@ func TestGameListFiltersAndPages(t *testing.T) {
 			t.Errorf("%q: total %d, %d games; want %d", tc.query, v.Total, len(v.Games), tc.total)
 		}
 		for _, g := range v.Games {
-			if !tc.check(g) {
+			if !tc.check(g.GameSummary) {
 				t.Errorf("%q: game %+v does not match", tc.query, g)
+			}
+			if want := fmt.Sprintf("%d.%d", g.Pair+1, g.Index+1); g.Round != want {
+				t.Errorf("%q: game %d has round %q, want the PGN's %q", tc.query, g.ID, g.Round, want)
 			}
 		}
 	}

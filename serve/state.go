@@ -33,6 +33,10 @@ type tournamentState struct {
 	openings    [][2]string
 	openingsIdx map[string]int
 
+	// The games counted, in schedule order: the game list filters and
+	// pages them in memory (a filtered count in SQL reads every game).
+	games []*record.Game
+
 	// The report and its renderings for the tournament as key describes
 	// it; html and json are made when first asked for.
 	key        string
@@ -106,7 +110,7 @@ func (s *Server) update(ctx context.Context, id int64, st *tournamentState) erro
 		if err != nil {
 			return err
 		}
-		st.live, st.lastID, st.openings, st.openingsIdx = standings.NewLive(), 0, nil, map[string]int{}
+		st.live, st.lastID, st.openings, st.openingsIdx, st.games = standings.NewLive(), 0, nil, map[string]int{}, nil
 		st.report = nil
 		st.counts++
 		return st.add(ctx, tx, id, games)
@@ -145,7 +149,28 @@ func (st *tournamentState) add(ctx context.Context, tx *store.Reader, id int64, 
 		}
 	}
 	st.lastID = max(st.lastID, byID[len(byID)-1].ID)
+	inOrder := true
+	for i := range games {
+		g := &games[i]
+		if n := len(st.games); n > 0 && !scheduleBefore(st.games[n-1], g) {
+			inOrder = false
+		}
+		st.games = append(st.games, g)
+	}
+	if !inOrder { // games finished out of schedule order, or a merge
+		slices.SortFunc(st.games, func(a, b *record.Game) int {
+			if scheduleBefore(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
 	return nil
+}
+
+// scheduleBefore orders games as the schedule plays them.
+func scheduleBefore(a, b *record.Game) bool {
+	return a.Pair < b.Pair || a.Pair == b.Pair && a.Index < b.Index
 }
 
 // reportOf returns the report of the tournament as the state has it,
@@ -194,13 +219,19 @@ func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, [
 		return loaded{}, nil, err
 	}
 	out := &st.html
-	write := report.WriteHTMLSections
 	if asJSON {
-		out, write = &st.json, report.WriteJSON
+		out = &st.json
 	}
 	if *out == nil {
 		var b bytes.Buffer
-		if err := write(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}}); err != nil {
+		var err error
+		if asJSON {
+			err = report.WriteJSON(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{siteTournament(rt)}})
+		} else {
+			err = report.WriteHTMLSections(&b, report.Report{Level: s.level, Tournaments: []report.Tournament{rt}},
+				report.SectionOptions{OpeningsURL: fmt.Sprintf("/tournaments/%d/openings", id), MaxOpenings: s.openingsOnPage})
+		}
+		if err != nil {
 			return loaded{}, nil, err
 		}
 		*out = b.Bytes()
@@ -208,16 +239,94 @@ func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, [
 	return loaded{st.rec, rt}, *out, nil
 }
 
-// openingsOf returns the openings of the tournament's games for the game
-// list's filter, and the tournament.
-func (s *Server) openingsOf(ctx context.Context, id int64) (record.Tournament, [][2]string, error) {
+// siteTournament is the tournament as /api/tournaments/{id} has it: the
+// report without what grows with every game, so that its size is bounded:
+// the running estimate and the SPRT path thinned to the points the charts
+// draw (report.ThinSeries), and the openings' per-game results left out
+// (their lists are empty; /api/tournaments/{id}/openings has them, page
+// by page).
+func siteTournament(rt report.Tournament) report.Tournament {
+	rt = report.ThinSeries(rt)
+	for i, p := range rt.Pairings {
+		rows := make([]report.OpeningRow, len(p.Openings.Rows))
+		for j, r := range p.Openings.Rows {
+			r.FirstWhite, r.FirstBlack = nil, nil
+			rows[j] = r
+		}
+		p.Openings.Rows = rows
+		rt.Pairings[i] = p // ThinSeries gave rt its own pairings
+	}
+	return rt
+}
+
+// openingsOf returns the tournament and, for the game list's filter, the
+// openings of its games (ok) when the server has counted them already. A
+// first visit to a game list does not count every game for its filter
+// (seconds at 100,000 games): it reads the tournament alone.
+func (s *Server) openingsOf(ctx context.Context, id int64) (t record.Tournament, openings [][2]string, ok bool, err error) {
+	t, openings, _, _, ok, err = s.gameList(ctx, id, nil, 0, 0)
+	return t, openings, ok, err
+}
+
+// gameList is openingsOf and, when the games were counted (ok), the ids
+// of the games that match, from the offset-th on (at most limit), and
+// how many match, selected from the games in memory.
+func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game) bool, offset, limit int) (
+	t record.Tournament, openings [][2]string, ids []int64, total int, ok bool, err error) {
+	st := s.stateOf(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.live == nil {
+		t, err = s.db.TournamentByID(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			err = notFound("no tournament with id %d", id)
+		}
+		return t, nil, nil, 0, false, err
+	}
+	if err := s.update(ctx, id, st); err != nil {
+		return record.Tournament{}, nil, nil, 0, false, err
+	}
+	if match != nil {
+		for _, g := range st.games {
+			if match(g) {
+				if total >= offset && total < offset+limit {
+					ids = append(ids, g.ID)
+				}
+				total++
+			}
+		}
+	}
+	return st.rec, slices.Clone(st.openings), ids, total, true, nil
+}
+
+// openingsPage returns a page of the tournament's results by opening: the
+// games of pairs (page-1)·PairsPerOpeningsPage up to the next page's, per
+// pairing in the report's order, the number of pages and the pairs they
+// span (PairSpan).
+func (s *Server) openingsPage(ctx context.Context, id int64, page int) (l loaded, ps []report.Pairing, pages, span int, err error) {
 	st := s.stateOf(id)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := s.update(ctx, id, st); err != nil {
-		return record.Tournament{}, nil, err
+		return loaded{}, nil, 0, 0, err
 	}
-	return st.rec, slices.Clone(st.openings), nil
+	rt, err := s.reportOf(st)
+	if err != nil {
+		return loaded{}, nil, 0, 0, err
+	}
+	span = st.live.PairSpan()
+	pages = max(1, (span+s.pairsPerPage-1)/s.pairsPerPage)
+	if page > pages {
+		return loaded{}, nil, 0, 0, notFound("page %d of %d", page, pages)
+	}
+	from := (page - 1) * s.pairsPerPage
+	byKey := st.live.Openings(from, from+s.pairsPerPage)
+	for _, p := range rt.Pairings {
+		if o, ok := byKey[[2]string{p.First, p.Second}]; ok {
+			ps = append(ps, report.Pairing{First: p.First, Second: p.Second, Openings: o})
+		}
+	}
+	return loaded{st.rec, rt}, ps, pages, span, nil
 }
 
 // load reads the tournaments and their reports.

@@ -375,3 +375,32 @@ func extendPlayed(r *report.TimeRange, g *record.Game) *report.TimeRange {
 	}
 	return r
 }
+
+// PairSpan is one more than the highest pair number counted (0 without
+// games): the pairs 0..PairSpan()-1 hold every game counted.
+func (l *Live) PairSpan() int {
+	n := 0
+	for _, p := range l.pairings {
+		if k := len(p.steps); k > 0 {
+			n = max(n, p.steps[k-1].game.Pair+1)
+		}
+	}
+	return n
+}
+
+// Openings returns each pairing's results by opening (report.Openings,
+// the FHR paper's Table 2 layout) over the games of pairs from..to-1 only,
+// keyed by the pairing's engines (first, second) as the report names
+// them; pairings without such games are left out. It reads only those
+// games, so a site can page a long tournament's table.
+func (l *Live) Openings(from, to int) map[[2]string]report.Openings {
+	out := map[[2]string]report.Openings{}
+	for key, p := range l.pairings {
+		a, _ := slices.BinarySearchFunc(p.steps, from, func(s pairingStep, pair int) int { return s.game.Pair - pair })
+		b, _ := slices.BinarySearchFunc(p.steps, to, func(s pairingStep, pair int) int { return s.game.Pair - pair })
+		if a < b {
+			out[key] = openingsReport(p.steps[a:b])
+		}
+	}
+	return out
+}

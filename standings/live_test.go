@@ -164,3 +164,61 @@ func TestLiveAddRejects(t *testing.T) {
 		t.Errorf("tally %+v", p)
 	}
 }
+
+// The openings of consecutive windows of pairs, put together, are the
+// report's: every game's result in the same row and order, and the counts
+// of each window are those of its games alone.
+func TestLiveOpeningsWindows(t *testing.T) {
+	rr := record.Tournament{Name: "rr", Status: record.StatusRunning, TotalGames: 400,
+		Engines: []record.Engine{{Name: "a"}, {Name: "b"}, {Name: "c"}},
+		Config:  `{"format":"round-robin","players":["a","b","c"]}`}
+	games := liveGames(rand.New(rand.NewPCG(7, 7)), 200, [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}})
+	l := NewLive()
+	if err := l.Add(slices.Clone(games)); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := l.Report(rr, 0.95, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := l.PairSpan()
+	if want := games[len(games)-1].Pair + 1; span != want {
+		t.Fatalf("PairSpan %d, want %d", span, want)
+	}
+	if got := l.Openings(span, span+10); len(got) != 0 {
+		t.Errorf("openings past the last pair: %v", got)
+	}
+	for _, size := range []int{1, 7, 50, 1000} {
+		type joined struct{ white, black []string }
+		got := map[[2]string]map[string]*joined{}
+		games := 0
+		for from := 0; from < span; from += size {
+			for key, o := range l.Openings(from, from+size) {
+				if got[key] == nil {
+					got[key] = map[string]*joined{}
+				}
+				for _, r := range o.Rows {
+					j := got[key][r.ID]
+					if j == nil {
+						j = &joined{}
+						got[key][r.ID] = j
+					}
+					j.white, j.black = append(j.white, r.FirstWhite...), append(j.black, r.FirstBlack...)
+					games += r.Games
+				}
+			}
+		}
+		if games != l.Games() {
+			t.Errorf("size %d: %d games in the windows, want %d", size, games, l.Games())
+		}
+		for _, p := range rt.Pairings {
+			for _, r := range p.Openings.Rows {
+				j := got[[2]string{p.First, p.Second}][r.ID]
+				if j == nil || !slices.Equal(j.white, r.FirstWhite) || !slices.Equal(j.black, r.FirstBlack) {
+					t.Fatalf("size %d: %s vs %s opening %s: windows give %v, the report %v %v", size, p.First, p.Second, r.ID,
+						j, r.FirstWhite, r.FirstBlack)
+				}
+			}
+		}
+	}
+}

@@ -97,6 +97,48 @@ func (r *Reader) ListGames(ctx context.Context, q GameQuery) ([]GameSummary, int
 	return out, total, nil
 }
 
+// GameSummaries returns the games of ids as the game list shows them, in
+// the order of ids; ids that are not stored are left out. A reader that
+// selected a page of games itself (selfplay serve, from the games it
+// keeps in memory) reads only those rows.
+func (r *Reader) GameSummaries(ctx context.Context, ids []int64) ([]GameSummary, error) {
+	out := []GameSummary{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if len(ids) > MaxGamePage {
+		return nil, fmt.Errorf("reading games: %d ids, at most %d", len(ids), MaxGamePage)
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, white, black,
+		result, termination, culprit, plies, finished_at FROM games WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading games: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]GameSummary{}
+	for rows.Next() {
+		var g GameSummary
+		if err := rows.Scan(&g.ID, &g.Pair, &g.Index, &g.Round, &g.OpeningID, &g.OpeningName, &g.White, &g.Black,
+			&g.Result, &g.Termination, &g.Culprit, &g.Plies, &g.Finished); err != nil {
+			return nil, fmt.Errorf("reading games: %w", err)
+		}
+		byID[g.ID] = g
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading games: %w", err)
+	}
+	for _, id := range ids {
+		if g, ok := byID[id]; ok {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
 // GameOpenings returns the distinct openings (id, name) of a tournament's
 // games, for the game list's filter.
 func (r *Reader) GameOpenings(ctx context.Context, tournamentID int64) ([][2]string, error) {
