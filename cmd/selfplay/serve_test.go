@@ -167,13 +167,28 @@ func TestRunServe(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
 		"[tournament.openings]", "rounds = 20\n[tournament.openings]", 1)) // 1,000 games: longer than the test
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"run", []string{"run", "-config", cfg, "-serve", "127.0.0.1:0"}},
+		{"match", []string{"match", "plain:hash=1", "fhr:hash=1", "-nodes", "200", "-rounds", "20", "-move", "25",
+			"-concurrency", "2", "-db", filepath.Join(dir, "match.db"), "-serve", "127.0.0.1:0"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { testServeBeside(t, tt.args) })
+	}
+}
+
+// testServeBeside runs args (a run or match with -serve) and watches the
+// site show the stored games growing, then stop with the run.
+func testServeBeside(t *testing.T, args []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb syncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- dispatch(ctx, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb},
-			[]string{"run", "-config", cfg, "-serve", "127.0.0.1:0"})
+			args)
 	}()
 	base := waitForURL(t, &out, &errb, done)
 	var seen []int
