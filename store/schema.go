@@ -237,6 +237,14 @@ var migrations = []migration{
 	UPDATE games SET white_depth = white_depth - s.wd, white_seldepth = white_seldepth - s.ws, white_depth_skipped = s.wk,
 		black_depth = black_depth - s.bd, black_seldepth = black_seldepth - s.bs, black_depth_skipped = s.bk
 		FROM sums s WHERE games.id = s.game_id;`},
+	// The game list's filters (selfplay serve: engine of either color,
+	// result, termination, opening) count a tournament's games: one narrow
+	// index with every filtered column lets the count read the index, a
+	// sixth of the table's pages, instead of every game. White and black
+	// come last: an index led by them would be taken for the search sums'
+	// GROUP BY white, black, reading the table out of schedule order
+	// (twice as slow as the sort it saves).
+	{sql: `CREATE INDEX games_filter ON games (tournament_id, result, termination, opening_id, white, black);`},
 }
 
 // schemaVersion is the user_version of an up-to-date database.

@@ -231,6 +231,107 @@ func TestMigrationSkipsSentinelDepths(t *testing.T) {
 	}
 }
 
+// queryPlan returns the details of EXPLAIN QUERY PLAN for query, one
+// line each.
+func queryPlan(t *testing.T, q queryer, query string, args ...any) string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Schema 6 to 7: the games get the game list's filter index, and every
+// filter's count reads only that index (not every game of the tournament),
+// while the search sums keep reading the games in schedule order. Readers
+// refuse schema 6 and leave it as it was; the writer upgrades it with the
+// games unchanged.
+func TestMigrationToFilterIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v6.db")
+	db := oldDatabase(t, path, 6)
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 8, '', '')`)
+	mustExec(t, db, `INSERT INTO engines (tournament_id, name, options) VALUES (1, 'a', ''), (1, 'b', '')`)
+	results := []string{"1-0", "0-1", "1/2-1/2", "1-0"}
+	for i := range 8 {
+		white, black := "a", "b"
+		if i%2 == 1 {
+			white, black = black, white
+		}
+		mustExec(t, db, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+			opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
+			VALUES (1, ?, ?, 0, ?, 'O', '', '', ?, ?, ?, ?, '', 3, '', '', '')`,
+			i/2, i%2, fmt.Sprintf("o%d", i/4), white, black, results[i%4], []string{"checkmate", "stalemate"}[i/4])
+	}
+	db.Close()
+
+	before := stateOf(t, path)
+	if _, err := OpenReader(ctx, path); err == nil || !strings.Contains(err.Error(), "schema version 6 is older") {
+		t.Errorf("reader of schema 6: %v", err)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 6 {
+		t.Errorf("the reader changed the schema 6 database: before %+v, after %+v", before, after)
+	}
+
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var v int
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 7 || schemaVersion() != 7 {
+		t.Fatalf("user_version %d (%v) after the upgrade, schema %d; want 7", v, err, schemaVersion())
+	}
+	for _, tc := range []struct {
+		q    GameQuery
+		want int
+	}{
+		{GameQuery{}, 8},
+		{GameQuery{Engine: "a"}, 8},
+		{GameQuery{Engine: "c"}, 0},
+		{GameQuery{Result: "1-0"}, 4},
+		{GameQuery{Termination: "stalemate", Result: "0-1"}, 1},
+		{GameQuery{Opening: "o1", Engine: "b"}, 4},
+	} {
+		tc.q.TournamentID = 1
+		where, args := tc.q.where()
+		// Unfiltered, the narrower (tournament, pair, index) index does.
+		plan := queryPlan(t, s.db, "SELECT count(*) FROM games"+where, args...)
+		if !strings.HasPrefix(plan, "SEARCH games USING COVERING INDEX ") || strings.Contains(plan, "\n") ||
+			(len(args) > 1 && !strings.Contains(plan, " games_filter ")) {
+			t.Errorf("count of %+v: plan %q, not an index alone", tc.q, plan)
+		}
+		games, total, err := s.ListGames(ctx, tc.q)
+		if err != nil || total != tc.want || len(games) != tc.want {
+			t.Errorf("ListGames(%+v) = %d games of %d, %v; want %d", tc.q, len(games), total, err, tc.want)
+		}
+	}
+	// An index led by white and black would be taken for the GROUP BY
+	// and read the table out of order.
+	if plan := queryPlan(t, s.db, `SELECT white, black, sum(white_nodes) FROM games WHERE tournament_id = ? GROUP BY white, black`, 1); strings.Contains(plan, "games_filter") {
+		t.Errorf("the search sums read through the filter index:\n%s", plan)
+	}
+	if _, err := OpenReader(ctx, path); err != nil {
+		t.Errorf("reader after the upgrade: %v", err)
+	}
+}
+
 // Saved games carry their search sums; SearchSums adds them up per engine
 // as SideSums does over the moves.
 func TestSearchSumsOfSavedGames(t *testing.T) {
