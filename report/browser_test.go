@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/internal/tooltest"
 	"selfplay/report"
 	"selfplay/standings"
 )
@@ -22,16 +23,7 @@ import (
 // browser returns a headless-capable Chromium on PATH, or skips the test.
 func browser(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "chromium") {
-		t.Fatal("chromium is required (SELFPLAY_REQUIRE_TOOLS) but not on PATH (Debian package chromium)")
-	}
-	t.Skip("no chromium or chromium-browser on PATH (Debian package chromium)")
-	return ""
+	return tooltest.Find(t, "chromium", "chromium", "chromium", "chromium-browser")
 }
 
 // windowHeight is the browser window's height in the tests.

@@ -15,6 +15,7 @@ import (
 
 	"selfplay/engines/uci/ucitest"
 	"selfplay/engines/uciserver"
+	"selfplay/internal/tooltest"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -371,13 +372,7 @@ func TestNoEngineSurvivesCancel(t *testing.T) {
 // when it is not installed, apt install stockfish, unless
 // SELFPLAY_REQUIRE_TOOLS asks for it, as CI does).
 func TestStockfishGauntlet(t *testing.T) {
-	const sf = "/usr/games/stockfish"
-	if _, err := os.Stat(sf); err != nil {
-		if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "stockfish") {
-			t.Fatalf("stockfish is required (SELFPLAY_REQUIRE_TOOLS) but %s is missing", sf)
-		}
-		t.Skip("stockfish not installed")
-	}
+	sf := tooltest.Find(t, "stockfish", "stockfish")
 	if testing.Short() {
 		t.Skip("plays against an external engine")
 	}

@@ -3,12 +3,12 @@ package runner
 import (
 	"flag"
 	"fmt"
-	"selfplay/internal/golden"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"selfplay/internal/golden"
 	"selfplay/standings"
 	"selfplay/stats"
 )

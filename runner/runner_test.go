@@ -340,16 +340,7 @@ model = "logistic"
 }
 
 func TestExportParsesInPGNExtract(t *testing.T) {
-	tool, err := exec.LookPath("pgn-extract")
-	if err != nil {
-		if _, e := os.Stat("/usr/games/pgn-extract"); e != nil {
-			if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "pgn-extract") {
-				t.Fatal("pgn-extract is required (SELFPLAY_REQUIRE_TOOLS) but not installed")
-			}
-			t.Skip("pgn-extract not installed (apt install pgn-extract)")
-		}
-		tool = "/usr/games/pgn-extract"
-	}
+	tool := pgnExtract(t)
 	_, st := runQuick(t, 2)
 	dir := t.TempDir()
 	pgn := filepath.Join(dir, "games.pgn")

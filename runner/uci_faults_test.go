@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"selfplay/engines/uci"
+	"selfplay/internal/tooltest"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -116,15 +117,5 @@ func TestEngineLogIsCapped(t *testing.T) {
 // pgnExtract finds pgn-extract (or skips, unless CI requires it).
 func pgnExtract(t *testing.T) string {
 	t.Helper()
-	if tool, err := exec.LookPath("pgn-extract"); err == nil {
-		return tool
-	}
-	if _, err := os.Stat("/usr/games/pgn-extract"); err == nil {
-		return "/usr/games/pgn-extract"
-	}
-	if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "pgn-extract") {
-		t.Fatal("pgn-extract is required (SELFPLAY_REQUIRE_TOOLS) but not installed")
-	}
-	t.Skip("pgn-extract not installed (apt install pgn-extract)")
-	return ""
+	return tooltest.Find(t, "pgn-extract", "pgn-extract")
 }

@@ -10,7 +10,6 @@ import (
 	"log"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"selfplay/internal/tooltest"
 	"selfplay/runner"
 	"selfplay/store"
 )
@@ -33,16 +33,7 @@ import (
 // (CI, whose .ci/run installs it).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if strings.Contains(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), "chromium") {
-		t.Fatal("chromium is required (SELFPLAY_REQUIRE_TOOLS) but not on PATH (Debian package chromium)")
-	}
-	t.Skip("no chromium or chromium-browser on PATH (Debian package chromium)")
-	return ""
+	return tooltest.Find(t, "chromium", "chromium", "chromium", "chromium-browser")
 }
 
 // artifacts is where the test keeps its screenshots: $SELFPLAY_ARTIFACTS

@@ -4,10 +4,11 @@ import (
 	"flag"
 	"path/filepath"
 	"regexp"
-	"selfplay/internal/golden"
 	"slices"
 	"strings"
 	"testing"
+
+	"selfplay/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
