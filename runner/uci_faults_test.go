@@ -60,9 +60,10 @@ func TestSlowReadyokIsNoTimeLoss(t *testing.T) {
 }
 
 // A readyok later than ping_timeout loses the game as an engine timeout with
-// the reason, not on time.
+// the reason, not on time. The margin spares the in-process opponent, which
+// may move first, a time loss on a loaded machine.
 func TestPingTimeoutIsEngineTimeout(t *testing.T) {
-	_, games := playExternal(t, []string{"-ready-delay", "1s"}, "ping_timeout = \"300ms\"", "movetime = \"100ms\"\n", "")
+	_, games := playExternal(t, []string{"-ready-delay", "1s"}, "ping_timeout = \"300ms\"", "movetime = \"100ms\"\ntime_margin = \"1s\"\n", "")
 	for _, g := range games {
 		fakeWhite := g.White == "ext"
 		if g.Termination != record.EngineTimeout || (fakeWhite && g.Result != "0-1") || (!fakeWhite && g.Result != "1-0") ||

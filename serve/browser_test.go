@@ -129,9 +129,22 @@ func (c *console) listen(ev any) {
 // a picture with something on it.
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
+	// Right after a navigation a loaded machine may not have laid the page
+	// out yet ("Cannot take screenshot with 0 width"): wait for the load to
+	// complete and try again for a few seconds.
+	var buf []byte
+	var err error
+	for try := 0; ; try++ {
+		var state string
+		if state, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState`)); err == nil && state == "complete" {
+			if buf, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+				break
+			}
+		}
+		if try == 20 {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	img, err := png.Decode(bytes.NewReader(buf))
 	if err != nil {
