@@ -354,24 +354,11 @@ func checkAttached(ctx context.Context, conn *sql.Conn) error {
 
 // attachedTournaments reads the tournaments of the attached database.
 func attachedTournaments(ctx context.Context, tx *sql.Tx) ([]record.Tournament, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
-		created_at, shard_index, shard_count, shard_pairs FROM src.tournaments ORDER BY id`)
+	rows, err := tx.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM src.tournaments ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
 	}
-	defer rows.Close()
-	var out []record.Tournament
-	for rows.Next() {
-		var t record.Tournament
-		var created string
-		if err := rows.Scan(&t.ID, &t.Name, &t.Config, &t.ConfigHash, &t.Status, &t.TotalGames, &t.SPRTState, &t.SPRTLLR,
-			&created, &t.Shard.Index, &t.Shard.Count, &t.Shard.Pairs); err != nil {
-			return nil, fmt.Errorf("reading tournaments: %w", err)
-		}
-		t.CreatedAt = parseTime(created)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return scanTournaments(rows)
 }
 
 // decided reports whether a stored SPRT state is a decision.

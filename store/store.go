@@ -465,11 +465,29 @@ func (r *Reader) Tournaments(ctx context.Context) ([]record.Tournament, error) {
 }
 
 func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
-		created_at, updated_at, finished_at, shard_index, shard_count, shard_pairs FROM tournaments `+where+` ORDER BY id`, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
 	}
+	out, err := scanTournaments(rows)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Engines, err = r.engines(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// tournamentColumns are the tournaments columns that scanTournaments reads.
+const tournamentColumns = `id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
+	created_at, updated_at, finished_at, shard_index, shard_count, shard_pairs`
+
+// scanTournaments reads and closes rows of tournamentColumns (without the
+// engines, which are rows of their own table).
+func scanTournaments(rows *sql.Rows) ([]record.Tournament, error) {
 	defer rows.Close()
 	var out []record.Tournament
 	for rows.Next() {
@@ -484,12 +502,6 @@ func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
-	}
-	rows.Close()
-	for i := range out {
-		if out[i].Engines, err = r.engines(ctx, out[i].ID); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }
