@@ -342,25 +342,10 @@ model = "logistic"
 func TestExportParsesInPGNExtract(t *testing.T) {
 	tool := pgnExtract(t)
 	_, st := runQuick(t, 2)
-	dir := t.TempDir()
-	pgn := filepath.Join(dir, "games.pgn")
-	if err := os.WriteFile(pgn, []byte(exportAll(t, st)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(dir, "log")
-	// -r: check the games without writing them; -l: diagnostics to a file.
-	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
-		t.Fatalf("pgn-extract: %v\n%s", err, out)
-	}
-	text, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(text), "50 games matched out of 50.") {
-		t.Fatalf("pgn-extract did not accept every game:\n%s", text)
-	}
+	pgn, text := pgnExtractReads(t, tool, st, 50)
+	dir := filepath.Dir(pgn)
 	for _, bad := range []string{"Failed", "Missing", "Unknown", "rror", "llegal"} {
-		if strings.Contains(string(text), bad) {
+		if strings.Contains(text, bad) {
 			t.Fatalf("pgn-extract reports %q:\n%s", bad, text)
 		}
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,19 +87,7 @@ func TestEngineControlBytesInPGN(t *testing.T) {
 			t.Errorf("game %d: %s, reason %q: want the crash with its stderr escaped", g.Index, g.Termination, g.Reason)
 		}
 	}
-	dir := t.TempDir()
-	pgn := filepath.Join(dir, "games.pgn")
-	if err := os.WriteFile(pgn, []byte(exportAll(t, st)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(dir, "log")
-	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
-		t.Fatalf("pgn-extract: %v\n%s", err, out)
-	}
-	text, _ := os.ReadFile(log)
-	if !strings.Contains(string(text), "2 games matched out of 2.") {
-		t.Fatalf("pgn-extract did not accept both games:\n%s", text)
-	}
+	pgnExtractReads(t, tool, st, 2)
 }
 
 // Each engine's stderr log stops at 10 MiB with a marker (issue 10 item 5).
@@ -119,4 +108,28 @@ func TestEngineLogIsCapped(t *testing.T) {
 func pgnExtract(t *testing.T) string {
 	t.Helper()
 	return tooltest.Find(t, "pgn-extract", "pgn-extract")
+}
+
+// pgnExtractReads exports st's games to a file and has pgn-extract (tool)
+// check them (-r: read without writing; -l: diagnostics to a file): all n
+// games must match. It returns the PGN file and the diagnostics.
+func pgnExtractReads(t *testing.T, tool string, st *store.Store, n int) (pgn, diagnostics string) {
+	t.Helper()
+	dir := t.TempDir()
+	pgn = filepath.Join(dir, "games.pgn")
+	if err := os.WriteFile(pgn, []byte(exportAll(t, st)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "log")
+	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
+		t.Fatalf("pgn-extract: %v\n%s", err, out)
+	}
+	text, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%d games matched out of %d.", n, n); !strings.Contains(string(text), want) {
+		t.Fatalf("pgn-extract did not accept every game (want %q):\n%s", want, text)
+	}
+	return pgn, string(text)
 }
