@@ -38,6 +38,7 @@ type Info struct {
 type Counters struct {
 	MainNodes          int64 // nodes of the full-width search
 	QNodes             int64 // quiescence nodes
+	HorizonNodes       int64 // the quiescence nodes entered from the full-width search (its depth ran out); the rest are deeper
 	TTCutoffs          int64 // nodes answered by the transposition table
 	NullTried          int64 // null-move searches
 	NullFailHigh       int64 // null-move searches that failed high (value >= beta)
@@ -59,6 +60,7 @@ type Counters struct {
 func (c *Counters) Add(o Counters) {
 	c.MainNodes += o.MainNodes
 	c.QNodes += o.QNodes
+	c.HorizonNodes += o.HorizonNodes
 	c.TTCutoffs += o.TTCutoffs
 	c.NullTried += o.NullTried
 	c.NullFailHigh += o.NullFailHigh
@@ -82,6 +84,7 @@ func (c *Counters) Fields() []CounterField {
 	return []CounterField{
 		{"main_nodes", c.MainNodes},
 		{"q_nodes", c.QNodes},
+		{"horizon_nodes", c.HorizonNodes},
 		{"tt_cutoffs", c.TTCutoffs},
 		{"null_tried", c.NullTried},
 		{"null_fail_high", c.NullFailHigh},

@@ -42,7 +42,7 @@ const noEval = -1 << 30
 // It returns a fail-soft value; after s.stopped the value is meaningless.
 func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags) Score {
 	if depth <= 0 {
-		return s.quiesce(alpha, beta, ply, flags)
+		return s.quiesce(alpha, beta, ply, flags, true)
 	}
 	if !s.enter(ply) {
 		return 0
@@ -250,12 +250,16 @@ research:
 
 // quiesce is a quiescence node: counted, checked for a draw by repetition
 // or the fifty-move rule (a quiet move or a check can reach the horizon in
-// a position seen before), then searched by qsearch.
-func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags) Score {
+// a position seen before), then searched by qsearch. horizon says that the
+// full-width search called it (depth ran out), not qsearch.
+func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags, horizon bool) Score {
 	if !s.enter(ply) {
 		return 0
 	}
 	s.counters.QNodes++
+	if horizon {
+		s.counters.HorizonNodes++
+	}
 	b := s.b
 	inCheck := s.inCheck(flags)
 	if b.IsRepetition(s.rootPly) {
@@ -331,7 +335,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat in
 			}
 		}
 		b.MakeMove(m)
-		x := -s.quiesce(-beta, -alpha, ply+1, 0)
+		x := -s.quiesce(-beta, -alpha, ply+1, 0, false)
 		b.UnmakeMove()
 		if s.stopped {
 			return 0

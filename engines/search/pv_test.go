@@ -24,17 +24,17 @@ func TestQuiesceDrawByRule(t *testing.T) {
 	// inside the search (the root is the start).
 	s, _ := node(t, "plain", perpetual, "d1d8", "h8g7", "d8d1", "g7h8", "d1d8")
 	s.rootPly = 0
-	if v := s.quiesce(-Infinity, Infinity, 5, checkFlags(true)); v != Draw || s.plies[5].pvLen != 0 {
+	if v := s.quiesce(-Infinity, Infinity, 5, checkFlags(true), false); v != Draw || s.plies[5].pvLen != 0 {
 		t.Errorf("repetition in check at the horizon: %s with a PV of %d moves, want a draw", v.UCI(), s.plies[5].pvLen)
 	}
 	// Black in check after the hundredth reversible ply, with evasions.
 	s, _ = node(t, "plain", "R3k3/8/8/8/8/8/8/4K3 b - - 100 80")
-	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true)); v != Draw {
+	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true), false); v != Draw {
 		t.Errorf("fifty-move rule in check: %s, want a draw", v.UCI())
 	}
 	// Mated on the hundredth ply: the mate counts.
 	s, _ = node(t, "plain", "R3k3/8/4K3/8/8/8/8/8 b - - 100 80")
-	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true)); v != -Mate+1 {
+	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true), false); v != -Mate+1 {
 		t.Errorf("mate on the fifty-move ply: %s, want mated", v.UCI())
 	}
 }

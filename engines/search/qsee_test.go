@@ -26,7 +26,7 @@ func TestQuiescenceSkipsLosingCaptures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen)
-			s.quiesce(-Infinity, Infinity, 1, 0)
+			s.quiesce(-Infinity, Infinity, 1, 0, false)
 			if got := s.counters.SEEPrunes > 0; got != tt.wantPrune {
 				t.Fatalf("SEE prunes %d, want pruned = %v (%+v)", s.counters.SEEPrunes, tt.wantPrune, s.counters)
 			}
@@ -118,7 +118,7 @@ func TestDeltaPruning(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen)
-			s.quiesce(tt.alpha, tt.alpha+1, 1, 0)
+			s.quiesce(tt.alpha, tt.alpha+1, 1, 0, false)
 			if got := s.counters.DeltaPrunes > 0; got != tt.wantPrune {
 				t.Fatalf("delta prunes %d, want pruned = %v", s.counters.DeltaPrunes, tt.wantPrune)
 			}
@@ -129,7 +129,7 @@ func TestDeltaPruning(t *testing.T) {
 	}
 	// In check the stand pat does not count: every evasion is searched.
 	s, _ = node(t, "plain", "r3k3/8/8/8/8/8/4r3/3QK3 w - - 0 1")
-	s.quiesce(5000, 5001, 1, 0)
+	s.quiesce(5000, 5001, 1, 0, false)
 	if s.counters.DeltaPrunes != 0 || s.counters.QNodes < 2 {
 		t.Fatalf("in check: %+v", s.counters)
 	}

@@ -225,7 +225,36 @@ func TestAllPresetsPlayLegalMoves(t *testing.T) {
 				if c := res.Info.Counters; c.MainNodes+c.QNodes != res.Info.Nodes {
 					t.Fatalf("%s: main %d + q %d != nodes %d", preset, c.MainNodes, c.QNodes, res.Info.Nodes)
 				}
+				if c := res.Info.Counters; c.HorizonNodes > c.QNodes {
+					t.Fatalf("%s: %d horizon nodes of %d quiescence nodes", preset, c.HorizonNodes, c.QNodes)
+				}
 			}
+		}
+	}
+}
+
+// TestHorizonNodes checks the split of quiescence nodes where it is known:
+// after one move from the start no capture exists, so at depth 1 every
+// quiescence node is a horizon node; at depth 2 White can capture after
+// some replies (1. e4 d5), so deeper quiescence nodes appear.
+func TestHorizonNodes(t *testing.T) {
+	tests := []struct {
+		depth  int
+		deeper bool // whether quiescence goes below the horizon
+	}{
+		{1, false},
+		{2, true},
+		{4, true},
+	}
+	for _, tt := range tests {
+		res := mustSearch(t, mustSearcher(t, "plain"), board.StartFEN, Limits{Depth: tt.depth})
+		c := res.Info.Counters
+		if c.HorizonNodes == 0 || c.HorizonNodes > c.QNodes {
+			t.Fatalf("depth %d: %d horizon nodes of %d quiescence nodes", tt.depth, c.HorizonNodes, c.QNodes)
+		}
+		if deeper := c.QNodes > c.HorizonNodes; deeper != tt.deeper {
+			t.Errorf("depth %d: %d horizon nodes of %d quiescence nodes; want deeper quiescence nodes %v",
+				tt.depth, c.HorizonNodes, c.QNodes, tt.deeper)
 		}
 	}
 }
