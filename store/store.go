@@ -93,6 +93,16 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 	if err != nil {
 		return nil, err
 	}
+	// SQLite follows a symbolic link to the database and keeps its
+	// write-ahead log beside the target; the lock and the checks below
+	// must name the same files.
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("a symbolic link whose target cannot be opened: %w", err)
+		}
+		abs = target
+	}
 	dir := filepath.Dir(abs)
 	if st, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("directory %s: %w", dir, err)
@@ -122,6 +132,9 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		}
 	}
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		if err := removeOrphanLogs(abs); err != nil {
+			return nil, err
+		}
 		if err := createDatabase(ctx, abs); err != nil {
 			return nil, err
 		}
@@ -192,6 +205,28 @@ func writerDSN(abs string) string {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
 	return dsn(abs, q)
+}
+
+// removeOrphanLogs handles the log files of a database that no longer
+// exists (deleted or moved while a process had it open): SQLite would
+// apply a leftover write-ahead log or rollback journal to a new database
+// of that name, bringing back the old games or corrupting it. Empty ones
+// hold nothing and are removed; one with content is an error that names
+// it, and nothing is removed (it is the only trace of the old games).
+func removeOrphanLogs(abs string) error {
+	logs := []string{abs + "-wal", abs + "-journal", abs + "-shm"}
+	for _, f := range logs[:2] {
+		if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
+			return fmt.Errorf("%s (%d bytes) is left from a database of this name that no longer exists (deleted or moved while a process had it open): SQLite would apply it to a new database; move or remove it (and %s) to start a new one",
+				f, fi.Size(), filepath.Base(abs)+"-shm")
+		}
+	}
+	for _, f := range logs {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the empty %s left from an earlier database: %w", f, err)
+		}
+	}
+	return nil
 }
 
 // createDatabase creates a new database at abs with the current schema:
