@@ -398,3 +398,56 @@ func TestSearchCommand(t *testing.T) {
 		t.Errorf("depths %v in\n%s", depths, stdout)
 	}
 }
+
+// An -o that names the command's input is refused before anything is
+// written: creating the output would truncate the input first.
+func TestOutputIsInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "copy.db")
+	data, err := os.ReadFile(storedTiny(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(dir, "linked.db")
+	if err := os.Link(db, linked); err != nil {
+		t.Fatal(err)
+	}
+	pgn := filepath.Join(dir, "g.pgn")
+	if err := os.WriteFile(pgn, []byte("[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	epd := filepath.Join(dir, "t.epd")
+	if err := os.WriteFile(epd, []byte(suiteTestEPD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		input string // the file that must be left as it was
+	}{
+		{"report", []string{"report", "-db", db, "-o", db}, db},
+		{"report through a hard link", []string{"report", "-db", db, "-o", linked}, db},
+		{"export", []string{"export", "-db", db, "-o", db}, db},
+		{"ratings", []string{"ratings", "-o", pgn, pgn}, pgn},
+		{"suite", []string{"suite", "-epd", epd, "-depth", "1", "-o", epd}, epd},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, err := os.ReadFile(tt.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := run(t, tt.args...)
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, "is the input") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and a message", code, stdout, stderr, exitUsage)
+			}
+			after, err := os.ReadFile(tt.input)
+			if err != nil || !bytes.Equal(before, after) {
+				t.Errorf("%s changed (%d bytes before, %d after, %v)", tt.input, len(before), len(after), err)
+			}
+		})
+	}
+}

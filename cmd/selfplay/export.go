@@ -21,6 +21,9 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
+	if code := checkOutputNotInput(e, "export", *out, databaseFiles(*dbPath)...); code != exitOK {
+		return code
+	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)

@@ -80,3 +80,36 @@ func writeOutput(e env, cmd, path string, write func(io.Writer) error) int {
 	}
 	return o.write(write)
 }
+
+// checkOutputNotInput refuses an -o path that names one of the command's
+// inputs (a database with its side files, a PGN or EPD file), which
+// creating the output would truncate before it is read. It reports the
+// error and returns exitUsage, or exitOK.
+func checkOutputNotInput(e env, cmd, out string, inputs ...string) int {
+	if out == "" {
+		return exitOK
+	}
+	fo, err := os.Stat(out)
+	if err != nil {
+		return exitOK // does not exist yet: nothing to overwrite
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
+			fmt.Fprintf(e.stderr, "selfplay %s: -o %s is the input %s: writing the output would destroy it\n", cmd, out, in)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+// databaseFiles lists a database's file and the files beside it that an
+// output must not replace.
+func databaseFiles(path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{path, path + "-wal", path + "-shm", path + ".lock"}
+}

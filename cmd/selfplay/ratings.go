@@ -49,6 +49,9 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 	if *window < 1 {
 		return fail(exitUsage, "-pair-window %d: want at least 1", *window)
 	}
+	if code := checkOutputNotInput(e, "ratings", *out, files...); code != exitOK {
+		return code
+	}
 
 	pool := pgnrate.NewPool(*window)
 	problem := func(ge *pgnscan.GameError) {

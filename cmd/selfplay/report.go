@@ -44,6 +44,9 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay report: -level %v is not in (0, 1)\n", *level)
 		return exitUsage
 	}
+	if code := checkOutputNotInput(e, "report", *out, databaseFiles(*dbPath)...); code != exitOK {
+		return code
+	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)

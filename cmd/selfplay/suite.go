@@ -48,6 +48,9 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	if *epdFile == "" {
 		return fail(exitUsage, "-epd FILE is required (an EPD file, or a built-in suite: %s)", builtin.Names())
 	}
+	if code := checkOutputNotInput(e, "suite", *out, append(databaseFiles(*db), *epdFile)...); code != exitOK {
+		return code
+	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
