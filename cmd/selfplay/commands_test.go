@@ -451,3 +451,29 @@ func TestOutputIsInputRefused(t *testing.T) {
 		})
 	}
 }
+
+// failingWriter fails every write, like a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A command whose standard output cannot be written exits 1 with the
+// reason, as the exit-code table says, rather than 0.
+func TestStdoutWriteErrorExitsOne(t *testing.T) {
+	for _, args := range [][]string{
+		{"elo", "-w", "1", "-l", "2", "-d", "3"},
+		{"search", "-depth", "2"},
+		{"perft", "-depth", "2"},
+		{"bench", "-depth", "1"},
+		{"variants"},
+		{"version"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			var errb bytes.Buffer
+			code := dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: failingWriter{}, stderr: &errb}, args)
+			if code != exitFailure || !strings.Contains(errb.String(), "selfplay "+args[0]+": writing standard output: no space left") {
+				t.Errorf("exit %d, stderr %q; want exit %d and the reason", code, errb.String(), exitFailure)
+			}
+		})
+	}
+}

@@ -95,9 +95,23 @@ func dispatch(ctx context.Context, e env, args []string) int {
 		return cmdVersion(ctx, e, args[1:])
 	}
 	for _, c := range commands() {
-		if c.name == args[0] {
+		if c.name != args[0] {
+			continue
+		}
+		switch c.name {
+		case "run", "match", "serve", "uci":
+			// They look at standard output itself (a terminal for the live
+			// line, the raw pipe for UCI) and report their own write errors.
 			return c.run(ctx, e, args[1:])
 		}
+		out := &checkedWriter{w: e.stdout}
+		e.stdout = out
+		code := c.run(ctx, e, args[1:])
+		if code == exitOK && out.err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: writing standard output: %v\n", c.name, out.err)
+			return exitFailure
+		}
+		return code
 	}
 	fmt.Fprintf(e.stderr, "selfplay: unknown command %q\n", args[0])
 	usage(e.stderr)
@@ -113,4 +127,20 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "run `selfplay <command> -h` for a command's flags; `selfplay -version` for the version")
+}
+
+// checkedWriter remembers the first write error, so that a command whose
+// output could not be written (a full disk, a closed pipe) exits 1 rather
+// than 0, as the exit-code table says.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
