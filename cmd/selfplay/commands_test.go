@@ -477,3 +477,22 @@ func TestStdoutWriteErrorExitsOne(t *testing.T) {
 		})
 	}
 }
+
+// Ctrl-C while the database is being created is an interruption (exit
+// 130), not bad input, and leaves no database behind.
+func TestInterruptWhileOpeningTheDatabase(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	path := filepath.Join(t.TempDir(), "new.db")
+	var errb bytes.Buffer
+	st, code := openWriter(ctx, &errb, "run", path)
+	if st != nil {
+		st.Close()
+	}
+	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q; want exit %d", code, errb.String(), exitInterrupted)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a database was left behind: %v", err)
+	}
+}

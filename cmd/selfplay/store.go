@@ -20,10 +20,16 @@ func openExisting(ctx context.Context, path string) (*store.Reader, error) {
 // reports a failure on stderr and returns the exit code: exitUsage for a
 // database that is in use by another selfplay process, or cannot be
 // created or written, or is not a selfplay database; the message says
-// which.
+// which; exitInterrupted when the context was cancelled meanwhile.
 func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*store.Store, int) {
 	st, err := store.OpenWriter(ctx, path, command)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Ctrl-C while the database was being created or upgraded:
+			// an interruption, not bad input.
+			fmt.Fprintf(stderr, "selfplay %s: interrupted while opening the database %s; nothing was played\n", command, path)
+			return nil, exitInterrupted
+		}
 		var inUse *store.InUseError
 		if errors.As(err, &inUse) {
 			fmt.Fprintf(stderr, "selfplay %s: %v; readers (report, export) work meanwhile\n", command, err)
