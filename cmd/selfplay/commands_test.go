@@ -325,6 +325,13 @@ func TestExportBadInput(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unknown tournament: %s was created (%v)", out, err)
 	}
+	code, stdout, stderr = run(t, "export", "-db", db, "-engine", "Nope", "-o", out)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, `engine "Nope" not found (engines: a, b)`) {
+		t.Errorf("unknown engine: exit %d, stdout %q, stderr %q; want exit %d", code, stdout, stderr, exitUsage)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("unknown engine: %s was created (%v)", out, err)
+	}
 	if code, _, stderr := run(t, "export", "-db", db, "stray"); code != exitUsage || !strings.Contains(stderr, "unexpected argument") {
 		t.Errorf("stray argument: exit %d, stderr %q", code, stderr)
 	}

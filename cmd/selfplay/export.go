@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"selfplay/store"
 )
 
 // cmdExport writes stored games as one PGN file. Exit codes: 2 for bad
-// flags, a missing database, an unknown tournament, an -o file that cannot
-// be created; 1 when reading or writing fails.
+// flags, a missing database, an unknown tournament or engine, an -o file
+// that cannot be created; 1 when reading or writing fails.
 func cmdExport(ctx context.Context, e env, args []string) int {
 	fs := newFlagSet(e, "export", "[-db selfplay.db] [-tournament NAME] [-engine NAME] [-o FILE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
@@ -43,6 +45,18 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		}
 		filter.TournamentID = t.ID
 	}
+	if *engine != "" {
+		// Also checked first: a mistyped engine would give an empty file.
+		names, err := engineNames(ctx, st, filter.TournamentID)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+			return exitFailure
+		}
+		if !slices.Contains(names, *engine) {
+			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, strings.Join(names, ", "))
+			return exitUsage
+		}
+	}
 	var n int
 	code := writeOutput(e, "export", *out, func(w io.Writer) error {
 		var err error
@@ -53,4 +67,25 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
 	}
 	return code
+}
+
+// engineNames lists the engines of the tournament with id tid (0: of every
+// tournament), each once, in the order they were stored.
+func engineNames(ctx context.Context, st *store.Reader, tid int64) ([]string, error) {
+	ts, err := st.Tournaments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, t := range ts {
+		if tid != 0 && t.ID != tid {
+			continue
+		}
+		for _, en := range t.Engines {
+			if !slices.Contains(names, en.Name) {
+				names = append(names, en.Name)
+			}
+		}
+	}
+	return names, nil
 }
