@@ -131,8 +131,8 @@ func cmdMatch(ctx context.Context, e env, args []string) int {
 	if *restart {
 		opts.Restart = []string{t.Name}
 	}
-	fmt.Fprintf(e.stdout, "match: tournament %s in %s (the same command resumes it)\n", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "", *serveAddr)
+	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
+	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner)
 }
 
 // indentLines puts every line after the first of a multi-line message on

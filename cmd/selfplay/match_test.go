@@ -154,6 +154,8 @@ func TestMatchBadArgs(t *testing.T) {
 		{[]string{"fhr", "plain", "-nodes", "100", "-log", "moves"}, `-log "moves": want "games"`},
 		{[]string{"fhr", "plain", "-nodes", "100", "-pairs", "-1"}, "-pairs -1 is negative"},
 		{[]string{"fhr", "plain", "-nodes", "100", "-concurrency", "0"}, "-concurrency: 0 is out of range"},
+		// A database that cannot be opened: no "tournament ... in ..." line that says it resumes.
+		{[]string{"fhr", "plain", "-nodes", "100", "-db", "no-such-dir/x.db"}, "no-such-dir"},
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -79,7 +79,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if *dbPath != "" && share.Sharded() {
 		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
-	return play(ctx, e, "run", cfg, opts, hint, *serveAddr)
+	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "")
 }
 
 // setOutput sets where and how a run reports: progress on standard
@@ -105,7 +105,7 @@ func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
 // play runs the config's tournaments into its database (run, match) and
 // returns the exit code; shardHint is added to a shard mismatch's message.
 // With serveAddr, the database's web site is served there while it plays.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr string) int {
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) int {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
@@ -140,6 +140,10 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 			return exitFailure
 		}
 		defer stop()
+	}
+	if banner != "" {
+		// Only now: a database that cannot be opened must not be announced.
+		fmt.Fprintln(e.stdout, banner)
 	}
 	err := runner.Run(ctx, cfg, st, opts)
 	var changed *runner.ConfigChangedError
