@@ -60,7 +60,8 @@ func Decompress(r io.Reader, wantGzip bool) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	return newReadAhead(gzipErrors{zr}, 1<<20, 4), nil
+	zr.Multistream(false)
+	return newReadAhead(&gzipErrors{r: zr, br: br}, 1<<20, 4), nil
 }
 
 // readAhead reads r in a goroutine into a few buffers ahead of its reader.
@@ -132,12 +133,37 @@ func (ra *readAhead) Close() error {
 	return nil
 }
 
-// gzipErrors names gzip in a corrupt or truncated stream's error.
-type gzipErrors struct{ r *gzip.Reader }
+// gzipErrors reads the members of a gzip stream one after another (as
+// gzip -d does; cat a.gz b.gz is one stream) and names gzip in a corrupt
+// or truncated stream's error. Data after the last member that is not
+// another member is an error that says so, not "truncated".
+type gzipErrors struct {
+	r      *gzip.Reader
+	br     *bufio.Reader
+	member int // members finished
+}
 
-func (g gzipErrors) Read(p []byte) (int, error) {
+func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
+	if err == io.EOF {
+		g.member++
+		head, perr := g.br.Peek(len(gzipMagic))
+		switch {
+		case len(head) == 0 && errors.Is(perr, io.EOF):
+			return n, io.EOF
+		case perr != nil && !errors.Is(perr, io.EOF):
+			return n, perr
+		case string(head) == gzipMagic:
+			if rerr := g.r.Reset(g.br); rerr != nil {
+				return n, fmt.Errorf("gzip: member %d: %w", g.member+1, rerr)
+			}
+			g.r.Multistream(false)
+			return n, nil
+		default:
+			return n, fmt.Errorf("gzip: data that is not gzip after the end of the compressed stream (member %d); gzip -d would ignore it as trailing garbage", g.member)
+		}
+	}
+	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			err = errors.New("the gzip stream is truncated")
 		}

@@ -305,6 +305,68 @@ func TestOpenGzip(t *testing.T) {
 	}
 }
 
+// Concatenated gzip members are one stream (cat a.gz b.gz), as gzip -d
+// reads them; data after the last member that is not gzip is an error
+// that says so, not "truncated".
+func TestGzipMembers(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "cutechess.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := func() []byte {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(plain)
+		zw.Close()
+		return z.Bytes()
+	}
+	two := append(member(), member()...)
+	tests := []struct {
+		name    string
+		data    []byte
+		games   int
+		wantErr string
+	}{
+		{"one member", member(), 6, ""},
+		{"two members", two, 12, ""},
+		{"trailing garbage", append(member(), "junk\n"...), 6, "not gzip after the end"},
+		{"a truncated second member", two[:len(two)-10], 6, "truncated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Decompress(bytes.NewReader(tt.data), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			s := NewScanner(r, "x.pgn.gz", Options{})
+			games := 0
+			for {
+				_, err := s.Next()
+				if err == io.EOF {
+					if tt.wantErr != "" {
+						t.Fatalf("read to the end with %d games; want an error %q", games, tt.wantErr)
+					}
+					break
+				}
+				var ge *GameError
+				if err != nil && !errors.As(err, &ge) {
+					if tt.wantErr == "" || !strings.Contains(err.Error(), tt.wantErr) {
+						t.Fatalf("error %v; want %q", err, tt.wantErr)
+					}
+					break
+				}
+				if err == nil {
+					games++
+				}
+			}
+			if games < tt.games || (tt.wantErr == "" && games != tt.games) {
+				t.Errorf("%d games, want %d", games, tt.games)
+			}
+		})
+	}
+}
+
 // An empty input has no games.
 func TestEmptyInput(t *testing.T) {
 	for _, text := range []string{"", "\n\n", "\xef\xbb\xbf", "{just a comment}\n"} {
