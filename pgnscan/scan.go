@@ -419,10 +419,14 @@ func isDelimiter(c byte) bool {
 // problem, when not "", makes the game malformed once it is read.
 func (s *Scanner) movetext(g *Game, problem string) (*Game, error) {
 	depth := 0        // variation nesting
+	varLine := 0      // where the outermost open variation began
 	lastMove := false // the last token was a main-line move, without a comment yet
 	for {
 		c, ok := s.peek()
 		if !ok {
+			if depth > 0 {
+				return nil, s.fail(varLine, g.Line, g, fmt.Sprintf("variation opened at line %d is not closed", varLine), true)
+			}
 			return nil, s.fail(s.line, g.Line, g, "the input ends before the termination marker (1-0, 0-1, 1/2-1/2 or *)", true)
 		}
 		switch {
@@ -448,6 +452,9 @@ func (s *Scanner) movetext(g *Game, problem string) (*Game, error) {
 		case c == '%' && s.atLineStart():
 			s.skipLine()
 		case c == '(':
+			if depth == 0 {
+				varLine = s.line
+			}
 			s.advance(c)
 			depth++
 		case c == ')':
@@ -459,6 +466,10 @@ func (s *Scanner) movetext(g *Game, problem string) (*Game, error) {
 		case c == '[':
 			if s.atLineStart() {
 				// The next game's tags: this one has no marker.
+				if depth > 0 {
+					return nil, s.fail(varLine, g.Line, g,
+						fmt.Sprintf("variation opened at line %d is not closed before the next game's tags", varLine), false)
+				}
 				return nil, s.fail(s.line, g.Line, g,
 					"no termination marker (1-0, 0-1, 1/2-1/2 or *) before the next game's tags", false)
 			}
