@@ -123,7 +123,7 @@ func (f *fixtureSource) TournamentGames(_ context.Context, id int64) ([]record.G
 }
 
 func (f *fixtureSource) SearchSums(_ context.Context, id int64) (map[string]record.SearchSums, error) {
-	return standings.SumSearch(f.games[id]), nil
+	return record.SumSearch(f.games[id]), nil
 }
 
 func (f *fixtureSource) SuiteRuns(context.Context) ([]record.SuiteRun, error) {

@@ -74,24 +74,6 @@ func (tt *terminationTally) report(engines []string) report.Terminations {
 	return t
 }
 
-// SumSearch adds up each engine's search figures over the moves it chose
-// in the games (with their moves): what a Source's SearchSums returns.
-func SumSearch(games []record.Game) map[string]record.SearchSums {
-	out := map[string]record.SearchSums{}
-	for i := range games {
-		g := &games[i]
-		w, b := g.SideSums()
-		for _, side := range []struct {
-			engine string
-			sums   record.SearchSums
-		}{{g.White, w}, {g.Black, b}} {
-			s := out[side.engine]
-			s.Add(side.sums)
-			out[side.engine] = s
-		}
-	}
-	return out
-}
 
 // searchReport averages each engine's search figures over its own moves
 // (depth and seldepth over those with plausible depths), engines in the

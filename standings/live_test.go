@@ -105,7 +105,7 @@ func TestLiveEqualsTournament(t *testing.T) {
 					if err := l.Add(batch); err != nil {
 						t.Fatal(err)
 					}
-					l.AddSearch(SumSearch(batch))
+					l.AddSearch(record.SumSearch(batch))
 					added = append(added, batch...)
 					sorted := slices.Clone(added)
 					slices.SortFunc(sorted, func(x, y record.Game) int { return 2*(x.Pair-y.Pair) + x.Index - y.Index })
@@ -120,7 +120,7 @@ func TestLiveEqualsTournament(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want, err := Tournament(tour, sorted, SumSearch(sorted), level, "")
+					want, err := Tournament(tour, sorted, record.SumSearch(sorted), level, "")
 					if err != nil {
 						t.Fatal(err)
 					}

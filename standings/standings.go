@@ -42,7 +42,7 @@ type Source interface {
 	// leave out.
 	TournamentGames(ctx context.Context, tournamentID int64) ([]record.Game, error)
 	// SearchSums returns, per engine, its search figures summed over the
-	// moves it chose in the tournament (SumSearch of the games with moves).
+	// moves it chose in the tournament (record.SumSearch of the games with moves).
 	SearchSums(ctx context.Context, tournamentID int64) (map[string]record.SearchSums, error)
 	// SuiteRuns returns every suite run with its rows, oldest first.
 	SuiteRuns(ctx context.Context) ([]record.SuiteRun, error)

@@ -25,7 +25,7 @@ func TestSearchReportAttributesMovesBySide(t *testing.T) {
 			{Ply: 4, Depth: 12, SelDepth: 22, Nodes: 3000, Time: 30 * time.Millisecond}, // White
 		},
 	}
-	rows := searchReport([]string{"w", "b"}, SumSearch([]record.Game{g}))
+	rows := searchReport([]string{"w", "b"}, record.SumSearch([]record.Game{g}))
 	w, b := rows[0], rows[1]
 	if w.Moves != 2 || w.Depth != 11 || w.SelDepth != 21 || w.Nodes != 2000 || w.TimeMS != 20 || w.NPS != 100000 {
 		t.Errorf("white: %+v", w)
@@ -59,7 +59,7 @@ func TestSearchReportIgnoresSentinelDepths(t *testing.T) {
 			m.Ply, m.Nodes, m.Time = 2*i+1, 1000, time.Millisecond
 			g.Moves = append(g.Moves, m)
 		}
-		w := searchReport([]string{"w"}, SumSearch([]record.Game{g}))[0]
+		w := searchReport([]string{"w"}, record.SumSearch([]record.Game{g}))[0]
 		if w.Moves != tt.moves0 || float64(w.Depth) != tt.depth || float64(w.SelDepth) != tt.selDepth || float64(w.Nodes) != tt.nodes ||
 			w.TimeMS != 1 {
 			t.Errorf("%s: %+v; want %d moves, depth %v, seldepth %v, %v nodes and 1 ms per move", tt.name, w, tt.moves0, tt.depth,
@@ -211,7 +211,7 @@ func TestSPRTDecisionIsFinal(t *testing.T) {
 	row := record.Tournament{Name: "m", Status: record.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
 		Engines: []record.Engine{{Name: "a"}, {Name: "b"}},
 		Config:  `{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":150,"alpha":0.1,"beta":0.1,"model":"logistic"}}`}
-	rt, err := Tournament(row, games, SumSearch(games), 0.95, "")
+	rt, err := Tournament(row, games, record.SumSearch(games), 0.95, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func (r *records) TournamentGames(_ context.Context, id int64) ([]record.Game, e
 }
 
 func (r *records) SearchSums(_ context.Context, id int64) (map[string]record.SearchSums, error) {
-	return standings.SumSearch(r.games[id]), nil
+	return record.SumSearch(r.games[id]), nil
 }
 
 func (r *records) SuiteRuns(context.Context) ([]record.SuiteRun, error) { return nil, nil }
@@ -65,7 +65,7 @@ func TestStoreReportEqualsRecordsReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := standings.SumSearch(mem.games[tr.ID]); !reflect.DeepEqual(sums, want) {
+		if want := record.SumSearch(mem.games[tr.ID]); !reflect.DeepEqual(sums, want) {
 			t.Errorf("search sums: store %+v, moves %+v", sums, want)
 		}
 	}

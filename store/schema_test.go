@@ -95,10 +95,7 @@ func TestMigrationToSearchSums(t *testing.T) {
 			opening_moves, white, black, result, termination, reason, culprit, plies, final_fen, started_at, finished_at, pgn)
 			VALUES (?, 5, ?, ?, 0, 'o', 'O', ?, '', ?, ?, '1-0', 'checkmate', 'r', '', 3, '', '', '', 'pgn')`,
 			g.ID, g.Pair, g.Index, g.StartFEN, g.White, g.Black)
-		for _, m := range g.Moves {
-			mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
-				VALUES (?, ?, 'a2a3', 'a3', ?, 0, ?, ?, ?, ?)`, g.ID, m.Ply, m.Book, m.Depth, m.SelDepth, m.Nodes, ms(m.Time))
-		}
+		insertMoves(t, db, g)
 	}
 	db.Close()
 
@@ -112,15 +109,7 @@ func TestMigrationToSearchSums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]record.SearchSums{}
-	for _, g := range games {
-		w, b := g.SideSums()
-		for e, add := range map[string]record.SearchSums{g.White: w, g.Black: b} {
-			sum := want[e]
-			sum.Add(add)
-			want[e] = sum
-		}
-	}
+	want := record.SumSearch(games)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("search sums after migration:\n got %+v\nwant %+v", got, want)
 	}
@@ -192,10 +181,7 @@ func TestMigrationSkipsSentinelDepths(t *testing.T) {
 			g.ID, g.Pair, g.Index, g.StartFEN, g.White, g.Black, w.Moves, w.Depth, w.SelDepth, w.Nodes, int64(w.Time),
 			b.Moves, b.Depth, b.SelDepth, b.Nodes, int64(b.Time))
 		mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (?, 'pgn')`, g.ID)
-		for _, m := range g.Moves {
-			mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
-				VALUES (?, ?, 'a2a3', 'a3', ?, 0, ?, ?, ?, ?)`, g.ID, m.Ply, m.Book, m.Depth, m.SelDepth, m.Nodes, ms(m.Time))
-		}
+		insertMoves(t, db, g)
 	}
 	db.Close()
 
@@ -217,17 +203,18 @@ func TestMigrationSkipsSentinelDepths(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("search sums after migration:\n got %+v\nwant %+v", got, want)
 	}
-	sides := map[string]record.SearchSums{}
-	for _, g := range games {
-		w, b := g.SideSums()
-		for e, add := range map[string]record.SearchSums{g.White: w, g.Black: b} {
-			sum := sides[e]
-			sum.Add(add)
-			sides[e] = sum
-		}
-	}
-	if !reflect.DeepEqual(sides, want) {
+	if sides := record.SumSearch(games); !reflect.DeepEqual(sides, want) {
 		t.Errorf("the migration and SideSums disagree:\nSideSums %+v\nmigrated %+v", sides, got)
+	}
+}
+
+// insertMoves stores g's moves in an old database's moves table (its
+// columns are the same in schemas 3 and 5, the ones these tests build).
+func insertMoves(t *testing.T, db *sql.DB, g record.Game) {
+	t.Helper()
+	for _, m := range g.Moves {
+		mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
+			VALUES (?, ?, 'a2a3', 'a3', ?, 0, ?, ?, ?, ?)`, g.ID, m.Ply, m.Book, m.Depth, m.SelDepth, m.Nodes, ms(m.Time))
 	}
 }
 

@@ -211,3 +211,22 @@ type SuitePosition struct {
 	Nodes      int64
 	Time       time.Duration
 }
+
+// SumSearch adds up each engine's search figures over the moves it chose
+// in the games (with their moves): what a database's per-engine search sums hold.
+func SumSearch(games []Game) map[string]SearchSums {
+	out := map[string]SearchSums{}
+	for i := range games {
+		g := &games[i]
+		w, b := g.SideSums()
+		for _, side := range []struct {
+			engine string
+			sums   SearchSums
+		}{{g.White, w}, {g.Black, b}} {
+			s := out[side.engine]
+			s.Add(side.sums)
+			out[side.engine] = s
+		}
+	}
+	return out
+}
