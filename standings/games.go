@@ -74,7 +74,6 @@ func (tt *terminationTally) report(engines []string) report.Terminations {
 	return t
 }
 
-
 // searchReport averages each engine's search figures over its own moves
 // (depth and seldepth over those with plausible depths), engines in the
 // tournament's order (sums of engines it does not list are
