@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
-	"log"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -229,12 +227,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	defer r.Close()
-	var logs syncLog
-	h, err := New(r, Options{Log: log.New(&logs, "", 0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
+	srv, logs := loggedServer(t, r)
 	defer srv.Close()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
@@ -352,7 +345,7 @@ func TestBrowser(t *testing.T) {
 	}
 	// Each ply's position as the server has it (/api/games/ID).
 	var view GameView
-	if _, body := get(t, h, "GET", fmt.Sprintf("/api/games/%d", gameID)); json.Unmarshal([]byte(body), &view) != nil {
+	if _, body := get(t, srv.Config.Handler, "GET", fmt.Sprintf("/api/games/%d", gameID)); json.Unmarshal([]byte(body), &view) != nil {
 		t.Fatalf("/api/games/%d: %s", gameID, body)
 	}
 	fenAt := func(ply int) string {

@@ -125,6 +125,18 @@ func (l *syncLog) String() string {
 	return l.b.String()
 }
 
+// loggedServer serves r over HTTP and keeps the site's log for the test to
+// check; the caller closes the server.
+func loggedServer(tb testing.TB, r *store.Reader) (*httptest.Server, *syncLog) {
+	tb.Helper()
+	logs := &syncLog{}
+	h, err := New(r, Options{Log: log.New(logs, "", 0)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return httptest.NewServer(h), logs
+}
+
 // fetch GETs url and returns the time it took; a status other than 200 is
 // an error with the body.
 func fetch(c *http.Client, url string) (time.Duration, error) {
@@ -182,12 +194,7 @@ func BenchmarkServeWhileWriting(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer r.Close()
-			var logs syncLog
-			h, err := New(r, Options{Log: log.New(&logs, "", 0)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			srv := httptest.NewServer(h)
+			srv, logs := loggedServer(b, r)
 			defer srv.Close()
 			c := srv.Client()
 			w, gameID := startWriter(b, path, games/2, time.Millisecond)
@@ -253,12 +260,7 @@ func TestNoLockErrorsWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var logs syncLog
-	h, err := New(r, Options{Log: log.New(&logs, "", 0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
+	srv, logs := loggedServer(t, r)
 	defer srv.Close()
 	w, gameID := startWriter(t, path, 1000, time.Millisecond)
 	urls := []string{"/", "/api/tournaments", "/tournaments/1", "/api/tournaments/1", "/tournaments/1/games?page=3",
@@ -303,7 +305,7 @@ func TestNoLockErrorsWhileWriting(t *testing.T) {
 	if written < 20 {
 		t.Errorf("the writer stored only %d games in 3 s", written)
 	}
-	_, body := get(t, h, "GET", "/api/tournaments")
+	_, body := get(t, srv.Config.Handler, "GET", "/api/tournaments")
 	if after, _ := r.CountGames(ctx, 1); !strings.Contains(body, fmt.Sprintf(`"games_stored": %d,`, after)) || after < before {
 		t.Errorf("the tournaments page does not show the %d games stored:\n%s", after, body)
 	}
