@@ -163,9 +163,6 @@ func waitExit(t *testing.T, cmd *exec.Cmd, timeout time.Duration) *exec.ExitErro
 
 // SIGINT and SIGTERM stop perft between root moves with exit 130.
 func TestPerftSignal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
 	}
@@ -197,9 +194,6 @@ func TestPerftSignal(t *testing.T) {
 // here a run whose external engine ignores stop and quit, so that the
 // first signal's clean stop waits a second for it.
 func TestSecondInterruptKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
 	}

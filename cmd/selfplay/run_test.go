@@ -148,9 +148,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// selfplayBinary builds the command once for tests that need a real process.
+// selfplayBinary builds the command once for tests that need a real process
+// (skipped with -short).
 func selfplayBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "selfplay-test")
 		if err != nil {
@@ -218,9 +222,6 @@ func waitForGames(t *testing.T, cmd *exec.Cmd, db string, n int) {
 // SIGINT: the run stops starting games, keeps the finished ones, exits 130
 // and says how to resume.
 func TestInterruptExitCode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bin := selfplayBinary(t)
 	var out bytes.Buffer
 	cmd, _, db := startRun(t, bin, &out)

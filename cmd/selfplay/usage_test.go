@@ -62,9 +62,6 @@ func TestVersionText(t *testing.T) {
 
 // The built binary's version says what `go version -m` reads from it.
 func TestBuiltBinaryVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bin := selfplayBinary(t)
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil {
@@ -90,9 +87,6 @@ func TestBuiltBinaryVersion(t *testing.T) {
 // The exit codes of the built binary, as the README documents them (go
 // run reports every non-zero code as 1).
 func TestBuiltBinaryExitCodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bin := selfplayBinary(t)
 	dir := t.TempDir()
 	tests := []struct {
@@ -139,9 +133,6 @@ func TestBuiltBinaryExitCodes(t *testing.T) {
 // A match interrupted by SIGINT exits 130 and says how to resume; the same
 // command resumes it, playing only the games not stored.
 func TestBuiltBinaryMatchInterruptAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT to send")
 	}
