@@ -510,3 +510,30 @@ func copyDatabase(t *testing.T, from, to string) {
 		}
 	}
 }
+
+// A reader catching up on a tournament reads past the last game it saw
+// through the id range, and from the start through the tournament's index
+// (the id range would then be every game of every tournament).
+func TestGamesAfterPlans(t *testing.T) {
+	s, err := OpenWriter(context.Background(), filepath.Join(t.TempDir(), "p.db"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		after int64
+		want  string
+	}{
+		{0, "(tournament_id=?"},
+		{5, "USING INTEGER PRIMARY KEY (rowid>?)"},
+	} {
+		for _, q := range []string{
+			"SELECT * FROM games " + afterWhere(tc.after) + " ORDER BY id",
+			"SELECT white, sum(white_nodes) FROM games " + afterWhere(tc.after) + " GROUP BY white",
+		} {
+			if plan := queryPlan(t, s.db, q, 1, tc.after); !strings.Contains(plan, tc.want) {
+				t.Errorf("after %d: %s\nplan %q, want %q", tc.after, q, plan, tc.want)
+			}
+		}
+	}
+}

@@ -190,15 +190,25 @@ func (r *Reader) GameByID(ctx context.Context, id int64) (record.Game, error) {
 // those games (a range of the table's primary key), whatever the size of
 // the tournament.
 func (r *Reader) GamesAfter(ctx context.Context, tournamentID, afterID int64) ([]record.Game, error) {
-	// "+tournament_id": not through the tournament's index (every game of
-	// it) but through the id range.
-	return r.reportGames(ctx, nil, `WHERE +tournament_id = ? AND id > ? ORDER BY id`, tournamentID, afterID)
+	return r.reportGames(ctx, nil, afterWhere(afterID)+` ORDER BY id`, tournamentID, afterID)
 }
 
 // SearchSumsAfter is SearchSums over the games whose id is above afterID
 // (GamesAfter's games).
 func (r *Reader) SearchSumsAfter(ctx context.Context, tournamentID, afterID int64) (map[string]record.SearchSums, error) {
-	return r.searchSums(ctx, `WHERE +tournament_id = ? AND id > ?`, tournamentID, afterID)
+	return r.searchSums(ctx, afterWhere(afterID), tournamentID, afterID)
+}
+
+// afterWhere selects a tournament's games with an id above afterID (the
+// arguments: tournament id, afterID). Past some id, "+tournament_id" keeps
+// SQLite off the tournament's index (every game of it) and on the id
+// range; from the start, the id range would be every game of every
+// tournament, and the tournament's index is the short way.
+func afterWhere(afterID int64) string {
+	if afterID <= 0 {
+		return `WHERE tournament_id = ? AND id > ?`
+	}
+	return `WHERE +tournament_id = ? AND id > ?`
 }
 
 // TournamentByID returns the tournament with its engines, or an error
