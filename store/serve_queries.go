@@ -75,11 +75,20 @@ func (r *Reader) ListGames(ctx context.Context, q GameQuery) ([]GameSummary, int
 	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM games`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("counting games: %w", err)
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, white, black,
-		result, termination, culprit, plies, finished_at FROM games`+where+gameOrder+` LIMIT ? OFFSET ?`,
-		append(args, q.Limit, q.Offset)...)
+	out, err := r.gameSummaries(ctx, where+gameOrder+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading games: %w", err)
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+// gameSummaries reads the games that the SQL after "FROM games" selects,
+// as the game list shows them, in the order it gives.
+func (r *Reader) gameSummaries(ctx context.Context, selection string, args ...any) ([]GameSummary, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, white, black,
+		result, termination, culprit, plies, finished_at FROM games`+selection, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading games: %w", err)
 	}
 	defer rows.Close()
 	out := []GameSummary{}
@@ -87,14 +96,14 @@ func (r *Reader) ListGames(ctx context.Context, q GameQuery) ([]GameSummary, int
 		var g GameSummary
 		if err := rows.Scan(&g.ID, &g.Pair, &g.Index, &g.Round, &g.OpeningID, &g.OpeningName, &g.White, &g.Black,
 			&g.Result, &g.Termination, &g.Culprit, &g.Plies, &g.Finished); err != nil {
-			return nil, 0, fmt.Errorf("reading games: %w", err)
+			return nil, fmt.Errorf("reading games: %w", err)
 		}
 		out = append(out, g)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading games: %w", err)
+		return nil, fmt.Errorf("reading games: %w", err)
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // GameSummaries returns the games of ids as the game list shows them, in
@@ -113,23 +122,13 @@ func (r *Reader) GameSummaries(ctx context.Context, ids []int64) ([]GameSummary,
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT id, pair_index, game_index, round, opening_id, opening_name, white, black,
-		result, termination, culprit, plies, finished_at FROM games WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	games, err := r.gameSummaries(ctx, ` WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("reading games: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	byID := map[int64]GameSummary{}
-	for rows.Next() {
-		var g GameSummary
-		if err := rows.Scan(&g.ID, &g.Pair, &g.Index, &g.Round, &g.OpeningID, &g.OpeningName, &g.White, &g.Black,
-			&g.Result, &g.Termination, &g.Culprit, &g.Plies, &g.Finished); err != nil {
-			return nil, fmt.Errorf("reading games: %w", err)
-		}
+	byID := make(map[int64]GameSummary, len(games))
+	for _, g := range games {
 		byID[g.ID] = g
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading games: %w", err)
 	}
 	for _, id := range ids {
 		if g, ok := byID[id]; ok {
