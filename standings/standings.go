@@ -126,14 +126,7 @@ func tournamentNames(ts []record.Tournament) string {
 
 // engineNames lists the distinct engines of tournaments for an error message.
 func engineNames(ts []record.Tournament) string {
-	var names []string
-	for _, t := range ts {
-		for _, e := range t.Engines {
-			if !slices.Contains(names, e.Name) {
-				names = append(names, e.Name)
-			}
-		}
-	}
+	names := record.EngineNames(ts)
 	if len(names) == 0 {
 		return "none"
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // cmdExport writes stored games as one PGN file. Exit codes: 2 for bad
@@ -33,6 +34,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	}
 	defer st.Close()
 	filter := store.GameFilter{Engine: *engine}
+	var selected []record.Tournament // the tournaments exported, once known
 	if *tournament != "" {
 		// Checked before any output, so that a mistyped name leaves no file.
 		t, err := st.TournamentByName(ctx, *tournament)
@@ -44,15 +46,18 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 			return exitFailure
 		}
 		filter.TournamentID = t.ID
+		selected = []record.Tournament{t}
 	}
 	if *engine != "" {
 		// Also checked first: a mistyped engine would give an empty file.
-		names, err := engineNames(ctx, st, filter.TournamentID)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
-			return exitFailure
+		if selected == nil {
+			var err error
+			if selected, err = st.Tournaments(ctx); err != nil {
+				fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+				return exitFailure
+			}
 		}
-		if !slices.Contains(names, *engine) {
+		if names := record.EngineNames(selected); !slices.Contains(names, *engine) {
 			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, strings.Join(names, ", "))
 			return exitUsage
 		}
@@ -67,25 +72,4 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
 	}
 	return code
-}
-
-// engineNames lists the engines of the tournament with id tid (0: of every
-// tournament), each once, in the order they were stored.
-func engineNames(ctx context.Context, st *store.Reader, tid int64) ([]string, error) {
-	ts, err := st.Tournaments(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, t := range ts {
-		if tid != 0 && t.ID != tid {
-			continue
-		}
-		for _, en := range t.Engines {
-			if !slices.Contains(names, en.Name) {
-				names = append(names, en.Name)
-			}
-		}
-	}
-	return names, nil
 }

@@ -5,6 +5,7 @@
 package record
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -229,4 +230,18 @@ func SumSearch(games []Game) map[string]SearchSums {
 		}
 	}
 	return out
+}
+
+// EngineNames lists the engines of the tournaments, each once, in the
+// order they were stored.
+func EngineNames(ts []Tournament) []string {
+	var names []string
+	for _, t := range ts {
+		for _, e := range t.Engines {
+			if !slices.Contains(names, e.Name) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	return names
 }
