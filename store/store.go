@@ -210,18 +210,19 @@ func writerDSN(abs string) string {
 // removeOrphanLogs handles the log files of a database that no longer
 // exists (deleted or moved while a process had it open): SQLite would
 // apply a leftover write-ahead log or rollback journal to a new database
-// of that name, bringing back the old games or corrupting it. Empty ones
-// hold nothing and are removed; one with content is an error that names
-// it, and nothing is removed (it is the only trace of the old games).
+// of that name, bringing back the old games or corrupting it. A log with
+// content is an error that names it, and nothing is removed (it is the
+// only trace of the old games); empty logs hold nothing and are removed,
+// as is the shared-memory file, an index of the log that SQLite rebuilds.
 func removeOrphanLogs(abs string) error {
-	logs := []string{abs + "-wal", abs + "-journal", abs + "-shm"}
-	for _, f := range logs[:2] {
+	logs := []string{abs + "-wal", abs + "-journal"}
+	for _, f := range logs {
 		if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
 			return fmt.Errorf("%s (%d bytes) is left from a database of this name that no longer exists (deleted or moved while a process had it open): SQLite would apply it to a new database; move or remove it (and %s) to start a new one",
 				f, fi.Size(), filepath.Base(abs)+"-shm")
 		}
 	}
-	for _, f := range logs {
+	for _, f := range append(logs, abs+"-shm") {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing the empty %s left from an earlier database: %w", f, err)
 		}
@@ -901,4 +902,14 @@ func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error)
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// Files lists the files of the database at path: the database, its
+// write-ahead log, shared memory and rollback journal, and the writer's
+// lock; none for an empty path (no database).
+func Files(path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + lockSuffix}
 }

@@ -24,9 +24,6 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if code := checkOutputNotInput(e, "export", *out, databaseFiles(*dbPath)...); code != exitOK {
-		return code
-	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)
@@ -67,7 +64,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		var err error
 		n, err = st.WritePGN(ctx, w, filter)
 		return err
-	})
+	}, store.Files(*dbPath)...)
 	if code == exitOK {
 		fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
 	}

@@ -49,25 +49,29 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, e env, args []string) int
+	// ownStdout: the command looks at standard output itself (a terminal
+	// for the live line, the raw pipe for UCI) and reports its own write
+	// errors; the others get it through a checkedWriter.
+	ownStdout bool
 }
 
 func commands() []command {
 	return []command{
-		{"run", "play the tournaments of a config file, storing games in SQLite", cmdRun},
-		{"match", "play a match (or gauntlet, round robin) given on the command line, without a config file", cmdMatch},
-		{"report", "statistics of stored tournaments (text, json or html)", cmdReport},
-		{"export", "write stored games as PGN", cmdExport},
-		{"serve", "a read-only web site over the database: live standings, charts, games on a board", cmdServe},
-		{"ratings", "ratings and statistics of the games of PGN files (cutechess, fastchess, ...)", cmdRatings},
-		{"merge", "merge databases (the shards of a tournament) into one", cmdMerge},
-		{"elo", "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", cmdElo},
-		{"search", "search one position and print the iterations", cmdSearch},
-		{"perft", "count leaf nodes of the move tree (move generator check and speed)", cmdPerft},
-		{"bench", "fixed-depth searches over benchmark positions (nodes, time, nps)", cmdBench},
-		{"suite", "run an EPD test suite (solved positions per node budget or depth)", cmdSuite},
-		{"uci", "act as a UCI engine on stdin/stdout", cmdUCI},
-		{"variants", "list the search variant presets and their switches", cmdVariants},
-		{"version", "the module version and VCS revision of this binary", cmdVersion},
+		{name: "run", summary: "play the tournaments of a config file, storing games in SQLite", run: cmdRun, ownStdout: true},
+		{name: "match", summary: "play a match (or gauntlet, round robin) given on the command line, without a config file", run: cmdMatch, ownStdout: true},
+		{name: "report", summary: "statistics of stored tournaments (text, json or html)", run: cmdReport},
+		{name: "export", summary: "write stored games as PGN", run: cmdExport},
+		{name: "serve", summary: "a read-only web site over the database: live standings, charts, games on a board", run: cmdServe, ownStdout: true},
+		{name: "ratings", summary: "ratings and statistics of the games of PGN files (cutechess, fastchess, ...)", run: cmdRatings},
+		{name: "merge", summary: "merge databases (the shards of a tournament) into one", run: cmdMerge},
+		{name: "elo", summary: "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", run: cmdElo},
+		{name: "search", summary: "search one position and print the iterations", run: cmdSearch},
+		{name: "perft", summary: "count leaf nodes of the move tree (move generator check and speed)", run: cmdPerft},
+		{name: "bench", summary: "fixed-depth searches over benchmark positions (nodes, time, nps)", run: cmdBench},
+		{name: "suite", summary: "run an EPD test suite (solved positions per node budget or depth)", run: cmdSuite},
+		{name: "uci", summary: "act as a UCI engine on stdin/stdout", run: cmdUCI, ownStdout: true},
+		{name: "variants", summary: "list the search variant presets and their switches", run: cmdVariants},
+		{name: "version", summary: "the module version and VCS revision of this binary", run: cmdVersion},
 	}
 }
 
@@ -98,10 +102,7 @@ func dispatch(ctx context.Context, e env, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		switch c.name {
-		case "run", "match", "serve", "uci":
-			// They look at standard output itself (a terminal for the live
-			// line, the raw pipe for UCI) and report their own write errors.
+		if c.ownStdout {
 			return c.run(ctx, e, args[1:])
 		}
 		out := &checkedWriter{w: e.stdout}

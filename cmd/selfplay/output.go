@@ -17,9 +17,13 @@ type output struct {
 }
 
 // createOutput creates the -o file now, so that a bad path fails before a
-// long computation. On failure it reports the error and returns the exit
-// code (exitUsage: a bad path is bad input).
-func createOutput(e env, cmd, path string) (*output, int) {
+// long computation, unless it is one of the command's inputs, which
+// creating it would truncate. On failure it reports the error and returns
+// the exit code (exitUsage: a bad path is bad input).
+func createOutput(e env, cmd, path string, inputs ...string) (*output, int) {
+	if code := checkOutputNotInput(e, cmd, path, inputs...); code != exitOK {
+		return nil, code
+	}
 	o := &output{e: e, cmd: cmd, path: path}
 	if path != "" {
 		f, err := os.Create(path)
@@ -72,9 +76,9 @@ func (o *output) discard() {
 
 // writeOutput writes to the file path, or to standard output when path is
 // empty, and returns the exit code: exitUsage when the file cannot be
-// created, exitFailure when writing, flushing or closing fails.
-func writeOutput(e env, cmd, path string, write func(io.Writer) error) int {
-	o, code := createOutput(e, cmd, path)
+// created or is one of inputs, exitFailure when writing, flushing or closing fails.
+func writeOutput(e env, cmd, path string, write func(io.Writer) error, inputs ...string) int {
+	o, code := createOutput(e, cmd, path, inputs...)
 	if o == nil {
 		return code
 	}
@@ -103,13 +107,4 @@ func checkOutputNotInput(e env, cmd, out string, inputs ...string) int {
 		}
 	}
 	return exitOK
-}
-
-// databaseFiles lists a database's file and the files beside it that an
-// output must not replace.
-func databaseFiles(path string) []string {
-	if path == "" {
-		return nil
-	}
-	return []string{path, path + "-wal", path + "-shm", path + ".lock"}
 }

@@ -49,9 +49,6 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 	if *window < 1 {
 		return fail(exitUsage, "-pair-window %d: want at least 1", *window)
 	}
-	if code := checkOutputNotInput(e, "ratings", *out, files...); code != exitOK {
-		return code
-	}
 
 	pool := pgnrate.NewPool(*window)
 	problem := func(ge *pgnscan.GameError) {
@@ -82,7 +79,7 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 		}
 		return fail(exitFailure, "%v", err)
 	}
-	return writeOutput(e, "ratings", *out, func(w io.Writer) error { return write(w, r) })
+	return writeOutput(e, "ratings", *out, func(w io.Writer) error { return write(w, r) }, files...)
 }
 
 // parseFlagsAndFiles parses flags anywhere among the file arguments

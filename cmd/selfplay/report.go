@@ -44,9 +44,6 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay report: -level %v is not in (0, 1)\n", *level)
 		return exitUsage
 	}
-	if code := checkOutputNotInput(e, "report", *out, databaseFiles(*dbPath)...); code != exitOK {
-		return code
-	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
@@ -68,5 +65,5 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		}
 		return exitFailure
 	}
-	return writeOutput(e, "report", *out, func(w io.Writer) error { return write(w, r) })
+	return writeOutput(e, "report", *out, func(w io.Writer) error { return write(w, r) }, store.Files(*dbPath)...)
 }

@@ -88,8 +88,8 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 // terminal. It reports a bad -log value and returns false.
 func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
 	opts.Progress = e.stdout
-	opts.Terminal = isTerminal(e.stdout)
-	opts.Columns = terminalColumns(e, e.stdout)
+	opts.Columns = terminalColumns(e, e.stdout) // nil unless a terminal
+	opts.Terminal = opts.Columns != nil
 	switch logSpec {
 	case "":
 		opts.GameLines = !opts.Terminal

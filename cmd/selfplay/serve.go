@@ -45,9 +45,9 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	srv, err := startSite(e.stderr, db, ln, *level)
-	if err != nil {
+	if err != nil { // the site's templates: not the user's input
 		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
-		return exitUsage
+		return exitFailure
 	}
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {

@@ -48,9 +48,6 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	if *epdFile == "" {
 		return fail(exitUsage, "-epd FILE is required (an EPD file, or a built-in suite: %s)", builtin.Names())
 	}
-	if code := checkOutputNotInput(e, "suite", *out, append(databaseFiles(*db), *epdFile)...); code != exitOK {
-		return code
-	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -94,7 +91,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 	}
 
 	// The -o file is created before the run, so that a bad path fails fast.
-	o, code := createOutput(e, "suite", *out)
+	o, code := createOutput(e, "suite", *out, append(store.Files(*db), *epdFile)...)
 	if o == nil {
 		return code
 	}

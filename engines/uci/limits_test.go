@@ -116,7 +116,6 @@ func TestLongLine(t *testing.T) {
 func TestHandshakeFlood(t *testing.T) {
 	t.Parallel()
 	cfg := fakeConfig("-mode", "flood-start")
-	cfg.InitTimeout = 20 * time.Second
 	begin := time.Now()
 	_, err := Start(context.Background(), cfg)
 	if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), `more than 1000 lines that are not UCI before uciok, e.g. "y"`) {
