@@ -294,12 +294,8 @@ func (p *progress) gameDone(g *record.Game) {
 	if p.gameLines {
 		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
 			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
-		first, second := g.White, g.Black
-		if g.Index == 1 {
-			first, second = second, first
-		}
-		for _, pt := range p.tally.Pairings() {
-			if pt.First == first && pt.Second == second {
+		if key, _, err := standings.PairingOf(g); err == nil {
+			if pt := p.tally.Pairing(key[0], key[1]); pt != nil {
 				lines = append(lines, scoreLine(pt))
 			}
 		}

@@ -89,20 +89,6 @@ func scheduleLess(a, b *record.Game) bool {
 	return a.Pair < b.Pair || a.Pair == b.Pair && a.Index < b.Index
 }
 
-// pairingOf is the pairing a game counts in and the first engine's score,
-// as Tally.Add orients them: the first engine is the one with White in the
-// first game of each pair.
-func pairingOf(g *record.Game) ([2]string, float64, error) {
-	w, err := whiteScore(g.Result)
-	if err != nil {
-		return [2]string{}, 0, fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
-	}
-	if g.Index == 1 {
-		return [2]string{g.Black, g.White}, 1 - w, nil
-	}
-	return [2]string{g.White, g.Black}, w, nil
-}
-
 // Add counts games that were not counted before, in any order. Live keeps
 // pointers into games: the caller must not change them afterwards. A game
 // with an unknown result, or one whose pair and index were counted already,
@@ -112,7 +98,7 @@ func (l *Live) Add(games []record.Game) error {
 	var keys [][2]string
 	for i := range games {
 		g := &games[i]
-		key, _, err := pairingOf(g)
+		key, _, err := PairingOf(g)
 		if err != nil {
 			return err
 		}
@@ -213,7 +199,7 @@ func (p *livePairing) insert(b []*record.Game) {
 // completes with the second of its games counted), in schedule order.
 func (p *livePairing) recount(k int) {
 	s := &p.steps[k]
-	_, s.score, _ = pairingOf(s.game) // checked by Add
+	_, s.score, _ = PairingOf(s.game) // checked by Add
 	var prev pairingStep
 	if k > 0 {
 		prev = p.steps[k-1]

@@ -42,20 +42,30 @@ func whiteScore(result string) (float64, error) {
 	return 0, fmt.Errorf("unknown result %q", result)
 }
 
-// Add counts a finished game.
-func (t *Tally) Add(g *record.Game) error {
+// PairingOf is the pairing a game counts in, first engine first, and the
+// first engine's score in it: the first engine is the one with White in
+// the first game of each pair. Every count of games by pairing (Tally,
+// Live, the runner's lines) orients them by it.
+func PairingOf(g *record.Game) ([2]string, float64, error) {
 	w, err := whiteScore(g.Result)
 	if err != nil {
-		return fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
+		return [2]string{}, 0, fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
 	}
-	first, second, score := g.White, g.Black, w
 	if g.Index == 1 {
-		first, second, score = g.Black, g.White, 1-w
+		return [2]string{g.Black, g.White}, 1 - w, nil
 	}
-	key := [2]string{first, second}
+	return [2]string{g.White, g.Black}, w, nil
+}
+
+// Add counts a finished game.
+func (t *Tally) Add(g *record.Game) error {
+	key, score, err := PairingOf(g)
+	if err != nil {
+		return err
+	}
 	p := t.byKey[key]
 	if p == nil {
-		p = &PairingTally{First: first, Second: second, half: map[int]float64{}}
+		p = &PairingTally{First: key[0], Second: key[1], half: map[int]float64{}}
 		t.byKey[key] = p
 		t.pairings = append(t.pairings, p)
 	}
