@@ -128,6 +128,28 @@ func TestLiveEqualsTournament(t *testing.T) {
 						t.Fatalf("after %d games (report %d): incremental report differs from the full one:\n%s\n%s",
 							len(added), reports, g, w)
 					}
+					// Tournament is a Live too: the counts also agree with
+					// a Tally, which counts by Add alone.
+					tally := NewTally()
+					for i := range sorted {
+						if err := tally.Add(&sorted[i]); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if len(got.Pairings) != len(tally.Pairings()) {
+						t.Fatalf("%d pairings reported, the tally has %d", len(got.Pairings), len(tally.Pairings()))
+					}
+					for _, p := range got.Pairings {
+						pt := tally.Pairing(p.First, p.Second)
+						if pt == nil {
+							t.Fatalf("pairing %s-%s is not in the tally", p.First, p.Second)
+						}
+						ptnml := [5]int{pt.Pairs.LL, pt.Pairs.LD, pt.Pairs.DD, pt.Pairs.WD, pt.Pairs.WW}
+						if p.Wins != pt.Games.Wins || p.Losses != pt.Games.Losses || p.Draws != pt.Games.Draws || p.Ptnml != ptnml {
+							t.Fatalf("pairing %s-%s: reported %d/%d/%d %v, tallied %+v %v",
+								p.First, p.Second, p.Wins, p.Losses, p.Draws, p.Ptnml, pt.Games, ptnml)
+						}
+					}
 				}
 				if l.Games() != len(all) {
 					t.Errorf("%d games counted, want %d", l.Games(), len(all))
