@@ -115,7 +115,7 @@ func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, got, known, err := h.openingsOf(ctx, tr.ID); err != nil || !known || !reflect.DeepEqual(got, wantOpenings) {
+		if _, got, _, _, known, err := h.gameList(ctx, tr.ID, nil, 0, 0); err != nil || !known || !reflect.DeepEqual(got, wantOpenings) {
 			t.Fatalf("%s: openings %v (%v, counted %v), want %v", when, got, err, known, wantOpenings)
 		}
 		for _, url := range []string{fmt.Sprintf("/api/tournaments/%d", tr.ID), fmt.Sprintf("/tournaments/%d", tr.ID),

@@ -259,18 +259,12 @@ func siteTournament(rt report.Tournament) report.Tournament {
 	return rt
 }
 
-// openingsOf returns the tournament and, for the game list's filter, the
-// openings of its games (ok) when the server has counted them already. A
-// first visit to a game list does not count every game for its filter
-// (seconds at 100,000 games): it reads the tournament alone.
-func (s *Server) openingsOf(ctx context.Context, id int64) (t record.Tournament, openings [][2]string, ok bool, err error) {
-	t, openings, _, _, ok, err = s.gameList(ctx, id, nil, 0, 0)
-	return t, openings, ok, err
-}
-
-// gameList is openingsOf and, when the games were counted (ok), the ids
-// of the games that match, from the offset-th on (at most limit), and
-// how many match, selected from the games in memory.
+// gameList returns the tournament and, when the server has counted its
+// games already (ok), the openings for the game list's filter, the ids of
+// the games that match from the offset-th on (at most limit) and how many
+// match, selected from the games in memory. A first visit to a game list
+// does not count every game for its filter (seconds at 100,000 games): it
+// reads the tournament alone.
 func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game) bool, offset, limit int) (
 	t record.Tournament, openings [][2]string, ids []int64, total int, ok bool, err error) {
 	st := s.stateOf(id)

@@ -9,19 +9,10 @@ import (
 	"selfplay/store/record"
 )
 
-// terminationsReport counts the games per termination (every standard one,
-// played or not, so the lines are stable), and per engine the
-// games that ended that way against it: lost, or drawn by its own fault (a
-// time forfeit against a lone king), as record.Game.Culprit says.
-func terminationsReport(engines []string, games []record.Game) report.Terminations {
-	var tt terminationTally
-	for i := range games {
-		tt.add(&games[i])
-	}
-	return tt.report(engines)
-}
-
-// terminationTally counts games per termination as they come.
+// terminationTally counts games per termination as they come (every
+// standard one, played or not, so the lines are stable), and per engine
+// the games that ended that way against it: lost, or drawn by its own
+// fault (a time forfeit against a lone king), as record.Game.Culprit says.
 type terminationTally struct {
 	rows map[record.Termination]*report.TerminationRow
 }

@@ -221,21 +221,24 @@ func (p *livePairing) tally() *PairingTally {
 	return pt
 }
 
-// eval returns step i's figures, computing what is missing: the running
-// estimate (progress) and, with test, the LLR. Evals are computed in
-// order, so the current prefix grows to i.
-func (p *livePairing) eval(i int, level float64, test *stats.SPRT, progress bool) (*stepEval, error) {
-	e, s := &stepEval{}, p.steps[i]
+// eval returns step i's figures: the running estimate and, with test,
+// the LLR. With keep they are computed once and kept; evals are computed
+// in order, so the kept prefix grows to i.
+func (p *livePairing) eval(i int, level float64, test *stats.SPRT) (stepEval, error) {
+	var e *stepEval
 	if p.keep {
 		for len(p.evals) <= i {
 			p.evals = append(p.evals, stepEval{})
 		}
 		e = &p.evals[i]
+	} else {
+		e = new(stepEval) // stays on the stack: returned by value
 	}
-	if progress && !e.hasProgress {
+	s := p.steps[i]
+	if !e.hasProgress {
 		est, err := s.counts().Estimate(level)
 		if err != nil {
-			return nil, err
+			return stepEval{}, err
 		}
 		e.progress = report.Progress{Games: est.Games, Elo: report.Float(est.Elo), EloLow: report.Float(est.EloLow),
 			EloHigh: report.Float(est.EloHigh)}
@@ -245,7 +248,7 @@ func (p *livePairing) eval(i int, level float64, test *stats.SPRT, progress bool
 		e.llr, e.llrErr = test.Pentanomial(s.pairs)
 		e.hasLLR = true
 	}
-	return e, nil
+	return *e, nil
 }
 
 // Report is the tournament's report (as Tournament builds it) from the

@@ -81,7 +81,7 @@ func pairingReport(pt *PairingTally, lp *livePairing, level float64, test *stats
 		if p.Pairs > 0 && !s.paired {
 			continue
 		}
-		e, err := lp.eval(i, level, test, true)
+		e, err := lp.eval(i, level, test)
 		if err != nil {
 			return report.Pairing{}, err
 		}

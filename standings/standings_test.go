@@ -77,7 +77,11 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 		{White: "y", Black: "x", Result: "1/2-1/2", Termination: record.Repetition, Reason: "White (y) repeats"},
 		{White: "y", Black: "x", Result: "1-0", Termination: "odd"},
 	}
-	tr := terminationsReport([]string{"x", "y"}, games)
+	var tt terminationTally
+	for i := range games {
+		tt.add(&games[i])
+	}
+	tr := tt.report([]string{"x", "y"})
 	byName := map[string]int{}
 	for i, r := range tr.Rows {
 		byName[r.Termination] = i
