@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,4 +257,27 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameAsRebuilt(t, mr, mh, "second shard merged")
+}
+
+// mergeSchedule keeps the games in schedule order whatever order they
+// arrive in.
+func TestMergeSchedule(t *testing.T) {
+	game := func(pair, index int) *record.Game { return &record.Game{Pair: pair, Index: index} }
+	for _, tc := range []struct {
+		name         string
+		games, fresh []*record.Game
+	}{
+		{"after the last", []*record.Game{game(0, 0), game(0, 1)}, []*record.Game{game(1, 0), game(2, 1)}},
+		{"into an empty list", nil, []*record.Game{game(0, 1), game(3, 0)}},
+		{"among the last", []*record.Game{game(0, 0), game(1, 0), game(2, 1)}, []*record.Game{game(0, 1), game(2, 0), game(3, 0)}},
+		{"before the first", []*record.Game{game(1, 0)}, []*record.Game{game(0, 0), game(0, 1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := append(slices.Clone(tc.games), tc.fresh...)
+			slices.SortFunc(want, record.ScheduleCompare)
+			if got := mergeSchedule(tc.games, tc.fresh); !slices.Equal(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
 }

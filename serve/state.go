@@ -149,28 +149,33 @@ func (st *tournamentState) add(ctx context.Context, tx *store.Reader, id int64, 
 		}
 	}
 	st.lastID = max(st.lastID, byID[len(byID)-1].ID)
-	inOrder := true
+	fresh := make([]*record.Game, len(games))
 	for i := range games {
-		g := &games[i]
-		if n := len(st.games); n > 0 && !scheduleBefore(st.games[n-1], g) {
-			inOrder = false
-		}
-		st.games = append(st.games, g)
+		fresh[i] = &games[i]
 	}
-	if !inOrder { // games finished out of schedule order, or a merge
-		slices.SortFunc(st.games, func(a, b *record.Game) int {
-			if scheduleBefore(a, b) {
-				return -1
-			}
-			return 1
-		})
-	}
+	slices.SortFunc(fresh, record.ScheduleCompare)
+	st.games = mergeSchedule(st.games, fresh)
 	return nil
 }
 
-// scheduleBefore orders games as the schedule plays them.
-func scheduleBefore(a, b *record.Game) bool {
-	return a.Pair < b.Pair || a.Pair == b.Pair && a.Index < b.Index
+// mergeSchedule merges fresh into games, both in schedule order. Games
+// finished out of schedule order (concurrency, a merge) land among the
+// last ones: only the games after the first fresh one are moved.
+func mergeSchedule(games, fresh []*record.Game) []*record.Game {
+	from, _ := slices.BinarySearchFunc(games, fresh[0], record.ScheduleCompare)
+	if from == len(games) {
+		return append(games, fresh...)
+	}
+	tail := slices.Clone(games[from:])
+	games = games[:from]
+	for len(tail) > 0 && len(fresh) > 0 {
+		if record.ScheduleCompare(tail[0], fresh[0]) < 0 {
+			games, tail = append(games, tail[0]), tail[1:]
+		} else {
+			games, fresh = append(games, fresh[0]), fresh[1:]
+		}
+	}
+	return append(append(games, tail...), fresh...)
 }
 
 // reportOf returns the report of the tournament as the state has it,

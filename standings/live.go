@@ -84,11 +84,6 @@ func NewLive() *Live {
 // Games is the number of games counted.
 func (l *Live) Games() int { return l.games }
 
-// scheduleLess orders games as the schedule plays them.
-func scheduleLess(a, b *record.Game) bool {
-	return a.Pair < b.Pair || a.Pair == b.Pair && a.Index < b.Index
-}
-
 // Add counts games that were not counted before, in any order. Live keeps
 // pointers into games: the caller must not change them afterwards. A game
 // with an unknown result, or one whose pair and index were counted already,
@@ -109,21 +104,13 @@ func (l *Live) Add(games []record.Game) error {
 	}
 	for _, key := range keys {
 		b := batches[key]
-		slices.SortStableFunc(b, func(x, y *record.Game) int {
-			switch {
-			case scheduleLess(x, y):
-				return -1
-			case scheduleLess(y, x):
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(b, record.ScheduleCompare)
 		p := l.pairings[key]
 		for i, g := range b {
-			twice := i > 0 && !scheduleLess(b[i-1], g)
+			twice := i > 0 && record.ScheduleCompare(b[i-1], g) >= 0
 			if p != nil && !twice {
 				j := p.search(g)
-				twice = j < len(p.steps) && !scheduleLess(g, p.steps[j].game)
+				twice = j < len(p.steps) && record.ScheduleCompare(g, p.steps[j].game) >= 0
 			}
 			if twice {
 				return fmt.Errorf("game %d.%d (%s vs %s) counted twice", g.Pair, g.Index, g.White, g.Black)
@@ -160,13 +147,7 @@ func (l *Live) AddSearch(sums map[string]record.SearchSums) {
 // search is the index of the first step not before g in schedule order.
 func (p *livePairing) search(g *record.Game) int {
 	i, _ := slices.BinarySearchFunc(p.steps, g, func(s pairingStep, g *record.Game) int {
-		switch {
-		case scheduleLess(s.game, g):
-			return -1
-		case scheduleLess(g, s.game):
-			return 1
-		}
-		return 0
+		return record.ScheduleCompare(s.game, g)
 	})
 	return i
 }
@@ -179,7 +160,7 @@ func (p *livePairing) insert(b []*record.Game) {
 	tail := slices.Clone(p.steps[from:])
 	p.steps = p.steps[:from]
 	for i, j := 0, 0; i < len(tail) || j < len(b); {
-		if j == len(b) || i < len(tail) && scheduleLess(tail[i].game, b[j]) {
+		if j == len(b) || i < len(tail) && record.ScheduleCompare(tail[i].game, b[j]) < 0 {
 			p.steps = append(p.steps, pairingStep{game: tail[i].game})
 			i++
 		} else {
@@ -289,12 +270,7 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 			lps = append(lps, p)
 		}
 	}
-	slices.SortFunc(lps, func(a, b *livePairing) int {
-		if scheduleLess(a.steps[0].game, b.steps[0].game) {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(lps, func(a, b *livePairing) int { return record.ScheduleCompare(a.steps[0].game, b.steps[0].game) })
 	tally := NewTally()
 	byTally := map[*PairingTally]*livePairing{}
 	for _, p := range lps {

@@ -5,6 +5,7 @@
 package record
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -244,4 +245,10 @@ func EngineNames(ts []Tournament) []string {
 		}
 	}
 	return names
+}
+
+// ScheduleCompare orders games as the schedule plays them: by pair, then
+// by game in the pair (a cmp function for slices.SortFunc and friends).
+func ScheduleCompare(a, b *Game) int {
+	return cmp.Or(cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Index, b.Index))
 }
