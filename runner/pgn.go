@@ -49,7 +49,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 	tag("Event", h.event)
 	tag("Site", "selfplay")
 	tag("Date", g.Started.Local().Format("2006.01.02"))
-	tag("Round", fmt.Sprintf("%d.%d", g.Pair+1, g.Index+1))
+	tag("Round", record.PGNRound(g.Pair, g.Index))
 	tag("White", g.White)
 	tag("Black", g.Black)
 	tag("Result", g.Result)

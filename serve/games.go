@@ -33,16 +33,12 @@ type GamesView struct {
 	Title        string      `json:"-"`
 }
 
-// GameRow is a game of the list. Round is the PGN's Round tag: the game
-// pair and the game in it, from 1 ("3.2": pair 3, colours swapped), where
-// Pair and Index count from 0.
+// GameRow is a game of the list. Round is the PGN's Round tag
+// (record.PGNRound), in place of the stored round number.
 type GameRow struct {
 	store.GameSummary
 	Round string `json:"round"`
 }
-
-// pgnRound is the Round tag the runner writes into a game's PGN.
-func pgnRound(pair, index int) string { return strconv.Itoa(pair+1) + "." + strconv.Itoa(index+1) }
 
 // TournamentRef names a tournament.
 type TournamentRef struct {
@@ -127,7 +123,7 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	}
 	v.Games = make([]GameRow, len(games))
 	for i, g := range games {
-		v.Games[i] = GameRow{GameSummary: g, Round: pgnRound(g.Pair, g.Index)}
+		v.Games[i] = GameRow{GameSummary: g, Round: record.PGNRound(g.Pair, g.Index)}
 	}
 	v.Pages = max(1, (v.Total+GamesPerPage-1)/GamesPerPage)
 	if page > v.Pages {

@@ -7,6 +7,7 @@ package record
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -252,3 +253,8 @@ func EngineNames(ts []Tournament) []string {
 func ScheduleCompare(a, b *Game) int {
 	return cmp.Or(cmp.Compare(a.Pair, b.Pair), cmp.Compare(a.Index, b.Index))
 }
+
+// PGNRound is a game's Round tag in its PGN: the game pair and the game in
+// it, counted from 1 ("3.2": pair 3, colours swapped), where pair and
+// index count from 0.
+func PGNRound(pair, index int) string { return strconv.Itoa(pair+1) + "." + strconv.Itoa(index+1) }
