@@ -195,34 +195,41 @@ func (s *Server) reportOf(st *tournamentState) (report.Tournament, error) {
 	return rt, nil
 }
 
-// tournament returns the tournament as stored now and its report.
-func (s *Server) tournament(ctx context.Context, id int64) (loaded, error) {
+// current brings the tournament's state up to date and returns it, locked
+// (the caller unlocks st.mu), with its report.
+func (s *Server) current(ctx context.Context, id int64) (*tournamentState, report.Tournament, error) {
 	st := s.stateOf(id)
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	if err := s.update(ctx, id, st); err != nil {
-		return loaded{}, err
+		st.mu.Unlock()
+		return nil, report.Tournament{}, err
 	}
 	rt, err := s.reportOf(st)
 	if err != nil {
+		st.mu.Unlock()
+		return nil, report.Tournament{}, err
+	}
+	return st, rt, nil
+}
+
+// tournament returns the tournament as stored now and its report.
+func (s *Server) tournament(ctx context.Context, id int64) (loaded, error) {
+	st, rt, err := s.current(ctx, id)
+	if err != nil {
 		return loaded{}, err
 	}
+	defer st.mu.Unlock()
 	return loaded{st.rec, rt}, nil
 }
 
 // rendered returns the tournament with its report and the report rendered
 // by render (HTML or JSON), which is made once per change of the report.
 func (s *Server) rendered(ctx context.Context, id int64, asJSON bool) (loaded, []byte, error) {
-	st := s.stateOf(id)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err := s.update(ctx, id, st); err != nil {
-		return loaded{}, nil, err
-	}
-	rt, err := s.reportOf(st)
+	st, rt, err := s.current(ctx, id)
 	if err != nil {
 		return loaded{}, nil, err
 	}
+	defer st.mu.Unlock()
 	out := &st.html
 	if asJSON {
 		out = &st.json
@@ -303,16 +310,11 @@ func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game
 // pairing in the report's order, the number of pages and the pairs they
 // span (PairSpan).
 func (s *Server) openingsPage(ctx context.Context, id int64, page int) (l loaded, ps []report.Pairing, pages, span int, err error) {
-	st := s.stateOf(id)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err := s.update(ctx, id, st); err != nil {
-		return loaded{}, nil, 0, 0, err
-	}
-	rt, err := s.reportOf(st)
+	st, rt, err := s.current(ctx, id)
 	if err != nil {
 		return loaded{}, nil, 0, 0, err
 	}
+	defer st.mu.Unlock()
 	span = st.live.PairSpan()
 	pages = max(1, (span+s.pairsPerPage-1)/s.pairsPerPage)
 	if page > pages {
@@ -337,6 +339,8 @@ func (s *Server) load(ctx context.Context) ([]loaded, error) {
 	s.forgetDeleted(ts)
 	var out []loaded
 	for _, t := range ts {
+		// Read again inside the tournament's update: the snapshot its
+		// games are counted in.
 		l, err := s.tournament(ctx, t.ID)
 		var he *httpError
 		if errors.As(err, &he) && he.status == 404 {
