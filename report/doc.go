@@ -111,7 +111,7 @@
 // averages are per engine move, book moves excluded; "depth" is the
 // iteration depth reported with the move (the last completed iteration, or
 // the interrupted one when the move played comes from it); "depth" and
-// "seldepth" leave out moves reporting a depth or seldepth beyond 127
+// "seldepth" leave out moves reporting a depth or seldepth outside 0..127
 // (sentinels such as Stockfish's depth 245 when mated, not searches) and
 // are 0 when no move is left; "nodes" and "time_ms" are means over every
 // move, "nps" total nodes over total time.

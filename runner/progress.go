@@ -251,13 +251,11 @@ func standingsForms(st []standing) []string {
 // columns counts the line's characters (the line is printed on one row).
 func columns(s string) int { return utf8.RuneCountInString(s) }
 
-// truncate cuts s to at most width characters.
+// truncate cuts s to at most width characters (width > 0: progressLine
+// returns the whole line for an unknown width before it gets here).
 func truncate(s string, width int) string {
 	if columns(s) <= width {
 		return s
-	}
-	if width <= 0 {
-		return ""
 	}
 	r := []rune(s)
 	return string(r[:width])
