@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/internal/tooltest"
 	"sigs.k8s.io/yaml"
 )
 
@@ -193,11 +194,7 @@ func TestSlurmScripts(t *testing.T) {
 // SELFPLAY_REQUIRE_TOOLS includes slurm (CI, as root), which installs
 // Debian's slurm-wlm and munge if needed and fails if it cannot.
 func TestSlurmCluster(t *testing.T) {
-	required := false
-	for _, tool := range strings.Split(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), ",") {
-		required = required || strings.TrimSpace(tool) == "slurm"
-	}
-	if !required {
+	if !tooltest.Required("slurm") {
 		t.Skip("SELFPLAY_REQUIRE_TOOLS does not include slurm (CI runs this test)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

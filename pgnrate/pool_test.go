@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/internal/golden"
 	"selfplay/pgnscan"
 	"selfplay/report"
 	"selfplay/stats"
@@ -357,17 +358,5 @@ func TestRoundRobinGolden(t *testing.T) {
 	if err := report.WriteText(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "roundrobin.txt.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wantText, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), wantText) {
-		t.Errorf("the report differs from %s (go test ./pgnrate -run Golden -update if intended):\n%s", golden, b.String())
-	}
+	golden.Check(t, "roundrobin.txt.golden", b.String(), *update)
 }

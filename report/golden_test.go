@@ -6,12 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"selfplay/internal/golden"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/stats"
@@ -22,33 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // checkGolden compares got with testdata/name, or rewrites it with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/ -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs from the output at line %d:\n got: %q\nwant: %q\n(run go test ./report/ -update if the change is intended)",
-					path, i+1, g, w)
-			}
-		}
-	}
+	golden.Check(t, name, string(got), *update)
 }
 
 func render(t *testing.T, r report.Report, write func(*bytes.Buffer, report.Report) error) []byte {

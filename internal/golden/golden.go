@@ -6,6 +6,7 @@ package golden
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,7 +27,23 @@ func Check(t testing.TB, name, got string, update bool) {
 	if err != nil {
 		t.Fatalf("%v (go test -update writes it)", err)
 	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	if got == string(want) {
+		return
+	}
+	// The first line that differs: whole outputs (an HTML page) are
+	// unreadable in a message.
+	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Errorf("output differs from %s at line %d (go test -update rewrites it):\n got: %q\nwant: %q", path, i+1, g, w)
+			return
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"selfplay/internal/tooltest"
 )
 
 // The longest a block may take without a timeout annotation, and how long a
@@ -109,7 +111,7 @@ exec %q "$@"
 			}
 			for _, tool := range b.Ann.Needs {
 				if _, err := exec.LookPath(tool); err != nil {
-					if required(tool) {
+					if tooltest.Required(tool) {
 						t.Fatalf("README.md line %d needs %s, which SELFPLAY_REQUIRE_TOOLS requires, but it is not on PATH", b.Line, tool)
 					}
 					t.Skipf("README.md line %d needs %s, which is not on PATH", b.Line, tool)
@@ -230,15 +232,6 @@ func stoppedByInterrupt(err error) bool {
 		return ws.Signal() == syscall.SIGINT
 	}
 	return ee.ExitCode() == 130
-}
-
-func required(tool string) bool {
-	for _, t := range strings.Split(os.Getenv("SELFPLAY_REQUIRE_TOOLS"), ",") {
-		if strings.TrimSpace(t) == tool {
-			return true
-		}
-	}
-	return false
 }
 
 func repoRoot(t *testing.T) string {
