@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ type MatchArgs struct {
 type MatchSetting struct {
 	Flag  string // as named in errors, e.g. "-nodes"
 	Key   string // key path inside [[tournament]], e.g. "limits.nodes", "rounds"
-	Value any    // int64, float64, bool or string, as the TOML decoder gives them
+	Value any    // int64, float64 or string, as the TOML decoder gives them
 }
 
 // matchFile is the path that the config of a match is parsed as: relative
@@ -286,12 +287,14 @@ func scalar(v string) any {
 	return v
 }
 
-// baseName is a command's file name without directories and extension.
+// baseName is a command's file name without directories and without a
+// Windows executable's extension. Other dots stay: they are versions
+// ("stockfish-16.1"), and cutting at them would give two versions one name.
 func baseName(cmd string) string {
 	i := strings.LastIndexAny(cmd, `/\`)
 	b := cmd[i+1:]
-	if j := strings.LastIndexByte(b, '.'); j > 0 {
-		b = b[:j]
+	if ext := filepath.Ext(b); len(b) > len(ext) && (strings.EqualFold(ext, ".exe") || strings.EqualFold(ext, ".bat") || strings.EqualFold(ext, ".cmd")) {
+		b = b[:len(b)-len(ext)]
 	}
 	if b == "" {
 		return cmd
@@ -409,8 +412,6 @@ func tomlValue(v any) string {
 		return tomlString(x)
 	case int64:
 		return strconv.FormatInt(x, 10)
-	case int:
-		return strconv.Itoa(x)
 	case float64:
 		switch {
 		case math.IsNaN(x):

@@ -123,14 +123,15 @@ func mustEncode(t *testing.T, s Snapshot) string {
 // else: not on the order of the flags, an explicit default, or the
 // concurrency and database.
 func TestMatchName(t *testing.T) {
-	name := func(settings ...MatchSetting) string {
+	nameIn := func(db string, settings ...MatchSetting) string {
 		t.Helper()
-		f, _, err := ParseMatch(MatchArgs{Engines: [][]string{{"fhr"}, {"plain"}}, Settings: settings})
+		f, _, err := ParseMatch(MatchArgs{Engines: [][]string{{"fhr"}, {"plain"}}, Settings: settings, Database: db})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return f.Tournaments[0].Name
 	}
+	name := func(settings ...MatchSetting) string { t.Helper(); return nameIn("", settings...) }
 	nodes := MatchSetting{"-nodes", "limits.nodes", int64(20000)}
 	base := name(nodes)
 	if !strings.HasPrefix(base, "fhr-vs-plain-") || len(base) != len("fhr-vs-plain-")+8 {
@@ -145,6 +146,13 @@ func TestMatchName(t *testing.T) {
 		if n := name(s...); n != base {
 			t.Errorf("%v: name %q, want %q", s, n, base)
 		}
+	}
+	if n := nameIn("other.db", nodes); n != base {
+		t.Errorf("another database: name %q, want %q", n, base)
+	}
+	seed, rounds := MatchSetting{"-seed", "seed", int64(3)}, MatchSetting{"-rounds", "rounds", int64(4)}
+	if a, b := name(nodes, seed, rounds), name(rounds, nodes, seed); a != b || a == base {
+		t.Errorf("two settings in two orders: names %q and %q (without them %q)", a, b, base)
 	}
 	other := [][]MatchSetting{
 		{{"-nodes", "limits.nodes", int64(20001)}},
@@ -226,5 +234,23 @@ func TestParseMatchErrors(t *testing.T) {
 				t.Errorf("error %q names the generated file, not the argument", err)
 			}
 		})
+	}
+}
+
+// An external engine's default name is its command's file name, versions
+// included, without a Windows executable's extension.
+func TestBaseName(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"/usr/games/stockfish", "stockfish"},
+		{"/opt/sf-16.1", "sf-16.1"},
+		{"/opt/sf-16.2", "sf-16.2"},
+		{`C:\engines\Ethereal-14.25.exe`, "Ethereal-14.25"},
+		{"./engine.EXE", "engine"},
+		{".exe", ".exe"},
+		{"/", "/"},
+	} {
+		if got := baseName(tc.cmd); got != tc.want {
+			t.Errorf("baseName(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
 	}
 }
