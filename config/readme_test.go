@@ -3,30 +3,11 @@ package config_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"selfplay/config"
+	"selfplay/internal/readmetest"
 )
-
-// tomlBlocks returns the ```toml blocks of a Markdown text with the line
-// each starts on.
-func tomlBlocks(text string) (blocks []string, lines []int) {
-	var cur *strings.Builder
-	start := 0
-	for i, line := range strings.Split(text, "\n") {
-		switch {
-		case cur == nil && strings.TrimSpace(line) == "```toml":
-			cur, start = &strings.Builder{}, i+2
-		case cur != nil && strings.TrimSpace(line) == "```":
-			blocks, lines = append(blocks, cur.String()), append(lines, start)
-			cur = nil
-		case cur != nil:
-			cur.WriteString(line + "\n")
-		}
-	}
-	return blocks, lines
-}
 
 // Every TOML block of the README is a complete config file that loads as
 // shown: no fragments that only work pasted into something else.
@@ -35,7 +16,17 @@ func TestREADMEConfigsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks, lines := tomlBlocks(string(readme))
+	fences, err := readmetest.Fences(string(readme))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	var lines []int
+	for _, f := range fences {
+		if f.Lang == "toml" {
+			blocks, lines = append(blocks, f.Text), append(lines, f.Line)
+		}
+	}
 	if len(blocks) < 2 {
 		t.Fatalf("found %d TOML blocks in README.md; the extraction is broken", len(blocks))
 	}

@@ -100,6 +100,28 @@ func fences(text string) ([]fence, []string, error) {
 	return out, lines, nil
 }
 
+// Fence is a fenced block of a Markdown text: the language after the
+// opening fence, and the text between the fences, starting on Line.
+type Fence struct {
+	Line int // of the first line of Text, from 1
+	Lang string
+	Text string
+}
+
+// Fences returns the fenced blocks of a Markdown text, for tests of its
+// other blocks (config loads its TOML ones).
+func Fences(text string) ([]Fence, error) {
+	fs, _, err := fences(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Fence, len(fs))
+	for i, f := range fs {
+		out[i] = Fence{Line: f.line + 1, Lang: f.lang, Text: strings.Join(f.lines, "\n") + "\n"}
+	}
+	return out, nil
+}
+
 // Parse returns the command blocks of a Markdown text in order.
 func Parse(text string) ([]Block, error) {
 	fs, lines, err := fences(text)
