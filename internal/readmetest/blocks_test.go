@@ -57,6 +57,7 @@ func TestParse(t *testing.T) {
 		{name: "annotation misspelt", md: "<!-- readme-test timeout 2s -->\n" + fence + "sh\ngo x\n" + fence + "\n", wantErr: "a readme-test annotation is one line"},
 		{name: "replace of text not in the block", md: "<!-- readme-test: replace \"-depth 9\" \"-depth 5\" -->\n" + fence + "sh\nselfplay bench -depth 8\n" + fence + "\n", wantErr: "not in the block"},
 		{name: "shown output without an output block", md: "<!-- readme-test: shown output -->\n" + fence + "sh\ngo x\n" + fence + "\ntext\n" + fence + "\nout\n" + fence + "\n", wantErr: "no output block follows"},
+		{name: "shown output of only ... lines", md: "<!-- readme-test: shown output -->\n" + fence + "sh\ngo x\n" + fence + "\n" + fence + "\n...\n" + fence + "\n", wantErr: "shows no output to check"},
 		{name: "unmarked command block", md: fence + "\nCGO_ENABLED=0 go build -o selfplay ./cmd/selfplay\n" + fence + "\n", wantErr: "not marked"},
 		{name: "unmarked console block", md: fence + "\n$ selfplay elo -w 1 -l 0 -d 0\nelo +inf\n" + fence + "\n", wantErr: "not marked"},
 		{name: "console block without a command", md: fence + "console\nelo +inf\n" + fence + "\n", wantErr: "no \"$ \" command"},
