@@ -34,8 +34,8 @@ package readmetest
 
 import (
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
