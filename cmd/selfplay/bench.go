@@ -155,7 +155,7 @@ func printBenchTable(w io.Writer, rows []benchRow, depth, positions int) {
 	base := rows[0].nodes
 	for _, r := range rows {
 		c := r.counters
-		ext := c.ExtCheck + c.ExtRecapture + c.ExtKingThreat + c.ExtAttackEvading + c.ExtSingleReply
+		ext := c.ExtCheck + c.ExtRecapture + c.ExtKingThreat + c.ExtAttackEvading + c.ExtSingleReply + c.ExtMateThreat + c.ExtPassedPawn
 		fmt.Fprintf(tw, "%s\t%d\t%+.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t\n",
 			r.variant, r.nodes, 100*(float64(r.nodes)/float64(max(base, 1))-1), c.MainNodes, c.QNodes,
 			r.elapsed.Milliseconds(), uciserver.NPS(r.nodes, r.elapsed), c.NullTried, c.NullFailHigh,

@@ -41,6 +41,12 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 		s.counters.ExtSingleReply++
 		ext = 1
 	}
+	// Passed pawn (FALCON, NMR paper §4): a push to the 7th rank, one step
+	// from promotion (the promotion itself is a capture-like noisy move).
+	if o.ExtPassedPawn && moved.Type() == board.Pawn && m.To().Rank() == seventhRank[moved.Color()] {
+		s.counters.ExtPassedPawn++
+		ext = 1
+	}
 	// Recapture (Ebeling; Hitech's rule in Ye & Marsland §3): a capture on
 	// the square where the opponent just captured, which brings the material
 	// balance back within the window around the root's.
@@ -78,6 +84,9 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 	}
 	return ext
 }
+
+// seventhRank is each colour's 7th rank, as a board rank index.
+var seventhRank = [2]int{board.White: 6, board.Black: 1}
 
 // kingSquaresAttacked counts the squares next to the king of by's opponent
 // that by attacks.

@@ -54,6 +54,12 @@ type Counters struct {
 	ExtKingThreat      int64 // king-threat extensions
 	ExtAttackEvading   int64 // attack-evading extensions
 	ExtSingleReply     int64 // strictly-forced (single legal reply) extensions
+	ExtMateThreat      int64 // mate-threat extensions
+	ExtPassedPawn      int64 // passed-pawn (push to the 7th rank) extensions
+	IIDSearches        int64 // internal iterative deepening searches
+	AspirationFails    int64 // root searches outside the aspiration window, re-searched
+	MultiCutTried      int64 // expected cut nodes that tried multi-cut
+	MultiCutPrunes     int64 // nodes pruned by multi-cut
 }
 
 // Add accumulates o into c.
@@ -76,6 +82,12 @@ func (c *Counters) Add(o Counters) {
 	c.ExtKingThreat += o.ExtKingThreat
 	c.ExtAttackEvading += o.ExtAttackEvading
 	c.ExtSingleReply += o.ExtSingleReply
+	c.ExtMateThreat += o.ExtMateThreat
+	c.ExtPassedPawn += o.ExtPassedPawn
+	c.IIDSearches += o.IIDSearches
+	c.AspirationFails += o.AspirationFails
+	c.MultiCutTried += o.MultiCutTried
+	c.MultiCutPrunes += o.MultiCutPrunes
 }
 
 // Fields lists the counters as name/value pairs in a fixed order, for
@@ -100,6 +112,12 @@ func (c *Counters) Fields() []CounterField {
 		{"ext_king_threat", c.ExtKingThreat},
 		{"ext_attack_evading", c.ExtAttackEvading},
 		{"ext_single_reply", c.ExtSingleReply},
+		{"ext_mate_threat", c.ExtMateThreat},
+		{"ext_passed_pawn", c.ExtPassedPawn},
+		{"iid_searches", c.IIDSearches},
+		{"aspiration_fails", c.AspirationFails},
+		{"multi_cut_tried", c.MultiCutTried},
+		{"multi_cut_prunes", c.MultiCutPrunes},
 	}
 }
 

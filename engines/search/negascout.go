@@ -13,6 +13,7 @@ const (
 	flagVerify                            // verified null move: verification still on in this path
 	flagCheckKnown                        // the parent knows whether the side to move is in check...
 	flagInCheck                           // ...and it is (the parent computed it for its own rules)
+	flagCutNode                           // an expected cut node (multi-cut's node type)
 )
 
 // checkFlags records for a child whether its side to move is in check.
@@ -70,6 +71,7 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	}
 	origAlpha := alpha
 	nodeDepth := depth // the depth this node was asked for; stored in the TT (FHR item 7)
+	pvNode := beta-alpha > 1
 
 	ttMove := board.NoMove
 	if e, ok := s.tt.probe(b.Hash()); ok {
@@ -108,10 +110,15 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 		s.counters.NullTried++
 		b.MakeNullMove()
 		// After passing, the opponent is not in check (we were not giving check).
-		v := -s.negascout(-beta, -beta+1, depth-r-1, ply+1, flags&flagVerify|checkFlags(false))
+		v := -s.negascout(-beta, -beta+1, depth-r-1, ply+1, flags&flagVerify|checkFlags(false)|childCut(flags, pvNode))
 		b.UnmakeNullMove()
 		if s.stopped {
 			return 0
+		}
+		if v <= -MateBound && s.opts.ExtMateThreat && ply < 2*s.iterDepth {
+			// Passing loses to a mate: the threat is real, look deeper.
+			depth++
+			s.counters.ExtMateThreat++
 		}
 		if v >= beta {
 			s.counters.NullFailHigh++
@@ -137,6 +144,20 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 		}
 	}
 
+	// Internal iterative deepening: without a move from the table, search
+	// this node shallower to find one. Its own null move has just been
+	// tried, so the shallower search goes without.
+	if s.opts.IID && ttMove == board.NoMove && pvNode && depth >= s.opts.IIDDepth {
+		s.counters.IIDSearches++
+		s.negascout(alpha, beta, depth-s.opts.IIDReduction, ply, flags&^flagNullAllowed)
+		if s.stopped {
+			return 0
+		}
+		if e, ok := s.tt.probe(b.Hash()); ok {
+			ttMove = e.move()
+		}
+	}
+
 	s.scoreMoves(ply, ttMove)
 	n := ps.moves.N
 	if n == 0 {
@@ -149,14 +170,30 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	pre := s.beforeMoves(prevMove)
 	us := b.Side()
 
+	if s.opts.MultiCut && flags&flagCutNode != 0 && !pvNode && ply > 0 && !inCheck && depth > s.opts.MultiCutR {
+		if v, cut := s.multiCut(beta, depth, ply, flags); s.stopped {
+			return 0
+		} else if cut {
+			return v
+		}
+	}
+
 research:
 	// Futility cutoff (Ye & Marsland, Fig. 2) at frontier nodes; decided
 	// here because a verified re-search changes the depth.
 	fcut := false
-	material := 0
-	if s.opts.Futility && depth == 1 && ply > 0 && !inCheck {
+	material, margin := 0, -1
+	if ply > 0 && !inCheck {
+		switch {
+		case s.opts.Futility && depth == 1:
+			margin = s.opts.FutilityMargin
+		case s.opts.ExtFutility && depth == 2:
+			margin = s.opts.ExtFutilityMargin
+		}
+	}
+	if margin >= 0 {
 		material = eval.Material(b)
-		fcut = material+s.opts.FutilityMargin <= int(alpha)
+		fcut = material+margin <= int(alpha)
 	}
 	best := -Infinity
 	bestMove := board.NoMove
@@ -167,13 +204,13 @@ research:
 		b.MakeMove(m)
 		captured := b.LastCaptured()
 		givesCheck := b.InCheck()
-		childFlags := flags&flagVerify | flagNullAllowed | checkFlags(givesCheck)
+		childFlags := flags&flagVerify | flagNullAllowed | checkFlags(givesCheck) | childCut(flags, pvNode)
 		if fcut && !givesCheck {
 			gain := eval.PieceValue(captured.Type())
 			if p := m.Promotion(); p != board.NoPieceType {
 				gain += eval.PieceValue(p) - eval.PieceValue(board.Pawn)
 			}
-			if v := material + gain + s.opts.FutilityMargin; v <= int(alpha) {
+			if v := material + gain + margin; v <= int(alpha) {
 				b.UnmakeMove()
 				s.counters.FutilityPrunes++
 				best = max(best, Score(v))
@@ -197,7 +234,7 @@ research:
 				// transposition table and reductions the null-window value is
 				// not always reliable, so the re-search uses [alpha, beta] as
 				// PVS does.
-				x = -s.negascout(-beta, -alpha, depth-1+ext, ply+1, childFlags)
+				x = -s.negascout(-beta, -alpha, depth-1+ext, ply+1, childFlags&^flagCutNode)
 			}
 		}
 		b.UnmakeMove()
@@ -246,6 +283,47 @@ research:
 	}
 	s.tt.store(b.Hash(), bestMove, scoreToTT(best, ply), nodeDepth, bound)
 	return best
+}
+
+// childCut is the cut-node flag of a child searched with a null window: the
+// children of a non-PV node alternate (a cut node's children are all nodes,
+// an all node's are cut nodes), and at a PV node they are cut nodes. The
+// flag means nothing at a PV node (the window says what it is), so the
+// first child of a PV node may carry it.
+func childCut(flags nodeFlags, pvNode bool) nodeFlags {
+	if pvNode || flags&flagCutNode == 0 {
+		return flagCutNode
+	}
+	return 0
+}
+
+// multiCut is Björnsson & Marsland's multi-cut at an expected cut node
+// whose moves are generated and scored: the first MultiCutMoves moves are
+// searched MultiCutR plies shallower with the null window at beta, and
+// MultiCutCuts fail-highs among them prune the node (value beta, cut true).
+// The searched moves stay sorted at the front of the list, so the full
+// search that follows a failed attempt picks them in the same order.
+func (s *Searcher) multiCut(beta Score, depth, ply int, flags nodeFlags) (Score, bool) {
+	s.counters.MultiCutTried++
+	b := s.b
+	cuts := 0
+	for i := 0; i < min(s.plies[ply].moves.N, s.opts.MultiCutMoves); i++ {
+		m := s.pickMove(ply, i)
+		b.MakeMove(m)
+		// The children of a cut node are all nodes.
+		x := -s.negascout(-beta, -beta+1, depth-1-s.opts.MultiCutR, ply+1, flags&flagVerify|flagNullAllowed|checkFlags(b.InCheck()))
+		b.UnmakeMove()
+		if s.stopped {
+			return 0, false
+		}
+		if x >= beta {
+			if cuts++; cuts >= s.opts.MultiCutCuts {
+				s.counters.MultiCutPrunes++
+				return beta, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // quiesce is a quiescence node: counted, checked for a draw by repetition

@@ -66,6 +66,39 @@ type Options struct {
 	SEEOrder    bool
 	Delta       bool
 	DeltaMargin int
+
+	// FALCON's search components (NMR paper §4: "internal iterative
+	// deepening, ... multi-cut pruning, selective extensions (consisting of
+	// check, one-reply, mate-threat, recapture, and passed pawn extensions),
+	// ... futility pruning near leaf nodes"), each a switch of its own.
+	//
+	// IID: a node with no transposition-table move, at depth >= IIDDepth
+	// on the principal variation, first searches itself IIDReduction plies
+	// shallower to find one (Anantharaman; Scott).
+	IID          bool
+	IIDDepth     int
+	IIDReduction int
+	// Aspiration windows: from the second iteration the root is searched
+	// with [v - AspirationWindow, v + AspirationWindow] around the previous
+	// iteration's value v, re-searched with the failing side open.
+	Aspiration       bool
+	AspirationWindow int
+	// Multi-cut (Björnsson & Marsland): at an expected cut node with depth >
+	// MultiCutR, the first MultiCutMoves moves are searched MultiCutR plies
+	// shallower (depth - 1 - MultiCutR); MultiCutCuts fail-highs prune the node.
+	MultiCut      bool
+	MultiCutMoves int
+	MultiCutCuts  int
+	MultiCutR     int
+	// Mate-threat extension: the node is searched one ply deeper when its
+	// null-move search returns a mate score against the side to move.
+	ExtMateThreat bool
+	// Passed-pawn extension: a pawn push to the 7th rank.
+	ExtPassedPawn bool
+	// Extended futility pruning (Heinz): the futility cutoff at pre-frontier
+	// nodes (depth 2) with the larger ExtFutilityMargin.
+	ExtFutility       bool
+	ExtFutilityMargin int
 }
 
 // Defaults shared by every preset: the numeric parameters, and the rules
@@ -84,7 +117,34 @@ func baseOptions() Options {
 		SEEOrder:          true,
 		Delta:             true,
 		DeltaMargin:       200,
+		IIDDepth:          4,
+		IIDReduction:      2,
+		AspirationWindow:  50,
+		MultiCutMoves:     6,
+		MultiCutCuts:      3,
+		MultiCutR:         2,
+		ExtFutilityMargin: 500,
 	}
+}
+
+// falcon turns on FALCON's components (NMR paper §4) that ours lacked:
+// internal iterative deepening, aspiration windows, multi-cut, the
+// one-reply, mate-threat, recapture and passed-pawn extensions (check
+// extension is on everywhere) and futility pruning at frontier and
+// pre-frontier nodes. Blockage detection in pawn endings (David-Tabibi,
+// Felner & Netanyahu 2004) is not among them: the paper gives no rule
+// exact enough to implement.
+func falcon(o Options) Options {
+	o.IID = true
+	o.Aspiration = true
+	o.MultiCut = true
+	o.ExtSingleReply = true
+	o.ExtMateThreat = true
+	o.ExtRecapture = true
+	o.ExtPassedPawn = true
+	o.Futility = true
+	o.ExtFutility = true
+	return o
 }
 
 type preset struct {
@@ -122,6 +182,16 @@ func presets() []preset {
 			o.NullMinDepth = 2
 			o.Futility = true
 			o.ExtRecapture = true
+			return o
+		}},
+		{"falcon", "plain + FALCON's components: IID, aspiration, multi-cut, one-reply/mate-threat/recapture/passed-pawn extensions, futility near the leaves (NMR paper §4)",
+			func() Options { return falcon(baseOptions()) }},
+		{"falcon-null-r3", "falcon + standard null move, R = 3", func() Options { return falcon(null(NullStandard, 3, 3)()) }},
+		{"falcon-adaptive-r2-3", "falcon + adaptive null move, R = 2~3 (the NMR paper's Table 6 opponent)", func() Options { return falcon(null(NullStandard, 2, 3)()) }},
+		{"falcon-nmr-r3-4", "falcon + extended null-move reductions, R = 3~4, DR = 4 (the NMR paper's FALCON)", func() Options { return falcon(null(NullNMR, 3, 4)()) }},
+		{"falcon-fhr", "falcon + fail-high reductions, margin 0", func() Options {
+			o := falcon(baseOptions())
+			o.FHR = true
 			return o
 		}},
 	}
@@ -356,6 +426,40 @@ var switchTable = []switchDef{
 		func(o *Options) *bool { return &o.Delta }),
 	intSwitch("delta-margin", "centipawns >= 0", 0, maxCentipawns, "delta pruning: positional gain assumed on top of the captured piece",
 		func(o *Options) *int { return &o.DeltaMargin }, func(o *Options) bool { return o.Delta }),
+	// FALCON's components. Unlike the switches above they are listed only
+	// while on, so that the canonical form of every earlier variant, stored
+	// in the snapshots of published tournaments, is unchanged.
+	onSwitch("iid", "internal iterative deepening: a PV node without a hash move searches itself shallower first",
+		func(o *Options) *bool { return &o.IID }),
+	intSwitch("iid-depth", "integer >= 2", 2, MaxPly, "smallest depth for internal iterative deepening",
+		func(o *Options) *int { return &o.IIDDepth }, func(o *Options) bool { return o.IID }),
+	intSwitch("iid-reduction", "1..8", 1, 8, "internal iterative deepening searches this many plies shallower",
+		func(o *Options) *int { return &o.IIDReduction }, func(o *Options) bool { return o.IID }),
+	onSwitch("aspiration", "aspiration windows at the root around the previous iteration's value",
+		func(o *Options) *bool { return &o.Aspiration }),
+	intSwitch("aspiration-window", "centipawns >= 1", 1, maxCentipawns, "half-width of the root's aspiration window",
+		func(o *Options) *int { return &o.AspirationWindow }, func(o *Options) bool { return o.Aspiration }),
+	onSwitch("multi-cut", "multi-cut pruning at expected cut nodes (Björnsson & Marsland)",
+		func(o *Options) *bool { return &o.MultiCut }),
+	intSwitch("mc-moves", "1..32", 1, 32, "multi-cut: moves searched shallower (M)",
+		func(o *Options) *int { return &o.MultiCutMoves }, func(o *Options) bool { return o.MultiCut }),
+	intSwitch("mc-cuts", "1..32", 1, 32, "multi-cut: fail-highs that prune the node (C)",
+		func(o *Options) *int { return &o.MultiCutCuts }, func(o *Options) bool { return o.MultiCut }),
+	intSwitch("mc-r", "1..6", 1, 6, "multi-cut: depth reduction of the shallower searches (R)",
+		func(o *Options) *int { return &o.MultiCutR }, func(o *Options) bool { return o.MultiCut }),
+	onSwitch("ext-mate-threat", "extend a node whose null-move search finds a mate against the side to move",
+		func(o *Options) *bool { return &o.ExtMateThreat }),
+	onSwitch("ext-passed-pawn", "extend a pawn push to the 7th rank",
+		func(o *Options) *bool { return &o.ExtPassedPawn }),
+	onSwitch("ext-futility", "extended futility pruning at pre-frontier nodes (depth 2, Heinz)",
+		func(o *Options) *bool { return &o.ExtFutility }),
+	intSwitch("ext-futility-margin", "centipawns >= 0", 0, maxCentipawns, "maximum positional gain assumed by the pre-frontier futility test",
+		func(o *Options) *int { return &o.ExtFutilityMargin }, func(o *Options) bool { return o.ExtFutility }),
+}
+
+// onSwitch is a boolean switch listed in the canonical form only while on.
+func onSwitch(name, doc string, field func(*Options) *bool) switchDef {
+	return listedIf(boolSwitch(name, doc, field), func(o *Options) bool { return *field(o) })
 }
 
 func listedIf(d switchDef, listed func(*Options) bool) switchDef {
@@ -425,6 +529,15 @@ func (o *Options) Validate() error {
 	}
 	if o.NullMinDepth < 1 || o.NullRDepth < 1 {
 		return fmt.Errorf("null-min-depth and r-depth must be >= 1")
+	}
+	if o.MultiCut && (o.MultiCutCuts < 1 || o.MultiCutCuts > o.MultiCutMoves || o.MultiCutR < 1) {
+		return fmt.Errorf("multi-cut needs 1 <= mc-cuts <= mc-moves and mc-r >= 1 (got C=%d, M=%d, R=%d)", o.MultiCutCuts, o.MultiCutMoves, o.MultiCutR)
+	}
+	if o.IID && (o.IIDReduction < 1 || o.IIDDepth <= o.IIDReduction) {
+		return fmt.Errorf("iid needs iid-depth > iid-reduction >= 1 (got %d and %d)", o.IIDDepth, o.IIDReduction)
+	}
+	if o.Aspiration && o.AspirationWindow < 1 {
+		return fmt.Errorf("aspiration needs aspiration-window >= 1 (got %d)", o.AspirationWindow)
 	}
 	return nil
 }

@@ -124,7 +124,7 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 	haveIteration := false
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.iterDepth = depth
-		score := s.negascout(-Infinity, Infinity, depth, 0, flagNullAllowed|flagVerify)
+		score := s.searchRoot(depth, res.Info.Score, haveIteration)
 		ps := &s.plies[0]
 		if s.stopped {
 			// Use the interrupted iteration only for a move it has fully
@@ -155,6 +155,32 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 	res.Info.Counters = s.counters
 	res.Info.SelDepth = s.selDepth
 	return res, nil
+}
+
+// searchRoot searches the root to depth: with the full window, or with
+// aspiration windows around prev, the previous iteration's value, opening
+// the side that fails until the value falls inside the window.
+func (s *Searcher) searchRoot(depth int, prev Score, havePrev bool) Score {
+	const rootFlags = flagNullAllowed | flagVerify
+	if !s.opts.Aspiration || !havePrev || prev <= -MateBound || prev >= MateBound {
+		return s.negascout(-Infinity, Infinity, depth, 0, rootFlags)
+	}
+	w := Score(s.opts.AspirationWindow)
+	alpha, beta := max(prev-w, -Infinity), min(prev+w, Infinity)
+	for {
+		v := s.negascout(alpha, beta, depth, 0, rootFlags)
+		switch {
+		case s.stopped:
+			return v
+		case v <= alpha && alpha > -Infinity:
+			alpha = -Infinity
+		case v >= beta && beta < Infinity:
+			beta = Infinity
+		default:
+			return v
+		}
+		s.counters.AspirationFails++
+	}
 }
 
 func (s *Searcher) result(depth int, score Score) Result {

@@ -125,6 +125,11 @@ func TestCanonicalForm(t *testing.T) {
 	const see = "qsee=true see-order=true delta=true delta-margin=200"
 	const shared = "ext-check=true ext-recapture=false ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see
 	const nullOff = "null=off fhr=false futility=false " + shared
+	// FALCON's switches come last and are listed only while on.
+	const falconShared = "futility=true futility-margin=300 ext-check=true ext-recapture=true recapture-window=100 " +
+		"ext-king-threat=false ext-attack-evading=false ext-single-reply=true " + see +
+		" iid=true iid-depth=4 iid-reduction=2 aspiration=true aspiration-window=50 multi-cut=true mc-moves=6 mc-cuts=3 mc-r=2" +
+		" ext-mate-threat=true ext-passed-pawn=true ext-futility=true ext-futility-margin=500"
 	want := map[string]string{
 		"plain":         nullOff,
 		"fhr":           "null=off fhr=true fhr-margin=0 futility=false " + shared,
@@ -139,6 +144,11 @@ func TestCanonicalForm(t *testing.T) {
 		"nmr-r4":        "null=nmr r=4 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false futility=false " + shared,
 		"ye-marsland": "null=standard r=1 null-pawn-endings=false null-min-depth=2 fhr=false futility=true futility-margin=300 " +
 			"ext-check=true ext-recapture=true recapture-window=100 ext-king-threat=false ext-attack-evading=false ext-single-reply=false " + see,
+		"falcon":               "null=off fhr=false " + falconShared,
+		"falcon-null-r3":       "null=standard r=3 null-pawn-endings=false null-min-depth=1 fhr=false " + falconShared,
+		"falcon-adaptive-r2-3": "null=standard r=2~3 r-depth=6 null-pawn-endings=false null-min-depth=1 fhr=false " + falconShared,
+		"falcon-nmr-r3-4":      "null=nmr r=3~4 r-depth=6 dr=4 null-pawn-endings=true null-min-depth=1 fhr=false " + falconShared,
+		"falcon-fhr":           "null=off fhr=true fhr-margin=0 " + falconShared,
 	}
 	if len(want) != len(PresetNames()) {
 		t.Errorf("%d presets, %d canonical forms pinned", len(PresetNames()), len(want))
