@@ -587,6 +587,9 @@ func TestDefaultConfig(t *testing.T) {
 		{"fhr-vs-plain", FormatMatch, []string{"fhr", "plain"}, 50},
 		{"nmr-vs-adaptive", FormatMatch, []string{"nmr-r3-4", "adaptive-r2-3"}, 800},
 		{"null-move-round-robin", FormatRoundRobin, []string{"null-r1", "null-r2", "null-r3", "null-r4", "adaptive-r2-3", "verified-r3", "nmr-r3-4"}, 1050},
+		{"falcon-nmr-vs-adaptive", FormatMatch, []string{"falcon-nmr-r3-4", "falcon-adaptive-r2-3"}, 800},
+		{"nmr-vs-adaptive-2m", FormatMatch, []string{"nmr-r3-4", "adaptive-r2-3"}, 800},
+		{"falcon-nmr-vs-adaptive-2m", FormatMatch, []string{"falcon-nmr-r3-4", "falcon-adaptive-r2-3"}, 800},
 	}
 	if len(f.Tournaments) != len(want) {
 		t.Fatalf("%d tournaments, want %d", len(f.Tournaments), len(want))
