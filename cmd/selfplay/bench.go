@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -44,15 +45,19 @@ type benchRow struct {
 	nodes    int64
 	elapsed  time.Duration
 	counters search.Counters
+	depths   int // sum of the depths reached, one per position (for -nodes)
 }
 
 // cmdBench runs fixed-depth searches (fresh transposition table per
 // position) and prints per-position lines and totals; with several variants,
-// one comparison table (the shape of NMR Table 2 and FHR Figure 3).
+// one comparison table (the shape of NMR Table 2 and FHR Figure 3). With
+// -nodes each search has a node budget instead, and the table gives the
+// mean depth each variant reached with it.
 func cmdBench(ctx context.Context, e env, args []string) int {
-	fs := newFlagSet(e, "bench", "[-variant A,B,...] [-depth 7] [-epd FILE|SUITE] [-hash MiB]")
+	fs := newFlagSet(e, "bench", "[-variant A,B,...] [-depth 7 | -nodes N] [-epd FILE|SUITE] [-hash MiB]")
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	depth := fs.Int("depth", 7, "search depth")
+	nodes := fs.Int64("nodes", 0, "node budget per position instead of a depth (the table adds the mean depth reached)")
 	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (default: the built-in benchmark)")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if code, done := parseFlags(fs, args); done {
@@ -61,6 +66,19 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	if *depth < 1 {
 		fmt.Fprintln(e.stderr, "selfplay bench: -depth must be >= 1")
 		return exitUsage
+	}
+	if *nodes < 0 {
+		fmt.Fprintln(e.stderr, "selfplay bench: -nodes must be >= 1")
+		return exitUsage
+	}
+	lim := search.Limits{Depth: *depth}
+	if *nodes > 0 {
+		lim = search.Limits{Nodes: *nodes}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "depth" {
+				lim.Depth = *depth // both: whichever comes first
+			}
+		})
 	}
 	if err := checkSearchFlags(*depth, *hash); err != nil {
 		fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
@@ -93,7 +111,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	single := len(vs) == 1
 	var rows []benchRow
 	for _, v := range vs {
-		row, err := benchVariant(ctx, e.stdout, v.Name, v.Options, positions, *depth, *hash, single)
+		row, err := benchVariant(ctx, e.stdout, v.Name, v.Options, positions, lim, *hash, single)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
 			return exitFailure
@@ -113,11 +131,11 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		}
 		return exitOK
 	}
-	printBenchTable(e.stdout, rows, *depth, len(positions))
+	printBenchTable(e.stdout, rows, lim, len(positions))
 	return exitOK
 }
 
-func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Options, positions []benchPosition, depth, hash int, perPosition bool) (benchRow, error) {
+func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Options, positions []benchPosition, lim search.Limits, hash int, perPosition bool) (benchRow, error) {
 	row := benchRow{variant: spec}
 	s, err := search.New(o, hash)
 	if err != nil {
@@ -129,7 +147,7 @@ func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Option
 			return row, fmt.Errorf("position %s: %w", p.name, err)
 		}
 		s.NewGame()
-		res, err := s.Search(ctx, b, search.Limits{Depth: depth})
+		res, err := s.Search(ctx, b, lim)
 		if err != nil {
 			return row, fmt.Errorf("position %s: %w", p.name, err)
 		}
@@ -140,6 +158,7 @@ func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Option
 		row.nodes += i.Nodes
 		row.elapsed += i.Elapsed
 		row.counters.Add(i.Counters)
+		row.depths += i.Depth
 		if perPosition {
 			fmt.Fprintf(w, "position %s depth %d score %s nodes %d time %d bestmove %s\n",
 				p.name, i.Depth, i.Score.UCI(), i.Nodes, i.Elapsed.Milliseconds(), res.Move.UCI())
@@ -148,18 +167,31 @@ func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Option
 	return row, nil
 }
 
-func printBenchTable(w io.Writer, rows []benchRow, depth, positions int) {
-	fmt.Fprintf(w, "bench depth %d positions %d\n", depth, positions)
+func printBenchTable(w io.Writer, rows []benchRow, lim search.Limits, positions int) {
+	budget := lim.Nodes > 0
+	if budget {
+		fmt.Fprintf(w, "bench nodes %d positions %d\n", lim.Nodes, positions)
+	} else {
+		fmt.Fprintf(w, "bench depth %d positions %d\n", lim.Depth, positions)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "variant\tnodes\tvs first\tmain\tquiescence\ttime_ms\tnps\tnull tried\tnull fh\tfhr\tnmr\tverified\tfutility\textensions\t")
+	head := "variant\tnodes\tvs first\tmain\tquiescence\ttime_ms\tnps\tnull tried\tnull fh\tfhr\tnmr\tverified\tfutility\textensions\t"
+	if budget {
+		head += "depth\t"
+	}
+	fmt.Fprintln(tw, head)
 	base := rows[0].nodes
 	for _, r := range rows {
 		c := r.counters
 		ext := c.ExtCheck + c.ExtRecapture + c.ExtKingThreat + c.ExtAttackEvading + c.ExtSingleReply + c.ExtMateThreat + c.ExtPassedPawn
-		fmt.Fprintf(tw, "%s\t%d\t%+.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%+.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t",
 			r.variant, r.nodes, 100*(float64(r.nodes)/float64(max(base, 1))-1), c.MainNodes, c.QNodes,
 			r.elapsed.Milliseconds(), uciserver.NPS(r.nodes, r.elapsed), c.NullTried, c.NullFailHigh,
 			c.FHRReductions, c.NMRReductions, c.VerifiedReductions, c.VerifiedResearches, c.FutilityPrunes, ext)
+		if budget {
+			fmt.Fprintf(tw, "%.2f\t", float64(r.depths)/float64(max(positions, 1)))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }

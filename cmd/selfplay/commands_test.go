@@ -363,6 +363,17 @@ func TestBench(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "bench depth 1 positions 5") || !regexp.MustCompile(`(?m)^ *fhr  `).MatchString(stdout) {
 		t.Errorf("bench two variants: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	// A node budget: every search spends exactly it, and the table adds
+	// the mean depth reached (plain and null-r3 reach different depths).
+	code, stdout, stderr = run(t, "bench", "-epd", epdPath, "-nodes", "3000", "-hash", "1", "-variant", "plain,null-r3")
+	depthCol := regexp.MustCompile(`(?m)^ *(plain|null-r3) +15000 .* (\d+\.\d\d)$`)
+	if code != exitOK || !strings.Contains(stdout, "bench nodes 3000 positions 5") || !strings.HasSuffix(strings.SplitN(stdout, "\n", 3)[1], "  depth") ||
+		len(depthCol.FindAllString(stdout, -1)) != 2 {
+		t.Errorf("bench -nodes: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, stderr := run(t, "bench", "-nodes", "-5"); code != exitUsage || !strings.Contains(stderr, "-nodes must be >= 1") {
+		t.Errorf("bench -nodes -5: exit %d, stderr %q", code, stderr)
+	}
 	for _, tc := range []struct{ variant, want string }{
 		{"plain,nosuch", `unknown variant preset "nosuch"`},
 		{"plain,plain", "given twice"},
