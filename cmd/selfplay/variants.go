@@ -14,8 +14,13 @@ func cmdVariants(_ context.Context, e env, args []string) int {
 		return code
 	}
 	fmt.Fprintln(e.stdout, "presets (use as -variant NAME or NAME:switch=value:...; in tournaments.toml: preset = \"NAME\" plus switch keys):")
-	for _, p := range search.Presets() {
-		fmt.Fprintf(e.stdout, "  %-14s %s\n  %-14s %s\n", p.Name, p.Doc, "", p.Switches)
+	presets := search.Presets()
+	width := 0
+	for _, p := range presets {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range presets {
+		fmt.Fprintf(e.stdout, "  %-*s %s\n  %-*s %s\n", width, p.Name, p.Doc, width, "", p.Switches)
 	}
 	fmt.Fprintln(e.stdout)
 	fmt.Fprintln(e.stdout, "switches:")
