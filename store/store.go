@@ -4,9 +4,9 @@
 // written in one transaction, so a killed process loses at most the games
 // that were still being played.
 //
-// A database has one writer at a time (OpenWriter: an OS lock on the file
-// PATH.lock beside it, released by the kernel when the writer exits or is
-// killed) and any number of readers (OpenReader), which open the file
+// A database has one writer at a time (OpenWriter: OS locks on the file
+// PATH.lock beside it and on the database file itself, whatever its name,
+// released by the kernel when the writer exits or is killed) and any number of readers (OpenReader), which open the file
 // read-only and are never blocked by the writer. Before each write the
 // writer checks that the path still names the file it writes, so a
 // database deleted during a run stops the run instead of losing its games
@@ -68,10 +68,12 @@ func dsn(abs string, q url.Values) string {
 // needed, and brings its schema up to date. command ("run", "suite", ...)
 // is recorded for the message a second writer gets.
 //
-// There is one writer per database: OpenWriter takes an OS lock on
-// PATH.lock, held until Close (the kernel releases it if the process
-// dies), and fails with an *InUseError naming the holder when another
-// process (or another Store in this one) has it. It fails with a clear
+// There is one writer per database: OpenWriter takes OS locks on
+// PATH.lock and on the database file itself (so that a hard link or any
+// other name of the file is the same database), held until Close (the
+// kernel releases them if the process dies), and fails with an
+// *InUseError naming the holder when another process (or another Store
+// in this one) has one. It fails with a clear
 // message, writing nothing, when the directory does not exist, the file
 // or directory is not writable, or the file is an SQLite database that is
 // not selfplay's or comes from a newer selfplay. Readers (OpenReader) are
@@ -125,12 +127,14 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		}
 	}()
 	// Checked before SQLite opens the files, which would fall back to a
-	// read-only connection and fail at the first game.
-	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
+	// read-only connection and fail at the first game (the database file
+	// itself: lockDatabase opens it for writing).
+	for _, f := range []string{abs + "-wal", abs + "-shm"} {
 		if err := checkWritable(f); err != nil {
 			return nil, err
 		}
 	}
+	created := false
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
 		if err := removeOrphanLogs(abs); err != nil {
 			return nil, err
@@ -138,10 +142,21 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		if err := createDatabase(ctx, abs); err != nil {
 			return nil, err
 		}
-	} else if err := checkReadOnly(ctx, abs); err != nil {
-		// A read-write connection to a file that is not ours could change
-		// it even if we only look: closing checkpoints a foreign WAL.
-		return nil, sqliteError(abs, err)
+		created = true
+	}
+	// The file itself, whatever its names: a hard link or another mount
+	// of it is the same database to SQLite, and must not get a second
+	// writer through its own PATH.lock.
+	if err := lock.lockDatabase(path, abs); err != nil {
+		return nil, err
+	}
+	if !created {
+		if err := checkReadOnly(ctx, abs); err != nil {
+			// A read-write connection to a file that is not ours could
+			// change it even if we only look: closing checkpoints a
+			// foreign WAL.
+			return nil, sqliteError(abs, err)
+		}
 	}
 	db, err := sql.Open("sqlite", writerDSN(abs))
 	if err != nil {
@@ -163,6 +178,9 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 	// The connection has the database and its write-ahead log open now.
 	if s.dbFile, err = os.Stat(abs); err != nil {
 		return nil, err
+	}
+	if !lock.lockedFile(s.dbFile) {
+		return nil, errors.New("the file was replaced while it was being opened; try again")
 	}
 	if s.walFile, err = os.Stat(abs + "-wal"); err != nil {
 		return nil, fmt.Errorf("write-ahead log: %w", err)
