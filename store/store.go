@@ -296,9 +296,10 @@ func createDatabase(ctx context.Context, abs string) error {
 }
 
 // prepare checks that the database is selfplay's (or empty) before
-// anything is written, switches it to WAL, migrates it and makes a real
-// write, so that a database that cannot be written fails before the first
-// game rather than at its end.
+// anything is written, switches it to WAL, migrates it and takes the
+// write lock, so that a database that cannot be written fails before the
+// first game rather than at its end. A database whose schema is current
+// is not written (a merge that adds nothing leaves the file as it was).
 func prepare(ctx context.Context, db *sql.DB) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -319,13 +320,16 @@ func prepare(ctx context.Context, db *sql.DB) error {
 	if err := migrate(ctx, conn, v); err != nil {
 		return err
 	}
+	// BEGIN IMMEDIATE (writerDSN): a read-only connection fails here.
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("checking that it can be written: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion())); err != nil {
-		return fmt.Errorf("checking that it can be written: %w", err)
+	if v != schemaVersion() {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion())); err != nil {
+			return fmt.Errorf("checking that it can be written: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("checking that it can be written: %w", err)
