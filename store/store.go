@@ -37,8 +37,9 @@ import (
 // (OpenWriter). It reads as a Reader does.
 type Store struct {
 	Reader
-	lock *writerLock
-	abs  string // the database's absolute path
+	lock    *writerLock
+	abs     string // the database's absolute path
+	created bool   // OpenWriter created the file
 	// The files the connection writes, as they were when it opened them:
 	// before each write the path must still name them (checkFiles).
 	dbFile, walFile os.FileInfo
@@ -173,7 +174,7 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 	// serialises the workers' transactions without SQLITE_BUSY retries.
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	s := &Store{Reader: Reader{db: db, q: db, path: path}, lock: lock, abs: abs}
+	s := &Store{Reader: Reader{db: db, q: db, path: path}, lock: lock, abs: abs, created: created}
 	defer func() {
 		if err != nil {
 			db.Close()
@@ -374,6 +375,33 @@ func (s *Store) Close() error {
 		err = lerr
 	}
 	return err
+}
+
+// CloseRemovingIfEmpty closes the Store like Close and, if OpenWriter
+// created the database and nothing has been stored in it (no tournament,
+// no suite run), removes it with its side files, under the lock, so that
+// a command that failed before storing anything (an engine that cannot be
+// started) leaves no empty database behind. It reports whether it did.
+func (s *Store) CloseRemovingIfEmpty(ctx context.Context) (removed bool, err error) {
+	empty := false
+	if s.created && s.checkFiles() == nil {
+		var n int
+		err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM tournaments) + (SELECT count(*) FROM suite_runs)`).Scan(&n)
+		empty = err == nil && n == 0
+	}
+	err = s.db.Close()
+	if empty && err == nil {
+		for _, f := range []string{s.abs, s.abs + "-wal", s.abs + "-shm"} {
+			if rerr := os.Remove(f); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+				err = rerr
+			}
+		}
+		removed = err == nil
+	}
+	if lerr := s.lock.release(); err == nil {
+		err = lerr
+	}
+	return removed, err
 }
 
 // OpenReader opens an existing database read-only. It never writes the
