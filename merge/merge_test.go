@@ -2,6 +2,7 @@ package merge
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -140,12 +141,42 @@ func TestMergeCopiesEverythingAndIsIdempotent(t *testing.T) {
 	if len(got["moves"]) == 0 || len(got["suite_positions"]) == 0 {
 		t.Fatal("the fixture has no moves or suite positions")
 	}
+	before := fileState(t, out)
 	if err := merge(t, out, in); err != nil {
 		t.Fatal(err)
+	}
+	if after := fileState(t, out); after != before {
+		t.Errorf("merging the same input again touched the output file: %+v, was %+v", after, before)
 	}
 	if again := dump(t, out); !reflect.DeepEqual(again, got) {
 		t.Error("merging the same input again changed the output")
 	}
+}
+
+// state is what tells whether a database file was written: its bytes,
+// modification time, and the size of its write-ahead log (-1: none or
+// empty, which a reader may leave).
+type state struct {
+	sum     [32]byte
+	mtime   time.Time
+	walSize int64
+}
+
+func fileState(t *testing.T, path string) state {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state{sum: sha256.Sum256(b), mtime: fi.ModTime(), walSize: -1}
+	if wi, err := os.Stat(path + "-wal"); err == nil && wi.Size() > 0 {
+		st.walSize = wi.Size()
+	}
+	return st
 }
 
 // shardsOf splits a whole database into n shard databases (as n `run
@@ -299,9 +330,12 @@ func TestMergeRefusesAndWritesNothing(t *testing.T) {
 			if err := merge(t, out, shards[0]); err != nil {
 				t.Fatal(err)
 			}
-			before := dump(t, out)
+			before, beforeFile := dump(t, out), fileState(t, out)
 			err = merge(t, out, tt.inputs...)
 			checkRefusal(t, err, tt.want)
+			if after := fileState(t, out); after != beforeFile {
+				t.Errorf("a refused merge touched the output file: %+v, was %+v", after, beforeFile)
+			}
 			if after := dump(t, out); !reflect.DeepEqual(before, after) {
 				t.Error("a refused merge changed the output")
 			}

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,11 +39,26 @@ func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, e
 		cfg.Options = append(cfg.Options, uci.Option{Name: n, Value: e.UCIOptions[n]})
 	}
 	var log *uci.Log
+	var made []string // the log file and folder this call created
 	if logDir != "" {
+		if _, err := os.Stat(logDir); errors.Is(err, fs.ErrNotExist) {
+			made = append(made, logDir)
+		}
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine %s: log directory: %w", e.Name, err)
 		}
-		f, err := uci.OpenLog(filepath.Join(logDir, LogFileName(e.Name)), uci.DefaultLogLimit)
+		path := filepath.Join(logDir, LogFileName(e.Name))
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			made = append([]string{path}, made...)
+		}
+		f, err := uci.OpenLog(path, uci.DefaultLogLimit)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Another run's engine that failed to start removed the empty
+			// folder meanwhile (removeEmpty): once more.
+			if err = os.MkdirAll(logDir, 0o755); err == nil {
+				f, err = uci.OpenLog(path, uci.DefaultLogLimit)
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: log: %w", e.Name, err)
 		}
@@ -53,10 +69,22 @@ func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, e
 	if err != nil {
 		if log != nil {
 			log.Close()
+			removeEmpty(made)
 		}
 		return nil, err
 	}
 	return &loggedEngine{Engine: eng, log: log}, nil
+}
+
+// removeEmpty removes the files and folders of paths (files first) that
+// are empty: an engine that could not be started and said nothing leaves
+// no empty log behind. A folder that is not empty stays.
+func removeEmpty(paths []string) {
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && (fi.IsDir() || fi.Size() == 0) {
+			os.Remove(p)
+		}
+	}
 }
 
 // loggedEngine closes the engine's stderr log with the engine.

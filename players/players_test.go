@@ -159,3 +159,36 @@ func TestExternalLogNameFromHostileName(t *testing.T) {
 		return nil
 	})
 }
+
+// An engine that cannot be started leaves no empty log (nor an empty log
+// folder) that this call created; a log that existed, or that holds what
+// the engine said, stays.
+func TestStartFailureLeavesNoEmptyLog(t *testing.T) {
+	ctx := context.Background()
+	missing := config.Engine{Name: "x", Command: filepath.Join(t.TempDir(), "no-such-engine")}
+	dir := filepath.Join(t.TempDir(), "engine-logs")
+	if _, err := New(ctx, missing, dir); err == nil {
+		t.Fatal("a missing command started")
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("log folder left behind: %v", err)
+	}
+
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "y.log")
+	if err := os.WriteFile(kept, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(ctx, missing, dir); err == nil {
+		t.Fatal("a missing command started")
+	}
+	if _, err := New(ctx, config.Engine{Name: "y", Command: missing.Command}, dir); err == nil {
+		t.Fatal("a missing command started")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "y.log" {
+		t.Errorf("log folder holds %v (%v), want only the earlier y.log", entries, err)
+	}
+}

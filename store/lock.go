@@ -9,12 +9,26 @@ import (
 	"time"
 )
 
-// The single-writer lock is an OS lock (flock on Unix, LockFileEx on
-// Windows) on the file PATH.lock beside the database: the kernel holds it
-// for the open file and drops it when the process exits, however it exits,
-// so a killed writer never leaves a stale lock. The file's content (who
-// holds it, for the message a second writer prints) is information only;
-// its presence means nothing.
+// The single-writer lock is two OS locks (flock on Unix, LockFileEx on
+// Windows), both taken without waiting and both released by the kernel
+// when the process exits, however it exits, so a killed writer never
+// leaves a stale lock:
+//
+//   - one on the file PATH.lock beside the database, by name: it guards
+//     the creation of a new database at PATH, and its content (who holds
+//     it, for the message a second writer prints) is information only;
+//     its presence means nothing;
+//   - one on the database file itself, by identity: whatever name reaches
+//     the file (a hard link, a symbolic link, a bind mount, a rename), a
+//     second writer finds it locked.
+//
+// The database file's lock is a flock (an open file description's lock),
+// never fcntl: SQLite locks the same file with fcntl, and the kernel keeps
+// the two kinds apart on local file systems. A POSIX (fcntl) lock belongs
+// to the process and is dropped when any descriptor of the file is closed
+// in it, so the descriptor that holds the flock is closed only after the
+// Store's connections (Close), or at once when another writer holds the
+// lock (a process never writes one file through two Stores).
 
 // lockSuffix is appended to the database path to name its lock file.
 const lockSuffix = ".lock"
@@ -25,11 +39,18 @@ var errLockBusy = errors.New("lock held by another process")
 // InUseError is returned by OpenWriter when another process writes the
 // database.
 type InUseError struct {
-	Path    string    // the database as given to OpenWriter
+	Path string // the database as given to OpenWriter
+	// Other is the name under which the holder writes the file, when it
+	// reached it by another name (a hard link, a bind mount) and that name
+	// is known; "" otherwise.
+	Other   string
 	Command string    // the holder's command ("run", "suite", ...); "" if unknown
 	PID     int       // 0 if unknown
 	Host    string    // "" if unknown
 	Since   time.Time // zero if unknown
+	// sameFileElsewhere: the database file itself is locked, not PATH.lock
+	// (the holder reached the file by another name, Other if known).
+	sameFileElsewhere bool
 }
 
 func (e *InUseError) Error() string {
@@ -37,17 +58,27 @@ func (e *InUseError) Error() string {
 	if e.Command == "" {
 		who = "selfplay process"
 	}
-	if e.PID == 0 {
-		return fmt.Sprintf("%s is in use by another %s", e.Path, who)
+	var holder string
+	switch {
+	case e.PID != 0 && e.Command == "":
+		holder = fmt.Sprintf(" (pid %d)", e.PID)
+	case e.PID != 0:
+		holder = fmt.Sprintf(" (pid %d on %s since %s)", e.PID, e.Host, e.Since.Local().Format("2006-01-02 15:04:05 -0700"))
 	}
-	return fmt.Sprintf("%s is in use by another %s (pid %d on %s since %s)", e.Path, who, e.PID, e.Host,
-		e.Since.Local().Format("2006-01-02 15:04:05 -0700"))
+	switch {
+	case e.Other != "":
+		holder += fmt.Sprintf(" that writes it as %s (the same file under another name)", e.Other)
+	case e.sameFileElsewhere && e.PID == 0:
+		holder += " through another name of the same file (a hard link or a bind mount)"
+	}
+	return fmt.Sprintf("%s is in use by another %s%s", e.Path, who, holder)
 }
 
 // writerLock is a held single-writer lock.
 type writerLock struct {
-	f    *os.File
-	path string
+	f    *os.File // PATH.lock
+	path string   // PATH.lock's path
+	db   *os.File // the database file, locked (lockDatabase); nil before
 }
 
 // lockInfo is what the lock file says about its holder: one line,
@@ -146,17 +177,97 @@ func stillNamed(f *os.File, path string) bool {
 	return err == nil && os.SameFile(fi, pi)
 }
 
+// lockDatabase takes the lock of the database file at abs itself (path is
+// as given, for messages), or returns an *InUseError naming the holder.
+// The file must exist; it is opened for writing (a file that cannot be
+// written fails here, before SQLite would fall back to a read-only
+// connection), and the lock is held until release.
+func (l *writerLock) lockDatabase(path, abs string) error {
+	for attempt := 0; attempt < 20; attempt++ {
+		f, err := os.OpenFile(abs, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("not writable: %w", err)
+		}
+		if err := tryLock(f); err != nil {
+			fi, serr := f.Stat()
+			f.Close() // another writer's file: this process has no connection to it
+			if errors.Is(err, errLockBusy) && serr == nil {
+				return fileHolderOf(path, abs, fi)
+			}
+			return fmt.Errorf("locking %s: %w", path, err)
+		}
+		// Replaced (renamed over) since it was opened: lock the new file.
+		if !stillNamed(f, abs) {
+			f.Close()
+			continue
+		}
+		l.db = f
+		return nil
+	}
+	return fmt.Errorf("locking %s: the file keeps being replaced", path)
+}
+
+// lockedFile reports whether fi is the database file whose lock is held.
+func (l *writerLock) lockedFile(fi os.FileInfo) bool {
+	if l.db == nil {
+		return false
+	}
+	li, err := l.db.Stat()
+	return err == nil && os.SameFile(li, fi)
+}
+
+// fileHolderOf describes the writer that holds the lock of the database
+// file at abs (fi), reached by this process as path: where the system
+// tells (fileLockHolder), its pid, the name it writes the file by, and
+// from its lock file its command and start.
+func fileHolderOf(path, abs string, fi os.FileInfo) *InUseError {
+	e := &InUseError{Path: path, sameFileElsewhere: true}
+	h := fileLockHolder(fi)
+	if h.pid == 0 {
+		return e
+	}
+	e.PID = h.pid
+	if h.name != abs {
+		e.Other = h.name
+	}
+	for _, f := range h.lockFiles {
+		if b, err := os.ReadFile(f); err == nil {
+			var info InUseError
+			if parseLockInfo(string(b), &info); info.PID == h.pid {
+				e.Command, e.Host, e.Since = info.Command, info.Host, info.Since
+				break
+			}
+		}
+	}
+	return e
+}
+
+// lockHolder is what the system tells of the process that holds a file's
+// lock (fileLockHolder).
+type lockHolder struct {
+	pid       int      // 0: unknown
+	name      string   // the name it opened the file by; "" if unknown
+	lockFiles []string // paths that open its open PATH.lock files
+}
+
 // release removes the lock file, if it is still ours, and lets go of the
-// lock. The file is removed while the lock is held, so that no other
+// locks. The file is removed while the lock is held, so that no other
 // writer can be holding a lock on it (see acquireWriterLock).
 func (l *writerLock) release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	var err error
+	if l.db != nil {
+		err = l.db.Close() // after the Store's connections (Close)
+		l.db = nil
+	}
 	if removeLockFileOnRelease && stillNamed(l.f, l.path) {
 		os.Remove(l.path)
 	}
-	err := l.f.Close() // closing the descriptor releases the lock
+	if cerr := l.f.Close(); err == nil { // closing the descriptor releases the lock
+		err = cerr
+	}
 	l.f = nil
 	return err
 }

@@ -122,3 +122,136 @@ func TestStaleAndUnreadableLockFiles(t *testing.T) {
 		t.Errorf("lockInfo does not parse back: %+v", e)
 	}
 }
+
+// The lock belongs to the database file, not to its name: a second
+// writer that reaches the file held by another process through any other
+// name is refused, naming the holder and the name it writes by (where
+// the system tells), and writes nothing. Once the holder has gone, the
+// other name writes.
+func TestWriterLockFollowsTheFile(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// second returns the name the second writer uses for real, made
+		// after the holder opened real.
+		second    func(t *testing.T, dir, real string) string
+		otherName bool // the message names real as the holder's name
+	}{
+		{"hard link", func(t *testing.T, dir, real string) string {
+			return link(t, os.Link, real, filepath.Join(dir, "hard.db"))
+		}, true},
+		{"hard link in another folder", func(t *testing.T, dir, real string) string {
+			sub := filepath.Join(dir, "sub")
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return link(t, os.Link, real, filepath.Join(sub, "a.db"))
+		}, true},
+		{"symbolic link", func(t *testing.T, dir, real string) string {
+			return link(t, os.Symlink, real, filepath.Join(dir, "sym.db"))
+		}, false},
+		{"symbolic link to a hard link", func(t *testing.T, dir, real string) string {
+			hard := link(t, os.Link, real, filepath.Join(dir, "hard.db"))
+			return link(t, os.Symlink, hard, filepath.Join(dir, "sym.db"))
+		}, true},
+		{"renamed", func(t *testing.T, dir, real string) string {
+			moved := filepath.Join(dir, "moved.db")
+			if err := os.Rename(real, moved); err != nil {
+				t.Fatal(err)
+			}
+			return moved
+		}, false},
+		{"renamed over another database", func(t *testing.T, dir, real string) string {
+			other := filepath.Join(dir, "other.db")
+			if s, err := OpenWriter(context.Background(), other, "run"); err != nil {
+				t.Fatal(err)
+			} else if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(real, other); err != nil {
+				t.Fatal(err)
+			}
+			return other
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			real := filepath.Join(dir, "a.db")
+			holder := startHelper(t, "hold-writer", real)
+			second := tc.second(t, dir, real)
+
+			_, err := OpenWriter(ctx, second, "run")
+			var inUse *InUseError
+			if !errors.As(err, &inUse) {
+				t.Fatalf("second writer through %s: %v, want an *InUseError", second, err)
+			}
+			if inUse.PID != holder.cmd.Process.Pid || inUse.Command != "run" {
+				t.Errorf("holder %+v, want pid %d running run", inUse, holder.cmd.Process.Pid)
+			}
+			want := fmt.Sprintf("%s is in use by another selfplay run (pid %d on ", second, holder.cmd.Process.Pid)
+			if !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("message %q, want it to start with %q", err, want)
+			}
+			if tc.otherName && (inUse.Other != real || !strings.HasSuffix(err.Error(), " that writes it as "+real+" (the same file under another name)")) {
+				t.Errorf("message %q (other %q), want it to name %s", err, inUse.Other, real)
+			}
+			// A writer process is refused too, and stores nothing.
+			if out, code := runHelper(t, "write", second, nil); code == 0 || !strings.Contains(out, "in use by another selfplay run") {
+				t.Errorf("a writer process through %s: exit %d, %q", second, code, out)
+			}
+			holder.stdin.Close()
+			if err := holder.cmd.Wait(); err != nil {
+				t.Fatalf("holder: %v", err)
+			}
+			if out, code := runHelper(t, "write", second, nil); code != 0 {
+				t.Fatalf("writer through %s after the holder ended: exit %d, %q", second, code, out)
+			}
+			if out, _ := runHelper(t, "read", second, nil); out != "written 0\n" {
+				t.Errorf("the database holds %q, want only the tournament written after the holder ended", out)
+			}
+		})
+	}
+}
+
+// link makes newname a link (os.Link or os.Symlink) to oldname, or skips
+// the test where the file system has none.
+func link(t *testing.T, fn func(string, string) error, oldname, newname string) string {
+	t.Helper()
+	if err := fn(oldname, newname); err != nil {
+		t.Skip("no links here:", err)
+	}
+	return newname
+}
+
+// The flock on the database file does not disturb SQLite's own (fcntl)
+// locks: another process's connection reads and writes the file beside
+// the writer as SQLite allows, and when it closes it does not take the
+// writer's write-ahead log away (it would, as the last connection to the
+// file, if the writer's process had lost its SQLite locks).
+func TestFileLockLeavesSQLiteLocks(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x.db")
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h", TotalGames: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runHelper(t, "sqlite-write", path, nil); code != 0 || out != "ok\n" {
+		t.Fatalf("plain SQLite beside the writer: exit %d, %q", code, out)
+	}
+	if err := s.checkFiles(); err != nil {
+		t.Fatalf("after the other connection closed: %v", err)
+	}
+	if err := s.SaveGame(ctx, &record.Game{TournamentID: id, White: "a", Black: "b", Result: "1-0"}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := s.Tournaments(ctx)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("tournaments %v, %v: want the writer's and the other connection's", ts, err)
+	}
+}

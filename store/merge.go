@@ -163,26 +163,11 @@ func (r *Reader) GameKeys(ctx context.Context, tournamentID int64) ([]GameKey, e
 // truncated or damaged database fails here, before a merge writes
 // anything, rather than halfway through copying it.
 func (r *Reader) CheckIntegrity(ctx context.Context) error {
-	rows, err := r.q.QueryContext(ctx, "PRAGMA quick_check(5)")
-	if err != nil {
-		return sqliteError(r.path, err)
-	}
-	defer rows.Close()
-	var problems []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+	if err := quickCheck(ctx, r.q); err != nil {
+		if errors.Is(err, ErrDamaged) {
 			return err
 		}
-		if s != "ok" {
-			problems = append(problems, s)
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return sqliteError(r.path, err)
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("damaged (SQLite quick_check: %s)", joinLimited(problems, 3))
 	}
 	return nil
 }

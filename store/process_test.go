@@ -3,8 +3,10 @@ package store
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,6 +39,8 @@ func TestMain(m *testing.M) {
 //	write-and-die PATH  stores a tournament with 20 games and exits without
 //	                    closing the database (its write-ahead log stays)
 //	touch PATH          creates the file PATH (to probe permissions)
+//	sqlite-write PATH   opens PATH with plain SQLite (no selfplay lock),
+//	                    inserts a tournament in a write transaction, closes
 func helperMain(action string, args []string) int {
 	ctx := context.Background()
 	path := args[0]
@@ -119,6 +123,23 @@ func helperMain(action string, args []string) int {
 		}
 		fmt.Println("written")
 		return 0 // without Close: the games are in the write-ahead log only
+	case "sqlite-write":
+		db, err := sql.Open("sqlite", dsn(path, url.Values{"_pragma": {"busy_timeout(10000)"}}))
+		if err != nil {
+			fmt.Println("error:", err)
+			return 1
+		}
+		if _, err := db.Exec(`INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at)
+			VALUES ('plain', '{}', 'h', 'running', 2, '', '')`); err != nil {
+			fmt.Println("error:", err)
+			return 1
+		}
+		if err := db.Close(); err != nil {
+			fmt.Println("error:", err)
+			return 1
+		}
+		fmt.Println("ok")
+		return 0
 	case "touch":
 		if err := os.WriteFile(path, nil, 0o644); err != nil {
 			fmt.Println("error:", err)

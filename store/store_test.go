@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +172,65 @@ func TestMigrationAddsCulprit(t *testing.T) {
 	s.db.QueryRow("PRAGMA user_version").Scan(&v)
 	if v != schemaVersion() {
 		t.Fatalf("user_version %d, want %d", v, schemaVersion())
+	}
+}
+
+// CloseRemovingIfEmpty removes a database that its Store created and
+// stored nothing in, with its side files, and nothing else: not a
+// database that existed before, not one that holds a tournament.
+func TestCloseRemovingIfEmpty(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	tests := []struct {
+		name        string
+		existed     bool
+		tournament  bool
+		wantRemoved bool
+	}{
+		{"created, nothing stored", false, false, true},
+		{"created, a tournament stored", false, true, false},
+		{"existed before", true, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".db")
+			if tc.existed {
+				s, err := OpenWriter(ctx, path, "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Close()
+			}
+			s, err := OpenWriter(ctx, path, "run")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.tournament {
+				if _, err := s.CreateTournament(ctx, record.Tournament{Name: "t", Config: "{}", ConfigHash: "h"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			removed, err := s.CloseRemovingIfEmpty(ctx)
+			if err != nil || removed != tc.wantRemoved {
+				t.Fatalf("CloseRemovingIfEmpty = %v, %v; want %v", removed, err, tc.wantRemoved)
+			}
+			for _, f := range Files(path) {
+				_, err := os.Stat(f)
+				switch {
+				case f == path && !tc.wantRemoved:
+					if err != nil {
+						t.Errorf("%s: %v", f, err)
+					}
+				case !errors.Is(err, os.ErrNotExist):
+					t.Errorf("%s left behind (%v)", f, err)
+				}
+			}
+			// The lock is free again.
+			s2, err := OpenWriter(ctx, path, "run")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s2.Close()
+		})
 	}
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // cmdExport writes stored games as one PGN file. Exit codes: 2 for bad
-// flags, a missing database, an unknown tournament or engine, an -o file
-// that cannot be created; 1 when reading or writing fails.
+// flags, a missing or damaged database, an unknown tournament or engine,
+// an -o file that cannot be created; 1 when reading or writing fails
+// otherwise; 130 when interrupted. An -o file is complete or not written.
 func cmdExport(ctx context.Context, e env, args []string) int {
 	fs := newFlagSet(e, "export", "[-db selfplay.db] [-tournament NAME] [-engine NAME] [-o FILE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
@@ -35,12 +36,12 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	if *tournament != "" {
 		// Checked before any output, so that a mistyped name leaves no file.
 		t, err := st.TournamentByName(ctx, *tournament)
-		if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
 			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
-			if errors.Is(err, store.ErrNotFound) {
-				return exitUsage
-			}
-			return exitFailure
+			return exitUsage
+		}
+		if err != nil {
+			return readFailed(ctx, e, "export", *dbPath, err)
 		}
 		filter.TournamentID = t.ID
 		selected = []record.Tournament{t}
@@ -50,8 +51,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		if selected == nil {
 			var err error
 			if selected, err = st.Tournaments(ctx); err != nil {
-				fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
-				return exitFailure
+				return readFailed(ctx, e, "export", *dbPath, err)
 			}
 		}
 		if names := record.EngineNames(selected); !slices.Contains(names, *engine) {
@@ -61,8 +61,13 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	}
 	var n int
 	code := writeOutput(e, "export", *out, func(w io.Writer) error {
+		out := &checkedWriter{w: w}
 		var err error
-		n, err = st.WritePGN(ctx, w, filter)
+		n, err = st.WritePGN(ctx, out, filter)
+		if err != nil && out.err == nil {
+			// Not the output's: a reading error (a damaged database).
+			return &readError{path: *dbPath, err: err, interrupted: ctx.Err() != nil}
+		}
 		return err
 	}, store.Files(*dbPath)...)
 	if code == exitOK {

@@ -2,49 +2,123 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 )
 
 // output is where a command with a -o flag writes: the file, or standard
-// output when the path is empty.
+// output when the path is empty. A regular file is written under a
+// temporary name beside it and renamed into place once complete, so that
+// a command that fails leaves no partial output (nor a truncated earlier
+// one); a device or pipe (/dev/stdout, a FIFO) is written directly.
 type output struct {
 	e    env
 	cmd  string // the command's name, for messages
 	path string
 	f    *os.File // nil for standard output
+	// dest is the file that the temporary file f replaces; "" when f is
+	// the output itself.
+	dest string
 }
 
-// createOutput creates the -o file now, so that a bad path fails before a
-// long computation, unless it is one of the command's inputs, which
-// creating it would truncate. On failure it reports the error and returns
-// the exit code (exitUsage: a bad path is bad input).
+// createOutput creates the -o file (its temporary file) now, so that a
+// bad path fails before a long computation, unless it is one of the
+// command's inputs, which the output would replace. On failure it
+// reports the error and returns the exit code (exitUsage: a bad path is
+// bad input).
 func createOutput(e env, cmd, path string, inputs ...string) (*output, int) {
 	if code := checkOutputNotInput(e, cmd, path, inputs...); code != exitOK {
 		return nil, code
 	}
 	o := &output{e: e, cmd: cmd, path: path}
-	if path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -o: %v\n", cmd, err)
-			return nil, exitUsage
-		}
-		o.f = f
+	if path == "" {
+		return o, exitOK
+	}
+	var err error
+	if o.f, o.dest, err = createTemp(path); err != nil {
+		fmt.Fprintf(e.stderr, "selfplay %s: -o: %v\n", cmd, err)
+		return nil, exitUsage
 	}
 	return o, exitOK
 }
 
-// write renders the output through write, buffered, then flushes and closes
-// the file; an error of any of these is reported and gives exitFailure.
+// createTemp creates the temporary file that replaces the regular file at
+// path (created if it does not exist; a symbolic link's target), in the
+// same folder (a rename does not cross file systems), with the mode that
+// creating path would give it or that it has. Anything else (a device, a
+// pipe, a directory, a dangling link) is opened as os.Create opens it,
+// and dest is "".
+func createTemp(path string) (f *os.File, dest string, err error) {
+	dest = path
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		f, err = os.Create(path)
+		return f, "", err
+	case err == nil:
+		if dest, err = filepath.EvalSymlinks(path); err != nil {
+			return nil, "", err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, "", err
+	case isSymlink(path): // dangling: created where it points, as before
+		f, err = os.Create(path)
+		return f, "", err
+	}
+	dir, base := filepath.Split(dest)
+	for range 100 {
+		tmp := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint32()))
+		f, err = os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666) // the umask applies, as for os.Create
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			// The message names the output, not the temporary file.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = fmt.Errorf("creating %s: %w", path, pe.Err)
+			}
+			return nil, "", err
+		}
+		if fi != nil {
+			if err := f.Chmod(fi.Mode().Perm()); err != nil {
+				f.Close()
+				os.Remove(tmp)
+				return nil, "", err
+			}
+		}
+		return f, dest, nil
+	}
+	return nil, "", fmt.Errorf("creating %s: no free temporary name beside it", path)
+}
+
+func isSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// write renders the output through write, buffered, then flushes and
+// closes the file and renames it into place; an error of any of these is
+// reported and gives exitFailure, and the file is removed. An error that
+// write returns as a *readError is reported as an error reading the input
+// (see readError.report).
 func (o *output) write(write func(io.Writer) error) int {
 	w := o.e.stdout
 	if o.f != nil {
-		w = o.f
+		w = pathlessWriter{o.f}
 	}
 	bw := bufio.NewWriter(w)
 	err := write(bw)
+	var rerr *readError
+	if errors.As(err, &rerr) {
+		o.discard()
+		return rerr.report(o.e, o.cmd)
+	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
@@ -52,10 +126,18 @@ func (o *output) write(write func(io.Writer) error) int {
 		if cerr := o.f.Close(); err == nil {
 			err = cerr
 		}
-		o.f = nil
+		if err == nil && o.dest != "" {
+			if rerr := os.Rename(o.f.Name(), o.dest); rerr != nil {
+				err = fmt.Errorf("renaming it into place: %w", rerr)
+			}
+		}
 		if err != nil {
+			if o.dest != "" {
+				os.Remove(o.f.Name())
+			}
 			err = fmt.Errorf("%s: %w", o.path, err)
 		}
+		o.f = nil
 	}
 	if err != nil {
 		fmt.Fprintf(o.e.stderr, "selfplay %s: writing output: %v\n", o.cmd, err)
@@ -64,12 +146,29 @@ func (o *output) write(write func(io.Writer) error) int {
 	return exitOK
 }
 
+// pathlessWriter writes to a file, its errors without the file's name
+// (the temporary one's): the message names the output.
+type pathlessWriter struct{ f *os.File }
+
+func (w pathlessWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return n, err
+}
+
 // discard closes and removes a file created for output that will not be
 // written (the command failed first). Nothing to do after write.
 func (o *output) discard() {
 	if o.f != nil {
 		o.f.Close()
-		os.Remove(o.path)
+		if o.dest != "" {
+			os.Remove(o.f.Name())
+		} else if fi, err := os.Stat(o.path); err == nil && fi.Mode().IsRegular() {
+			os.Remove(o.path) // a dangling link's new target
+		}
 		o.f = nil
 	}
 }

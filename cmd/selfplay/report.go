@@ -22,8 +22,9 @@ func reportWriters() map[string]func(io.Writer, report.Report) error {
 }
 
 // cmdReport prints the statistics of stored tournaments. Exit codes: 2 for
-// bad flags, a missing database, an unknown tournament or anchor, an -o
-// file that cannot be created; 1 when reading or writing fails.
+// bad flags, a missing or damaged database, an unknown tournament or
+// anchor, an -o file that cannot be created; 1 when reading or writing
+// fails otherwise; 130 when interrupted.
 func cmdReport(ctx context.Context, e env, args []string) int {
 	fs := newFlagSet(e, "report", "[-db selfplay.db] [-tournament NAME] [-format text|json|html] [-o FILE] [-level 0.95] [-anchor ENGINE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
@@ -58,12 +59,12 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		r, err = standings.Load(ctx, tx, standings.Options{Tournament: *tournament, Level: *level, Anchor: *anchor})
 		return err
 	})
-	if err != nil {
+	if errors.Is(err, standings.ErrNotFound) {
 		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
-		if errors.Is(err, standings.ErrNotFound) {
-			return exitUsage
-		}
-		return exitFailure
+		return exitUsage
+	}
+	if err != nil {
+		return readFailed(ctx, e, "report", *dbPath, err)
 	}
 	return writeOutput(e, "report", *out, func(w io.Writer) error { return write(w, r) }, store.Files(*dbPath)...)
 }

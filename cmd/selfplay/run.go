@@ -105,7 +105,7 @@ func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
 // play runs the config's tournaments into its database (run, match) and
 // returns the exit code; shardHint is added to a shard mismatch's message.
 // With serveAddr, the database's web site is served there while it plays.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) int {
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) (code int) {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
@@ -132,7 +132,15 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		}
 		return code
 	}
-	defer st.Close()
+	defer func() {
+		if code == exitOK || code == exitInterrupted {
+			st.Close()
+			return
+		}
+		// A run that failed before it stored anything (an engine that
+		// cannot be started) leaves no empty database it created.
+		st.CloseRemovingIfEmpty(context.WithoutCancel(ctx))
+	}()
 	if ln != nil {
 		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {

@@ -40,3 +40,38 @@ func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*s
 	}
 	return st, exitOK
 }
+
+// readError is an error reading the database at path, met while the
+// output was being written (export streams its games): the output is
+// discarded and the error reported as a reading error (report).
+type readError struct {
+	path        string
+	err         error
+	interrupted bool // the context was cancelled meanwhile
+}
+
+func (e *readError) Error() string { return fmt.Sprintf("reading the database %s: %v", e.path, e.err) }
+func (e *readError) Unwrap() error { return e.err }
+
+// report reports the error and returns the exit code: exitUsage for a
+// damaged database (bad input), with how to recover what it holds;
+// exitInterrupted when the command was interrupted; exitFailure otherwise.
+func (e *readError) report(en env, cmd string) int {
+	switch {
+	case e.interrupted:
+		fmt.Fprintf(en.stderr, "selfplay %s: interrupted while reading the database %s\n", cmd, e.path)
+		return exitInterrupted
+	case store.IsDamaged(e.err):
+		fmt.Fprintf(en.stderr, "selfplay %s: %v: the database is damaged; %s\n", cmd, e, store.Recovery(e.path))
+		return exitUsage
+	}
+	fmt.Fprintf(en.stderr, "selfplay %s: %v\n", cmd, e)
+	return exitFailure
+}
+
+// readFailed reports an error reading the database at path (see
+// readError.report) and returns the exit code.
+func readFailed(ctx context.Context, e env, cmd, path string, err error) int {
+	re := &readError{path: path, err: err, interrupted: ctx.Err() != nil}
+	return re.report(e, cmd)
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An engine that cannot be started fails the run before its first game
+// (exit 2) and leaves nothing the run created: no empty database, no
+// empty engine log. A database that existed stays as it was.
+func TestEngineSetupFailureLeavesNothing(t *testing.T) {
+	const config = `database = "games.db"
+[engines.a]
+preset = "plain"
+hash = 1
+[engines.x]
+command = "/nonexistent/engine"
+[[tournament]]
+name = "t"
+engines = ["a", "x"]
+[tournament.openings]
+set = "fhr25"
+[tournament.limits]
+nodes = 200
+`
+	dir := t.TempDir()
+	cfg := writeFile(t, dir, "t.toml", config)
+	code, _, stderr := run(t, "run", "-config", cfg)
+	if code != exitUsage || !strings.Contains(stderr, "/nonexistent/engine") {
+		t.Fatalf("exit %d, stderr %q; want %d naming the engine's command", code, stderr, exitUsage)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the folder holds %v, want only t.toml", names)
+	}
+
+	// Into an existing database: it stays, byte for byte.
+	existing := filepath.Join(dir, "existing.db")
+	data, err := os.ReadFile(storedTiny(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(existing, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "run", "-config", cfg, "-db", existing); code != exitUsage {
+		t.Fatalf("into an existing database: exit %d, stderr %q", code, stderr)
+	}
+	if after, err := os.ReadFile(existing); err != nil || !bytes.Equal(after, data) {
+		t.Errorf("the existing database changed (%v)", err)
+	}
+}

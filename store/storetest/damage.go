@@ -1,0 +1,43 @@
+package storetest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// DamagePage damages the database file at path (closed, its write-ahead
+// log checkpointed) the way a bad disk block does: of the pages that
+// contain marker (a text stored in a table, such as `[Round "`), the
+// middle one gets its B-tree page header overwritten, so SQLite fails
+// with "database disk image is malformed" when a read reaches it and
+// quick_check reports it. It returns the page's number (from 1).
+func DamagePage(path, marker string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) < 100 || string(b[:16]) != "SQLite format 3\x00" {
+		return 0, fmt.Errorf("storetest: %s is not an SQLite database", path)
+	}
+	size := int(binary.BigEndian.Uint16(b[16:18]))
+	if size == 1 {
+		size = 65536
+	}
+	var pages []int
+	for p := 1; (p+1)*size <= len(b); p++ { // page 1 holds the file header: never damaged
+		if bytes.Contains(b[p*size:(p+1)*size], []byte(marker)) {
+			pages = append(pages, p)
+		}
+	}
+	if len(pages) == 0 {
+		return 0, fmt.Errorf("storetest: no page of %s contains %q", path, marker)
+	}
+	p := pages[len(pages)/2]
+	copy(b[p*size:], bytes.Repeat([]byte{0xff}, 8))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return 0, err
+	}
+	return p + 1, nil
+}
