@@ -67,7 +67,7 @@ func (s *Server) readGame(r *http.Request) (record.Game, string, error) {
 	}
 	var g record.Game
 	var tname string
-	err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+	err = s.src(r.Context()).db.ReadTx(r.Context(), func(tx *store.Reader) error {
 		var err error
 		if g, err = tx.GameByID(r.Context(), id); err != nil {
 			return err

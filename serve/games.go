@@ -108,10 +108,10 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	if known {
 		// Selected from the games counted; only the page's rows are read.
 		v.Total = total
-		games, err = s.db.GameSummaries(r.Context(), ids)
+		games, err = s.src(r.Context()).db.GameSummaries(r.Context(), ids)
 	} else {
 		// The count and the page in one snapshot.
-		err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+		err = s.src(r.Context()).db.ReadTx(r.Context(), func(tx *store.Reader) error {
 			var err error
 			games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
 				Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})

@@ -21,7 +21,9 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,7 +69,6 @@ type Options struct {
 // keeps the last report until the tournament changes, so that polling
 // pages cost a few small queries also while a run writes.
 type Server struct {
-	db    *store.Reader
 	level float64
 	log   *log.Logger
 	pages map[string]*template.Template
@@ -76,14 +77,30 @@ type Server struct {
 	// PairsPerOpeningsPage and OpeningsOnPage (tests make them small).
 	pairsPerPage, openingsOnPage int
 
-	mu     sync.Mutex
-	states map[int64]*tournamentState
+	// The database read (source.go). Servers made by Open follow the
+	// file at path; those made by New read one Reader (path "").
+	path, abs    string
+	now          func() time.Time
+	checkEvery   time.Duration // CheckInterval (tests: 0, every request looks)
+	watchMu      sync.Mutex
+	cur          *source     // nil while there is nothing to read
+	gone         error       // what requests answer while cur is nil
+	checked      time.Time   // the last look at the path
+	pending      os.FileInfo // another file at the path, not opened yet
+	pendingSince time.Time   // since when pending is unchanged
+	last         *source     // the source retired last (its file and states)
+	closed       bool
 }
 
 // New returns the site over db, which the caller keeps open while the
-// server runs and closes afterwards.
+// server runs and closes afterwards. It reads db whatever happens to its
+// file; Open makes a site that follows the file at a path.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{},
+	return newServer(newSource(db, nil, false, nil), opt)
+}
+
+func newServer(src *source, opt Options) (*Server, error) {
+	s := &Server{cur: src, level: opt.Level, log: opt.Log, now: time.Now, checkEvery: CheckInterval,
 		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
@@ -105,7 +122,7 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 		"mul1000":     func(x float64) float64 { return x * 1000 },
 	}
 	s.pages = map[string]*template.Template{}
-	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game"} {
+	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game", "unavailable"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("serve: template %s: %w", name, err)
@@ -139,11 +156,24 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	// The pages load nothing from elsewhere and run only /static/ scripts.
-	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
+	// The pages load nothing from elsewhere, run only /static/ scripts and
+	// are shown in no other site's frame (X-Frame-Options for browsers
+	// that predate frame-ancestors).
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	s.mux.ServeHTTP(w, r)
+	if strings.HasPrefix(r.URL.Path, "/static/") {
+		s.mux.ServeHTTP(w, r) // no database: also the 503 page has its style
+		return
+	}
+	src, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer s.release(src)
+	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), srcKey{}, src)))
 }
 
 // httpError is an error with the status the client gets.
@@ -166,6 +196,10 @@ func badRequest(format string, args ...any) error {
 // logged 500 without details otherwise.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
+	if errors.As(err, &he) && he.status == http.StatusServiceUnavailable {
+		s.unavailable(w, r, he.msg)
+		return
+	}
 	if errors.As(err, &he) {
 		http.Error(w, he.msg, he.status)
 		return
@@ -180,6 +214,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 // render executes a page into a buffer first, so that a failing template
 // gives a clean 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, page string, data any) {
+	s.renderStatus(w, r, http.StatusOK, page, data)
+}
+
+func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
 	var b bytes.Buffer
 	if err := s.pages[page].Execute(&b, data); err != nil {
 		s.fail(w, r, fmt.Errorf("rendering %s: %w", page, err))
@@ -187,7 +225,30 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, page string, dat
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 	w.Write(b.Bytes())
+}
+
+// unavailable answers 503 while there is no database to read: a page
+// that reloads itself (and so shows the site again when the database is
+// back), or {"error": msg} under /api/.
+func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, msg string) {
+	retry := int(PollInterval.Seconds())
+	w.Header().Set("Retry-After", strconv.Itoa(retry))
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		b, _ := json.Marshal(struct {
+			Error string `json:"error"`
+		}{msg})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write(append(b, '\n'))
+		return
+	}
+	s.renderStatus(w, r, http.StatusServiceUnavailable, "unavailable", struct {
+		Title, Message string
+		Refresh        int
+	}{"Database unavailable", msg, retry})
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, v any) {
