@@ -37,7 +37,7 @@ import (
 var templateFiles embed.FS
 
 //go:embed static
-var staticFiles embed.FS
+var staticFS embed.FS
 
 // PollInterval is how often the tournaments page asks for fresh figures.
 const PollInterval = 2 * time.Second
@@ -129,7 +129,7 @@ func newServer(src *source, opt Options) (*Server, error) {
 		}
 		s.pages[name] = t
 	}
-	static, err := fs.Sub(staticFiles, "static")
+	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func newServer(src *source, opt Options) (*Server, error) {
 	m.HandleFunc("GET /games/{id}/board.svg", s.boardSVG)
 	m.HandleFunc("GET /games/{id}/pgn", s.gamePGN)
 	m.HandleFunc("GET /api/games/{id}", s.gameJSON)
-	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(static)))
 	s.mux = m
 	return s, nil
 }
@@ -174,6 +174,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.release(src)
 	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), srcKey{}, src)))
+}
+
+// staticFiles serves the files of fsys and nothing else: a folder (the
+// root included) is a 404, not a listing.
+func staticFiles(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fi, err := fs.Stat(fsys, r.URL.Path); err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 // httpError is an error with the status the client gets.
@@ -262,11 +275,30 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, v any) {
 	w.Write(append(b, '\n'))
 }
 
+// decimal reads a number written the one way the site writes it: decimal
+// digits without a sign or leading zeros ("0", "7", "12"). Every page has
+// one address, so that links, caches and logs agree; "+1" or "01" are not
+// another name of page 1 (a redirect would make them part of the site for
+// good, and the site never writes them).
+func decimal(s string) (int64, bool) {
+	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
 // pathID reads a positive integer path value.
 func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, notFound("no such id %q", r.PathValue("id"))
+	id, ok := decimal(r.PathValue("id"))
+	if !ok || id <= 0 {
+		return 0, notFound("no such id %q (ids are written 1, 2, ...)", r.PathValue("id"))
 	}
 	return id, nil
 }
@@ -277,11 +309,11 @@ func pageParam(r *http.Request) (int, error) {
 	if p == "" {
 		return 1, nil
 	}
-	page, err := strconv.Atoi(p)
-	if err != nil || page < 1 || page > 1<<20 {
+	page, ok := decimal(p)
+	if !ok || page < 1 || page > 1<<20 {
 		return 0, badRequest("page %q is not a page number (1, 2, ...)", p)
 	}
-	return page, nil
+	return int(page), nil
 }
 
 // loaded is a stored tournament with its report.
