@@ -6,8 +6,10 @@
 // come a page at a time, the charts and the JSON's series are thinned
 // (report.ThinSeries), and the tournament page shows each opening's score
 // rather than every game's result. It only reads the database (store.Reader), so it runs beside
-// a writing `selfplay run`; New returns an http.Handler that a run can
-// serve beside itself.
+// a writing `selfplay run`. Open returns the site of the database at a
+// path, which follows that path: a 503 page while the file is gone, the
+// new file when another takes its place (source.go); New returns the
+// site of a Reader the caller keeps.
 package serve
 
 import (
