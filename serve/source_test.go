@@ -480,3 +480,66 @@ func TestCloseOpened(t *testing.T) {
 		t.Fatalf("Open of a missing file: %v", err)
 	}
 }
+
+// Requests served while the database is deleted, brought back and
+// replaced, over and over, answer 200 or 503, never an error: a request
+// keeps the connection it started with until it ends.
+func TestRequestsWhileReplaced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sv.db")
+	smallDB(t, path, "oldtour", 6)
+	var copies [2][]byte
+	for i, name := range []string{"oldtour", "newtour"} {
+		p := filepath.Join(dir, name+".db")
+		smallDB(t, p, name, 6+2*i)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copies[i] = b
+	}
+	h, logs := openWatched(t, path)
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				u := []string{"/", "/api/tournaments", "/tournaments/1", "/tournaments/1/games", "/games/1"}[(i+w)%5]
+				if res, body := get(t, h, "GET", u); res.StatusCode != 200 && res.StatusCode != http.StatusServiceUnavailable {
+					errs <- fmt.Errorf("GET %s: %d %s", u, res.StatusCode, body)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		removeDB(t, path)
+		get(t, h, "GET", "/")
+		tmp := path + ".new"
+		if err := os.WriteFile(tmp, copies[i%2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		aged(t, tmp)
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+		get(t, h, "GET", "/")
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if !strings.Contains(line, " is gone (") && !strings.Contains(line, " was replaced by another file") {
+			t.Errorf("the site logged %q", line)
+		}
+	}
+}
