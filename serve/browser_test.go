@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -168,17 +169,48 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-// waitFor polls a JavaScript condition until it holds or the timeout.
+// waitFor polls a JavaScript condition until it holds on a page that has
+// finished loading, or the timeout. While the page navigates (a link
+// clicked, a reload) there is no document to evaluate in for a moment and
+// the browser answers with an error ("Inspected target navigated or
+// closed", "Execution context was destroyed"): such errors are tried
+// again until the deadline, and the last one is reported if the condition
+// never holds.
 func waitFor(t *testing.T, ctx context.Context, what, cond string, timeout time.Duration) {
 	t.Helper()
+	expr := `document.readyState === "complete" && (` + cond + `)`
+	var last error
 	for deadline := time.Now().Add(timeout); ; time.Sleep(100 * time.Millisecond) {
-		if eval[bool](t, ctx, cond) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s (%s)", timeout, what, cond)
+		if err != nil {
+			last = err
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s (%s); the last error: %v", timeout, what, cond, last)
 		}
 	}
+}
+
+// startBrowser starts headless Chromium (bin) for the test and returns its
+// context, which ends with the test or after timeout, listening with msgs.
+func startBrowser(t *testing.T, bin string, msgs *console, timeout time.Duration) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(msgs.listen))
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, timeout)
+	t.Cleanup(cancel)
+	// The runtime domain (console, exceptions) is on from the start.
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	return ctx
 }
 
 // TestBrowser drives headless Chromium over the site of a database that a
@@ -230,19 +262,8 @@ func TestBrowser(t *testing.T) {
 	srv, logs := loggedServer(t, r)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
 	var msgs console
-	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(msgs.listen))
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	// The runtime domain (console, exceptions) is on from the start.
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
+	ctx := startBrowser(t, bin, &msgs, 90*time.Second)
 
 	// First make sure that errors would be seen at all.
 	if err := chromedp.Do(ctx, chromedp.Navigate("data:text/html,<script>console.error('control');missing()</script>")); err != nil {
@@ -396,4 +417,47 @@ func TestBrowser(t *testing.T) {
 	if l := logs.String(); l != "" {
 		t.Errorf("the server logged:\n%s", l)
 	}
+}
+
+// TestBrowserDatabaseGone: the tournaments page of a database that is
+// deleted shows the server's 503 page at its next poll, and the site again
+// when the database is back; a database replaced by another with a
+// tournament of the same id is drawn anew.
+func TestBrowserDatabaseGone(t *testing.T) {
+	bin := chromium(t)
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	dir := t.TempDir()
+	path, otherPath := filepath.Join(dir, "sv.db"), filepath.Join(dir, "other.db")
+	smallDB(t, path, "oldtour", 6)
+	smallDB(t, otherPath, "newtour", 8)
+	aged(t, otherPath) // a complete file: opened at first sight
+	h, _ := openWatched(t, path)
+	h.now = time.Now
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var msgs console
+	ctx := startBrowser(t, bin, &msgs, 60*time.Second)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`[data-field="games"]`)); err != nil {
+		t.Fatal(err)
+	}
+	const shows = `document.querySelector("h2 a") && document.querySelector("h2 a").textContent === %q`
+	waitFor(t, ctx, "the tournament", fmt.Sprintf(shows, "oldtour"), 10*time.Second)
+
+	if err := os.Rename(path, path+".away"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page saying the database is gone", `document.title.startsWith("Database unavailable") &&
+		document.querySelector("p.unavailable").textContent.includes("is gone")`, 15*time.Second)
+	if err := os.Rename(path+".away", path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the tournament again", fmt.Sprintf(shows, "oldtour"), 15*time.Second)
+
+	if err := os.Rename(otherPath, path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the other database's tournament", fmt.Sprintf(shows, "newtour")+
+		` && document.querySelector('[data-field="games"]').textContent === "8/16"`, 15*time.Second)
 }

@@ -67,7 +67,7 @@ func (s *Server) readGame(r *http.Request) (record.Game, string, error) {
 	}
 	var g record.Game
 	var tname string
-	err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+	err = s.src(r.Context()).db.ReadTx(r.Context(), func(tx *store.Reader) error {
 		var err error
 		if g, err = tx.GameByID(r.Context(), id); err != nil {
 			return err
@@ -131,11 +131,11 @@ func plyParam(r *http.Request, last int) (int, error) {
 	if p == "" {
 		return last, nil
 	}
-	n, err := strconv.Atoi(p)
-	if err != nil || n < 0 || n > last {
+	n, ok := decimal(p)
+	if !ok || n > int64(last) {
 		return 0, badRequest("ply %q is not in 0..%d", p, last)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {

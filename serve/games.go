@@ -3,7 +3,9 @@ package serve
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"selfplay/store"
 	"selfplay/store/record"
@@ -82,12 +84,18 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	if err != nil {
 		return GamesView{}, err
 	}
-	if f.Result != "" && f.Result != "1-0" && f.Result != "0-1" && f.Result != "1/2-1/2" {
-		return GamesView{}, badRequest("result %q is not 1-0, 0-1 or 1/2-1/2", f.Result)
-	}
 	v := GamesView{Filter: f, Page: page, PerPage: GamesPerPage, Results: []string{"1-0", "0-1", "1/2-1/2"}}
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
+	}
+	// A value that no game can have is a mistake, not an empty list. (An
+	// opening id is not checked: one that no game has yet may be played
+	// later, and a book has thousands.)
+	if err := oneOf("result", f.Result, v.Results); err != nil {
+		return GamesView{}, err
+	}
+	if err := oneOf("termination", f.Termination, v.Terminations); err != nil {
+		return GamesView{}, err
 	}
 	match := func(g *record.Game) bool {
 		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
@@ -104,14 +112,17 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	for _, e := range t.Engines {
 		v.Engines = append(v.Engines, e.Name)
 	}
+	if err := oneOf("engine", f.Engine, v.Engines); err != nil {
+		return GamesView{}, err
+	}
 	var games []store.GameSummary
 	if known {
 		// Selected from the games counted; only the page's rows are read.
 		v.Total = total
-		games, err = s.db.GameSummaries(r.Context(), ids)
+		games, err = s.src(r.Context()).db.GameSummaries(r.Context(), ids)
 	} else {
 		// The count and the page in one snapshot.
-		err = s.db.ReadTx(r.Context(), func(tx *store.Reader) error {
+		err = s.src(r.Context()).db.ReadTx(r.Context(), func(tx *store.Reader) error {
 			var err error
 			games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
 				Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
@@ -158,4 +169,17 @@ func (s *Server) gamesJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeJSON(w, r, v)
+}
+
+// oneOf checks a filter's value: empty (any) or one of valid, else a 400
+// that lists them.
+func oneOf(name, value string, valid []string) error {
+	if value == "" || slices.Contains(valid, value) {
+		return nil
+	}
+	quoted := make([]string, len(valid))
+	for i, v := range valid {
+		quoted[i] = strconv.Quote(v)
+	}
+	return badRequest("%s %q is not one of %s", name, value, strings.Join(quoted, ", "))
 }

@@ -148,7 +148,7 @@ func sameAsRebuilt(t *testing.T, r *store.Reader, h *Server, when string) {
 					when, u, res.StatusCode, sqlRes.StatusCode, got, want)
 			}
 		}
-		if sqlOnly.states[tr.ID].live != nil {
+		if sqlOnly.cur.states.byID[tr.ID].live != nil {
 			t.Fatalf("the game list counted the games")
 		}
 	}
@@ -203,7 +203,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	}
 	defer r.Close()
 	sameAsRebuilt(t, r, h, "run complete")
-	counted := func() int { return h.stateOf(1).counts }
+	counted := func() int { return h.cur.stateOf(1).counts }
 	if n := counted(); n != 1 {
 		t.Errorf("during the run the server counted every game %d times, want once (then only the new games)", n)
 	}

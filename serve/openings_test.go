@@ -130,7 +130,7 @@ func TestTournamentPageOpeningScores(t *testing.T) {
 		t.Errorf("the tournament page lists every game's result, or cuts the openings")
 	}
 	h.openingsOnPage = 2
-	h.states = map[int64]*tournamentState{}
+	h.cur.states.byID = map[int64]*tournamentState{}
 	if _, body := get(t, h, "GET", "/tournaments/1"); !strings.Contains(body, "the first 2 of 3 openings") ||
 		strings.Contains(body, "<td>op2</td>") {
 		t.Errorf("the openings are not cut at 2")
@@ -179,7 +179,7 @@ func TestGameListOpeningFilterBeforeCounting(t *testing.T) {
 	if !strings.Contains(before, `<input name="opening" value="op1"`) || strings.Contains(before, `<select name="opening">`) {
 		t.Errorf("the first visit's opening filter is not a text field with op1")
 	}
-	if len(h.(*Server).states[1].openings) != 0 || h.(*Server).states[1].live != nil {
+	if len(h.(*Server).cur.states.byID[1].openings) != 0 || h.(*Server).cur.states.byID[1].live != nil {
 		t.Errorf("the first visit to the game list counted the games")
 	}
 	get(t, h, "GET", "/tournaments/1")

@@ -6,8 +6,10 @@
 // come a page at a time, the charts and the JSON's series are thinned
 // (report.ThinSeries), and the tournament page shows each opening's score
 // rather than every game's result. It only reads the database (store.Reader), so it runs beside
-// a writing `selfplay run`; New returns an http.Handler that a run can
-// serve beside itself.
+// a writing `selfplay run`. Open returns the site of the database at a
+// path, which follows that path: a 503 page while the file is gone, the
+// new file when another takes its place (source.go); New returns the
+// site of a Reader the caller keeps.
 package serve
 
 import (
@@ -21,7 +23,9 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,7 +39,7 @@ import (
 var templateFiles embed.FS
 
 //go:embed static
-var staticFiles embed.FS
+var staticFS embed.FS
 
 // PollInterval is how often the tournaments page asks for fresh figures.
 const PollInterval = 2 * time.Second
@@ -67,7 +71,6 @@ type Options struct {
 // keeps the last report until the tournament changes, so that polling
 // pages cost a few small queries also while a run writes.
 type Server struct {
-	db    *store.Reader
 	level float64
 	log   *log.Logger
 	pages map[string]*template.Template
@@ -76,14 +79,30 @@ type Server struct {
 	// PairsPerOpeningsPage and OpeningsOnPage (tests make them small).
 	pairsPerPage, openingsOnPage int
 
-	mu     sync.Mutex
-	states map[int64]*tournamentState
+	// The database read (source.go). Servers made by Open follow the
+	// file at path; those made by New read one Reader (path "").
+	path, abs    string
+	now          func() time.Time
+	checkEvery   time.Duration // CheckInterval (tests: 0, every request looks)
+	watchMu      sync.Mutex
+	cur          *source     // nil while there is nothing to read
+	gone         error       // what requests answer while cur is nil
+	checked      time.Time   // the last look at the path
+	pending      os.FileInfo // another file at the path, not opened yet
+	pendingSince time.Time   // since when pending is unchanged
+	last         *source     // the source retired last (its file and states)
+	closed       bool
 }
 
 // New returns the site over db, which the caller keeps open while the
-// server runs and closes afterwards.
+// server runs and closes afterwards. It reads db whatever happens to its
+// file; Open makes a site that follows the file at a path.
 func New(db *store.Reader, opt Options) (*Server, error) {
-	s := &Server{db: db, level: opt.Level, log: opt.Log, states: map[int64]*tournamentState{},
+	return newServer(newSource(db, nil, false, nil), opt)
+}
+
+func newServer(src *source, opt Options) (*Server, error) {
+	s := &Server{cur: src, level: opt.Level, log: opt.Log, now: time.Now, checkEvery: CheckInterval,
 		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
@@ -105,14 +124,14 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 		"mul1000":     func(x float64) float64 { return x * 1000 },
 	}
 	s.pages = map[string]*template.Template{}
-	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game"} {
+	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game", "unavailable"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
 			return nil, fmt.Errorf("serve: template %s: %w", name, err)
 		}
 		s.pages[name] = t
 	}
-	static, err := fs.Sub(staticFiles, "static")
+	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +150,7 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 	m.HandleFunc("GET /games/{id}/board.svg", s.boardSVG)
 	m.HandleFunc("GET /games/{id}/pgn", s.gamePGN)
 	m.HandleFunc("GET /api/games/{id}", s.gameJSON)
-	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(static)))
 	s.mux = m
 	return s, nil
 }
@@ -139,11 +158,37 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	// The pages load nothing from elsewhere and run only /static/ scripts.
-	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
+	// The pages load nothing from elsewhere, run only /static/ scripts and
+	// are shown in no other site's frame (X-Frame-Options for browsers
+	// that predate frame-ancestors).
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	s.mux.ServeHTTP(w, r)
+	if strings.HasPrefix(r.URL.Path, "/static/") {
+		s.mux.ServeHTTP(w, r) // no database: also the 503 page has its style
+		return
+	}
+	src, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer s.release(src)
+	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), srcKey{}, src)))
+}
+
+// staticFiles serves the files of fsys and nothing else: a folder (the
+// root included) is a 404, not a listing.
+func staticFiles(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fi, err := fs.Stat(fsys, r.URL.Path); err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 // httpError is an error with the status the client gets.
@@ -166,6 +211,10 @@ func badRequest(format string, args ...any) error {
 // logged 500 without details otherwise.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
+	if errors.As(err, &he) && he.status == http.StatusServiceUnavailable {
+		s.unavailable(w, r, he.msg)
+		return
+	}
 	if errors.As(err, &he) {
 		http.Error(w, he.msg, he.status)
 		return
@@ -180,6 +229,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 // render executes a page into a buffer first, so that a failing template
 // gives a clean 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, page string, data any) {
+	s.renderStatus(w, r, http.StatusOK, page, data)
+}
+
+func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
 	var b bytes.Buffer
 	if err := s.pages[page].Execute(&b, data); err != nil {
 		s.fail(w, r, fmt.Errorf("rendering %s: %w", page, err))
@@ -187,7 +240,30 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, page string, dat
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 	w.Write(b.Bytes())
+}
+
+// unavailable answers 503 while there is no database to read: a page
+// that reloads itself (and so shows the site again when the database is
+// back), or {"error": msg} under /api/.
+func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, msg string) {
+	retry := int(PollInterval.Seconds())
+	w.Header().Set("Retry-After", strconv.Itoa(retry))
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		b, _ := json.Marshal(struct {
+			Error string `json:"error"`
+		}{msg})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write(append(b, '\n'))
+		return
+	}
+	s.renderStatus(w, r, http.StatusServiceUnavailable, "unavailable", struct {
+		Title, Message string
+		Refresh        int
+	}{"Database unavailable", msg, retry})
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, v any) {
@@ -201,11 +277,30 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, v any) {
 	w.Write(append(b, '\n'))
 }
 
+// decimal reads a number written the one way the site writes it: decimal
+// digits without a sign or leading zeros ("0", "7", "12"). Every page has
+// one address, so that links, caches and logs agree; "+1" or "01" are not
+// another name of page 1 (a redirect would make them part of the site for
+// good, and the site never writes them).
+func decimal(s string) (int64, bool) {
+	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
 // pathID reads a positive integer path value.
 func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, notFound("no such id %q", r.PathValue("id"))
+	id, ok := decimal(r.PathValue("id"))
+	if !ok || id <= 0 {
+		return 0, notFound("no such id %q (ids are written 1, 2, ...)", r.PathValue("id"))
 	}
 	return id, nil
 }
@@ -216,11 +311,11 @@ func pageParam(r *http.Request) (int, error) {
 	if p == "" {
 		return 1, nil
 	}
-	page, err := strconv.Atoi(p)
-	if err != nil || page < 1 || page > 1<<20 {
+	page, ok := decimal(p)
+	if !ok || page < 1 || page > 1<<20 {
 		return 0, badRequest("page %q is not a page number (1, 2, ...)", p)
 	}
-	return page, nil
+	return int(page), nil
 }
 
 // loaded is a stored tournament with its report.

@@ -175,8 +175,14 @@ func TestRoutes(t *testing.T) {
 			if tc.ctype == js && !json.Valid([]byte(body)) {
 				t.Errorf("invalid JSON: %s", body)
 			}
-			if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			// Nothing from elsewhere, and no other site may frame the
+			// pages (clickjacking).
+			if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") ||
+				!strings.Contains(csp, "frame-ancestors 'none'") {
 				t.Errorf("Content-Security-Policy %q", csp)
+			}
+			if xfo := res.Header.Get("X-Frame-Options"); xfo != "DENY" {
+				t.Errorf("X-Frame-Options %q", xfo)
 			}
 		})
 	}
@@ -258,30 +264,61 @@ func TestNotFoundAndBadRequests(t *testing.T) {
 	for _, tc := range []struct {
 		url    string
 		status int
+		says   string // in the message, if not ""
 	}{
-		{"/nope", 404},
-		{"/tournaments/2", 404},
-		{"/tournaments/x", 404},
-		{"/tournaments/-1", 404},
-		{"/api/tournaments/9", 404},
-		{"/tournaments/9/games", 404},
-		{"/api/tournaments/9/games", 404},
-		{"/games/999999", 404},
-		{"/api/games/999999", 404},
-		{"/games/999999/pgn", 404},
-		{"/games/999999/board.svg", 404},
-		{"/static/nope.js", 404},
-		{"/tournaments/1/games?page=3", 404}, // 60 games: two pages
-		{"/tournaments/1/games?page=0", 400},
-		{"/tournaments/1/games?page=x", 400},
-		{"/tournaments/1/games?result=2-0", 400},
-		{fmt.Sprintf("/games/%d?ply=8", gid), 400},
-		{fmt.Sprintf("/games/%d?ply=-1", gid), 400},
-		{fmt.Sprintf("/games/%d/board.svg?ply=99", gid), 400},
+		{"/nope", 404, ""},
+		{"/tournaments/2", 404, ""},
+		{"/tournaments/x", 404, ""},
+		{"/tournaments/-1", 404, ""},
+		{"/api/tournaments/9", 404, ""},
+		{"/tournaments/9/games", 404, ""},
+		{"/api/tournaments/9/games", 404, ""},
+		{"/games/999999", 404, ""},
+		{"/api/games/999999", 404, ""},
+		{"/games/999999/pgn", 404, ""},
+		{"/games/999999/board.svg", 404, ""},
+		{"/static/nope.js", 404, ""},
+		{"/tournaments/1/games?page=3", 404, ""}, // 60 games: two pages
+		{"/tournaments/1/games?page=0", 400, ""},
+		{"/tournaments/1/games?page=x", 400, ""},
+		{"/tournaments/1/games?result=2-0", 400, ""},
+		{fmt.Sprintf("/games/%d?ply=8", gid), 400, ""},
+		{fmt.Sprintf("/games/%d?ply=-1", gid), 400, ""},
+		{fmt.Sprintf("/games/%d/board.svg?ply=99", gid), 400, ""},
+		// No folder listings.
+		{"/static/", 404, ""},
+		// One address per page: numbers only as the site writes them.
+		{"/games/+1", 404, `no such id "+1"`},
+		{"/games/01", 404, `no such id "01"`},
+		{fmt.Sprintf("/games/0%d", gid), 404, ""},
+		{fmt.Sprintf("/api/games/+%d", gid), 404, ""},
+		{fmt.Sprintf("/games/%d/pgn", gid) + "%20", 404, ""},
+		{"/tournaments/01", 404, ""},
+		{"/tournaments/1.0/games", 404, ""},
+		{"/api/tournaments/+1", 404, ""},
+		{"/tournaments/99999999999999999999", 404, ""},
+		{"/tournaments/1/games?page=01", 400, `page "01"`},
+		{"/tournaments/1/games?page=%2B2", 400, `page "+2"`},
+		{fmt.Sprintf("/games/%d?ply=01", gid), 400, `ply "01" is not in 0..7`},
+		{fmt.Sprintf("/games/%d?ply=%%2B1", gid), 400, ""},
+		{fmt.Sprintf("/games/%d?ply=00", gid), 400, ""},
+		// A filter's value that no game can have, listing those it may.
+		{"/tournaments/1/games?result=2-0", 400, `result "2-0" is not one of "1-0", "0-1", "1/2-1/2"`},
+		{"/api/tournaments/1/games?termination=junk", 400, `termination "junk" is not one of "checkmate", "stalemate", `},
+		{"/tournaments/1/games?termination=Checkmate", 400, ""},
+		{"/tournaments/1/games?engine=nobody", 400, `engine "nobody" is not one of "<script>alert(\"x\")</script>", "Tom's \"engine\" & co", "plain"`},
+		{"/api/tournaments/1/games?engine=plain&result=1-1", 400, ""},
 	} {
 		res, body := get(t, h, "GET", tc.url)
-		if res.StatusCode != tc.status {
-			t.Errorf("GET %s: status %d, want %d: %s", tc.url, res.StatusCode, tc.status, body)
+		if res.StatusCode != tc.status || !strings.Contains(body, tc.says) {
+			t.Errorf("GET %s: status %d, want %d with %q: %s", tc.url, res.StatusCode, tc.status, tc.says, body)
+		}
+	}
+	// The canonical forms are served.
+	for _, u := range []string{"/tournaments/1/games?page=2", fmt.Sprintf("/games/%d?ply=0", gid), fmt.Sprintf("/games/%d?ply=7", gid),
+		"/tournaments/1/games?termination=adjudication", "/tournaments/1/games?engine=plain"} {
+		if res, body := get(t, h, "GET", u); res.StatusCode != 200 {
+			t.Errorf("GET %s: status %d: %s", u, res.StatusCode, body)
 		}
 	}
 }
@@ -338,7 +375,6 @@ func TestGameListFiltersAndPages(t *testing.T) {
 		{"?engine=plain&result=1-0&opening=op0", 8, func(g store.GameSummary) bool {
 			return (g.White == plain || g.Black == plain) && g.Result == "1-0" && g.OpeningID == "op0"
 		}},
-		{"?engine=nobody", 0, nil},
 	} {
 		v := list(tc.query)
 		want := tc.total

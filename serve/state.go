@@ -44,34 +44,6 @@ type tournamentState struct {
 	html, json []byte
 }
 
-// stateOf returns the state of tournament id, a new one if needed.
-func (s *Server) stateOf(id int64) *tournamentState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.states[id]
-	if st == nil {
-		st = &tournamentState{}
-		s.states[id] = st
-	}
-	return st
-}
-
-// forgetDeleted drops the states of tournaments that are no longer stored
-// (run -restart deletes one and stores it anew under a new id).
-func (s *Server) forgetDeleted(ts []record.Tournament) {
-	stored := make(map[int64]bool, len(ts))
-	for _, t := range ts {
-		stored[t.ID] = true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id := range s.states {
-		if !stored[id] {
-			delete(s.states, id)
-		}
-	}
-}
-
 // update brings the state up to date with the database, in one read
 // transaction. Updates of a state are serialized (st.mu, held by the
 // caller) and each reads a snapshot at least as new as the one before, so
@@ -80,7 +52,7 @@ func (s *Server) forgetDeleted(ts []record.Tournament) {
 // were deleted, and every game is counted again. A tournament that is not
 // stored is a 404.
 func (s *Server) update(ctx context.Context, id int64, st *tournamentState) error {
-	err := s.db.ReadTx(ctx, func(tx *store.Reader) error {
+	err := s.src(ctx).db.ReadTx(ctx, func(tx *store.Reader) error {
 		rec, err := tx.TournamentByID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound("no tournament with id %d", id)
@@ -88,8 +60,8 @@ func (s *Server) update(ctx context.Context, id int64, st *tournamentState) erro
 		if err != nil {
 			return err
 		}
-		if st.live != nil && (rec.Config != st.rec.Config || rec.ConfigHash != st.rec.ConfigHash) {
-			st.live = nil // not the games counted so far
+		if st.live != nil && (rec.Config != st.rec.Config || rec.ConfigHash != st.rec.ConfigHash || !rec.CreatedAt.Equal(st.rec.CreatedAt)) {
+			st.live = nil // not the games counted so far (another tournament, or another file written over this one)
 		}
 		st.rec = rec
 		n, err := tx.CountGames(ctx, id)
@@ -198,7 +170,7 @@ func (s *Server) reportOf(st *tournamentState) (report.Tournament, error) {
 // current brings the tournament's state up to date and returns it, locked
 // (the caller unlocks st.mu), with its report.
 func (s *Server) current(ctx context.Context, id int64) (*tournamentState, report.Tournament, error) {
-	st := s.stateOf(id)
+	st := s.src(ctx).stateOf(id)
 	st.mu.Lock()
 	if err := s.update(ctx, id, st); err != nil {
 		st.mu.Unlock()
@@ -279,11 +251,12 @@ func siteTournament(rt report.Tournament) report.Tournament {
 // reads the tournament alone.
 func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game) bool, offset, limit int) (
 	t record.Tournament, openings [][2]string, ids []int64, total int, ok bool, err error) {
-	st := s.stateOf(id)
+	src := s.src(ctx)
+	st := src.stateOf(id)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.live == nil {
-		t, err = s.db.TournamentByID(ctx, id)
+		t, err = src.db.TournamentByID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			err = notFound("no tournament with id %d", id)
 		}
@@ -332,11 +305,12 @@ func (s *Server) openingsPage(ctx context.Context, id int64, page int) (l loaded
 
 // load reads the tournaments and their reports.
 func (s *Server) load(ctx context.Context) ([]loaded, error) {
-	ts, err := s.db.Tournaments(ctx)
+	src := s.src(ctx)
+	ts, err := src.db.Tournaments(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.forgetDeleted(ts)
+	src.forgetDeleted(ts)
 	var out []loaded
 	for _, t := range ts {
 		// Read again inside the tournament's update: the snapshot its

@@ -195,16 +195,12 @@ func splitList(s string) []string {
 // (called when the run ends, before the database is closed). A site that
 // fails while the run plays is reported and the run plays on.
 func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener) (stop func(), err error) {
-	db, err := store.OpenReader(ctx, dbPath)
+	h, logger, err := openSite(ctx, e.stderr, dbPath, stats.DefaultLevel)
 	if err != nil {
 		ln.Close()
 		return nil, err
 	}
-	site, err := startSite(e.stderr, db, ln, stats.DefaultLevel)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
+	site := startSite(logger, h, ln)
 	fmt.Fprintf(e.stdout, "selfplay %s: serving %s on http://%s/ (read-only) while the run plays\n", cmd, dbPath, site.addr)
 	watched := make(chan struct{})
 	go func() {
@@ -219,6 +215,6 @@ func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener
 		if err := site.stop(); err != nil {
 			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %v\n", cmd, err)
 		}
-		db.Close()
+		h.Close()
 	}, nil
 }

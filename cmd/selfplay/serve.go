@@ -13,7 +13,6 @@ import (
 
 	"selfplay/serve"
 	"selfplay/stats"
-	"selfplay/store"
 )
 
 // cmdServe serves a read-only web site over a database until the context
@@ -33,22 +32,18 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay serve: -level %v is not in (0, 1)\n", *level)
 		return exitUsage
 	}
-	db, err := openExisting(ctx, *dbPath)
+	h, logger, err := openSite(ctx, e.stderr, *dbPath, *level)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
 		return exitUsage
 	}
-	defer db.Close()
+	defer h.Close()
 	ln, err := net.Listen("tcp", listenAddress(*addr))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
 		return exitUsage
 	}
-	srv, err := startSite(e.stderr, db, ln, *level)
-	if err != nil { // the site's templates: not the user's input
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
-		return exitFailure
-	}
+	srv := startSite(logger, h, ln)
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {
 	case err := <-srv.failed:
@@ -81,15 +76,17 @@ func listenAddress(addr string) string {
 	return addr
 }
 
-// startSite serves the site over db on ln in the background (it closes ln
-// if it cannot); errors of requests are logged to logw.
-func startSite(logw io.Writer, db *store.Reader, ln net.Listener, level float64) (*site, error) {
+// openSite opens the database at dbPath read-only and returns its web
+// site, which follows the file at that path (serve.Open), and the logger
+// of its errors, which go to logw.
+func openSite(ctx context.Context, logw io.Writer, dbPath string, level float64) (*serve.Server, *log.Logger, error) {
 	logger := log.New(logw, "", log.LstdFlags)
-	h, err := serve.New(db, serve.Options{Level: level, Log: logger})
-	if err != nil {
-		ln.Close()
-		return nil, err
-	}
+	h, err := serve.Open(ctx, dbPath, serve.Options{Level: level, Log: logger})
+	return h, logger, err
+}
+
+// startSite serves h on ln in the background.
+func startSite(logger *log.Logger, h http.Handler, ln net.Listener) *site {
 	s := &site{
 		addr: ln.Addr(),
 		srv: &http.Server{
@@ -105,7 +102,7 @@ func startSite(logw io.Writer, db *store.Reader, ln net.Listener, level float64)
 			s.failed <- err
 		}
 	}()
-	return s, nil
+	return s
 }
 
 // stop shuts the site down, giving requests in flight a few seconds to

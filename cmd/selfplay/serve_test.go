@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/serve"
 	"selfplay/store/storetest"
 )
 
@@ -101,6 +102,25 @@ func TestServeServesAndStops(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"name": "synthetic"`) {
 		t.Errorf("GET /api/tournaments: %d %s", res.StatusCode, body)
+	}
+	// The database deleted: the site says so (it looks at the file once
+	// per serve.CheckInterval).
+	if err := os.Remove(db); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * serve.CheckInterval); ; time.Sleep(50 * time.Millisecond) {
+		res, err := http.Get(base + "/api/tournaments")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusServiceUnavailable && strings.Contains(string(body), db+" is gone") {
+			break
+		}
+		if res.StatusCode != 200 || time.Now().After(deadline) {
+			t.Fatalf("GET /api/tournaments after the database was deleted: %d %s", res.StatusCode, body)
+		}
 	}
 	cancel()
 	select {

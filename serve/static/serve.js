@@ -25,7 +25,9 @@ function pollTournaments(el) {
     }
     v.tournaments.forEach(function (t) {
       var sec = list.querySelector('section[data-id="' + t.id + '"]');
-      if (!sec) { location.reload(); return; } // a new tournament: draw the page anew
+      // A new tournament, or another one under this id (the database was
+      // replaced): draw the page anew.
+      if (!sec || sec.querySelector("h2 a").textContent !== t.name) { location.reload(); return; }
       function set(name, text) { var f = sec.querySelector('[data-field="' + name + '"]'); if (f) f.textContent = text; }
       set("status", t.status);
       set("games", t.games_stored + "/" + t.games_scheduled);
@@ -51,7 +53,13 @@ function pollTournaments(el) {
   }
   function tick() {
     fetch(el.dataset.poll, {cache: "no-store"})
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (r) {
+        // The database is gone: the server's page says so (and reloads
+        // itself until it is back).
+        if (r.status === 503) { location.reload(); throw new Error(r.status); }
+        if (!r.ok) throw new Error(r.status);
+        return r.json();
+      })
       .then(update)
       .catch(function (e) { el.dataset.error = String(e); })
       .finally(function () { setTimeout(tick, ms); });
