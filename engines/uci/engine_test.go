@@ -18,6 +18,7 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/internal/tooltest"
 )
 
 // fakePath is the fake engine, built once for the test binary.
@@ -619,12 +620,11 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}
 }
 
-// TestStockfish plays a few searches against a real engine when one is installed.
+// TestStockfish plays a few searches against a real engine: stockfish on
+// PATH or in /usr/games; without one it skips, or fails where
+// SELFPLAY_REQUIRE_TOOLS names stockfish (CI).
 func TestStockfish(t *testing.T) {
-	const path = "/usr/games/stockfish"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no " + path)
-	}
+	path := tooltest.Find(t, "stockfish", "stockfish")
 	e := startFake(t, Config{Name: "stockfish", Command: path, Options: []Option{{"Threads", "1"}, {"Hash", "16"}}, StopTimeout: time.Second})
 	e.NewGame(context.Background())
 	b := board.New()
