@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -48,15 +47,19 @@ func Sanitize(s string) string {
 // maxExcerpt is how many bytes of an engine's line an error message quotes.
 const maxExcerpt = 200
 
-// excerpt quotes the start of a (sanitized) line for an error message,
-// with an ellipsis when it is cut.
+// excerpt quotes the start of a sanitized line for an error message, with
+// an ellipsis when it is cut. The text is quoted as it is, not with %q:
+// it is escaped already, and %q would escape its escapes again (\\x1b).
 func excerpt(s string) string {
 	if len(s) <= maxExcerpt {
-		return fmt.Sprintf("%q", s)
+		return quote(s)
 	}
 	cut := maxExcerpt
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%q...", s[:cut])
+	return quote(s[:cut]) + "..."
 }
+
+// quote puts sanitized text in double quotes for a message.
+func quote(s string) string { return `"` + s + `"` }
