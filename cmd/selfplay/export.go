@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"selfplay/internal/termtext"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -26,7 +27,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay export: %s\n", errText(err))
 		return exitUsage
 	}
 	defer st.Close()
@@ -36,7 +37,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		// Checked before any output, so that a mistyped name leaves no file.
 		t, err := st.TournamentByName(ctx, *tournament)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+			fmt.Fprintf(e.stderr, "selfplay export: %s: %s\n", *dbPath, errText(err))
 			if errors.Is(err, store.ErrNotFound) {
 				return exitUsage
 			}
@@ -50,12 +51,12 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		if selected == nil {
 			var err error
 			if selected, err = st.Tournaments(ctx); err != nil {
-				fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+				fmt.Fprintf(e.stderr, "selfplay export: %s: %s\n", *dbPath, errText(err))
 				return exitFailure
 			}
 		}
 		if names := record.EngineNames(selected); !slices.Contains(names, *engine) {
-			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, strings.Join(names, ", "))
+			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, termtext.Escape(strings.Join(names, ", ")))
 			return exitUsage
 		}
 	}

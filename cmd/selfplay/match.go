@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/internal/termtext"
 	"selfplay/openings"
 	"selfplay/runner"
 	"selfplay/store/record"
@@ -82,7 +83,7 @@ func cmdMatch(ctx context.Context, e env, args []string) int {
 		return code
 	}
 	fail := func(format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay match: "+format+"\n", args...)
+		fmt.Fprintf(e.stderr, "selfplay match: %s\n", termtext.EscapeLines(fmt.Sprintf(format, args...)))
 		return exitUsage
 	}
 	m := config.MatchArgs{Name: *name, CommandLine: []string{"selfplay", "match"}}

@@ -46,7 +46,7 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay report: %s\n", errText(err))
 		return exitUsage
 	}
 	defer st.Close()
@@ -59,7 +59,7 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return err
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
+		fmt.Fprintf(e.stderr, "selfplay report: %s: %s\n", *dbPath, errText(err))
 		if errors.Is(err, standings.ErrNotFound) {
 			return exitUsage
 		}

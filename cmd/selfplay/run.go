@@ -42,7 +42,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if *shardSpec != "" {
 		var err error
 		if share, err = parseShard(*shardSpec, e.getenv); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -66,7 +66,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
 		return exitUsage
 	}
 	cfgDatabase := cfg.Database
@@ -112,7 +112,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	}
 	// The site's address is bound first: one that cannot be is an error
@@ -121,7 +121,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if serveAddr != "" {
 		var err error
 		if ln, err = net.Listen("tcp", listenAddress(serveAddr)); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
 			return exitUsage
 		}
 	}
@@ -136,7 +136,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if ln != nil {
 		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
 			return exitFailure
 		}
 		defer stop()
@@ -152,22 +152,22 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	case err == nil:
 		return exitOK
 	case errors.Is(err, runner.ErrEngineSetup):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	case errors.Is(err, runner.ErrInterrupted):
 		fmt.Fprintf(e.stderr, "selfplay %s: interrupted; finished games are stored in %s\n", cmd, cfg.Database)
 		return exitInterrupted
 	case errors.As(err, &changed):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	case errors.As(err, &mismatch):
 		fmt.Fprintf(e.stderr, "selfplay %s: database %s: %v%s\n", cmd, cfg.Database, err, shardHint)
 		return exitUsage
 	case errors.Is(err, store.ErrDatabaseGone):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v; stopped\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s; stopped\n", cmd, errText(err))
 		return exitFailure
 	default:
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitFailure
 	}
 }
@@ -202,14 +202,14 @@ func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener
 	go func() {
 		select {
 		case err := <-site.failed:
-			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %v; the run goes on\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %s; the run goes on\n", cmd, errText(err))
 		case <-watched:
 		}
 	}()
 	return func() {
 		close(watched)
 		if err := site.stop(); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %s\n", cmd, errText(err))
 		}
 		db.Close()
 	}, nil

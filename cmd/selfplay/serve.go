@@ -35,29 +35,29 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 	}
 	db, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitUsage
 	}
 	defer db.Close()
 	ln, err := net.Listen("tcp", listenAddress(*addr))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitUsage
 	}
 	srv, err := startSite(e.stderr, db, ln, *level)
 	if err != nil { // the site's templates: not the user's input
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitFailure
 	}
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {
 	case err := <-srv.failed:
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitFailure
 	case <-ctx.Done():
 	}
 	if err := srv.stop(); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %s\n", errText(err))
 		return exitFailure
 	}
 	fmt.Fprintln(e.stdout, "selfplay serve: stopped")

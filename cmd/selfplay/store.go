@@ -32,9 +32,9 @@ func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*s
 		}
 		var inUse *store.InUseError
 		if errors.As(err, &inUse) {
-			fmt.Fprintf(stderr, "selfplay %s: %v; readers (report, export) work meanwhile\n", command, err)
+			fmt.Fprintf(stderr, "selfplay %s: %s; readers (report, export) work meanwhile\n", command, errText(err))
 		} else {
-			fmt.Fprintf(stderr, "selfplay %s: %v\n", command, err)
+			fmt.Fprintf(stderr, "selfplay %s: %s\n", command, errText(err))
 		}
 		return nil, exitUsage
 	}
