@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,17 @@ func TestHostileTextIsEscaped(t *testing.T) {
 				t.Errorf("the output does not show %q:\nstdout:\n%s\nstderr:\n%s", c.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+// The site's log (serve, run -serve) escapes what clients chose: a request
+// path quoted in an error entry reaches the terminal escaped.
+func TestSiteLogIsEscaped(t *testing.T) {
+	var b strings.Builder
+	logger := log.New(escapedWriter{&b}, "", 0)
+	logger.Printf("selfplay serve: GET %s: %v", "/games/"+hostileName, "database is locked")
+	checkTerminalSafe(t, "the log", b.String())
+	if want := `GET /games/\x1b]0;PWNED\x07\x1b[2JEvil\u202e: database is locked` + "\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("log %q, want it to end %q", b.String(), want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"selfplay/internal/termtext"
 	"selfplay/serve"
 	"selfplay/stats"
 	"selfplay/store"
@@ -84,7 +85,7 @@ func listenAddress(addr string) string {
 // startSite serves the site over db on ln in the background (it closes ln
 // if it cannot); errors of requests are logged to logw.
 func startSite(logw io.Writer, db *store.Reader, ln net.Listener, level float64) (*site, error) {
-	logger := log.New(logw, "", log.LstdFlags)
+	logger := log.New(escapedWriter{logw}, "", log.LstdFlags)
 	h, err := serve.New(db, serve.Options{Level: level, Log: logger})
 	if err != nil {
 		ln.Close()
@@ -118,4 +119,17 @@ func (s *site) stop() error {
 		return s.srv.Close() // the slow ones are cut off
 	}
 	return err
+}
+
+// escapedWriter escapes what is written to it (termtext.EscapeLines): the
+// site's log quotes request paths and server errors, which a client
+// chooses. A log.Logger writes each entry in one Write, so no character is
+// split between two.
+type escapedWriter struct{ w io.Writer }
+
+func (e escapedWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(e.w, termtext.EscapeLines(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
