@@ -33,7 +33,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
-	serveAddr := fs.String("serve", "", "also serve the database's web site (as `selfplay serve`) on this address while "+
+	serveAddr := fs.String("serve", "", "also serve the database's web site (as selfplay serve does) on `addr` while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -120,7 +120,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	var ln net.Listener
 	if serveAddr != "" {
 		var err error
-		if ln, err = net.Listen("tcp", listenAddress(serveAddr)); err != nil {
+		if ln, err = listen(serveAddr); err != nil {
 			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
 			return exitUsage
 		}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"selfplay/internal/termtext"
@@ -40,9 +41,9 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	defer db.Close()
-	ln, err := net.Listen("tcp", listenAddress(*addr))
+	ln, err := listen(*addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
+		fmt.Fprintf(e.stderr, "selfplay serve: -addr: %s\n", errText(err))
 		return exitUsage
 	}
 	srv, err := startSite(e.stderr, db, ln, *level)
@@ -74,12 +75,32 @@ type site struct {
 
 // listenAddress is the address to listen on for -addr or -serve: a port
 // alone ("8080") means 127.0.0.1, so that only an explicit host (":8080",
-// "0.0.0.0:8080") makes the site reachable from other machines.
-func listenAddress(addr string) string {
-	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
-		return net.JoinHostPort("127.0.0.1", addr)
+// "0.0.0.0:8080") makes the site reachable from other machines. A port
+// number out of range is an error of its own (net.Listen would call 99999
+// a "missing port in address"); 0 asks for any free port.
+func listenAddress(addr string) (string, error) {
+	port, bare := addr, true
+	if _, p, err := net.SplitHostPort(addr); err == nil {
+		port, bare = p, false
 	}
-	return addr
+	if port != "" && strings.Trim(port, "0123456789") == "" {
+		if n, err := strconv.ParseUint(port, 10, 64); err != nil || n > 65535 {
+			return "", fmt.Errorf("%q: port %s is out of range: want 1..65535", addr, port)
+		}
+		if bare {
+			return net.JoinHostPort("127.0.0.1", port), nil
+		}
+	}
+	return addr, nil
+}
+
+// listen listens on addr as listenAddress reads it.
+func listen(addr string) (net.Listener, error) {
+	a, err := listenAddress(addr)
+	if err != nil {
+		return nil, err
+	}
+	return net.Listen("tcp", a)
 }
 
 // startSite serves the site over db on ln in the background (it closes ln
