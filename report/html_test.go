@@ -132,3 +132,24 @@ func TestHTMLSectionsArePartOfThePage(t *testing.T) {
 		t.Errorf("the style is not the page's")
 	}
 }
+
+// An opening whose name is its id (an EPD line's id) shows it once, in the
+// text and HTML tables; other names stay.
+func TestOpeningIDShownOnce(t *testing.T) {
+	r := report.Report{Level: 0.95, Tournaments: []report.Tournament{{
+		Name: "t", Format: "match", Status: "complete", Engines: []string{"a", "b"},
+		Pairings: []report.Pairing{{First: "a", Second: "b", Openings: report.Openings{Rows: []report.OpeningRow{
+			{ID: "fhr-01 e4 e5", Name: "fhr-01 e4 e5", Games: 1, FirstWhite: []string{"1-0"}},
+			{ID: "fhr-02", Name: "1. e4 e6", Games: 1, FirstWhite: []string{"0-1"}},
+		}}}},
+	}}}
+	for name, write := range map[string]func(*bytes.Buffer, report.Report) error{"text": writeText, "HTML": writeHTML} {
+		out := string(render(t, r, write))
+		if n := strings.Count(out, "fhr-01 e4 e5"); n != 1 {
+			t.Errorf("%s: the id fhr-01 e4 e5 shown %d times, want once:\n%s", name, n, out)
+		}
+		if !strings.Contains(out, "1. e4 e6") {
+			t.Errorf("%s: the name 1. e4 e6 is not shown", name)
+		}
+	}
+}
