@@ -132,3 +132,52 @@ func TestHTMLSectionsArePartOfThePage(t *testing.T) {
 		t.Errorf("the style is not the page's")
 	}
 }
+
+// An opening whose name is its id (an EPD line's id) shows it once, in the
+// text and HTML tables; other names stay.
+func TestOpeningIDShownOnce(t *testing.T) {
+	r := report.Report{Level: 0.95, Tournaments: []report.Tournament{{
+		Name: "t", Format: "match", Status: "complete", Engines: []string{"a", "b"},
+		Pairings: []report.Pairing{{First: "a", Second: "b", Openings: report.Openings{Rows: []report.OpeningRow{
+			{ID: "fhr-01 e4 e5", Name: "fhr-01 e4 e5", Games: 1, FirstWhite: []string{"1-0"}},
+			{ID: "fhr-02", Name: "1. e4 e6", Games: 1, FirstWhite: []string{"0-1"}},
+		}}}},
+	}}}
+	for name, write := range map[string]func(*bytes.Buffer, report.Report) error{"text": writeText, "HTML": writeHTML} {
+		out := string(render(t, r, write))
+		if n := strings.Count(out, "fhr-01 e4 e5"); n != 1 {
+			t.Errorf("%s: the id fhr-01 e4 e5 shown %d times, want once:\n%s", name, n, out)
+		}
+		if !strings.Contains(out, "1. e4 e6") {
+			t.Errorf("%s: the name 1. e4 e6 is not shown", name)
+		}
+	}
+}
+
+// Names come from config files, PGN tags, EPD ids and the database: the
+// text report prints every one escaped, with no control or bidirectional
+// character left, and aligns the escaped text.
+func TestTextEscapesNames(t *testing.T) {
+	evil := "\x1b]0;PWNED\x07\x1b[2JEvil\u202e\x00"
+	r := report.Report{Level: 0.95, Tournaments: []report.Tournament{{
+		Name: evil, Format: "match", Status: "complete", Engines: []string{evil, "b"},
+		Ratings: []report.Rating{{Rank: 1, Engine: evil, Status: "unconnected"}, {Rank: 2, Engine: "b", Status: "unconnected"}},
+		Pairings: []report.Pairing{{First: evil, Second: "b", Verdict: evil + " vs b: no games played",
+			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil + " name", FirstWhite: []string{"1-0"}}}}}},
+		Terminations: report.Terminations{Engines: []string{evil}, Rows: []report.TerminationRow{{Termination: evil}}},
+		Search:       []report.EngineSearch{{Engine: evil}},
+	}}}
+	text := string(render(t, r, writeText))
+	if strings.ContainsFunc(text, func(r rune) bool {
+		return r < 0x20 && r != '\n' || r == 0x7f || r == 0x202e
+	}) {
+		t.Fatalf("a name reached the text unescaped:\n%q", text)
+	}
+	escaped := `\x1b]0;PWNED\x07\x1b[2JEvil\u202e\x00`
+	if n := strings.Count(text, escaped); n < 8 {
+		t.Errorf("escaped name appears %d times, want it in every place it is shown:\n%s", n, text)
+	}
+	if !strings.Contains(text, "1  "+escaped+"  ") || !strings.Contains(text, "\n2  b"+strings.Repeat(" ", len(escaped)-1)+"  ") {
+		t.Errorf("the ratings table is not aligned on the escaped name:\n%s", text)
+	}
+}

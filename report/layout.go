@@ -214,7 +214,7 @@ func openingsPartOf(p Pairing, column, heading string) part {
 		return strings.Join(rs, " ")
 	}
 	for _, r := range o.Rows {
-		tb.rows = append(tb.rows, []string{r.ID, r.Name, results(r.FirstWhite), results(r.FirstBlack),
+		tb.rows = append(tb.rows, []string{r.ID, openingName(r), results(r.FirstWhite), results(r.FirstBlack),
 			points(r.FirstPoints) + "-" + points(Float(r.Games)-r.FirstPoints)})
 	}
 	// Totals as the paper prints them: White's points first in each color
@@ -226,6 +226,15 @@ func openingsPartOf(p Pairing, column, heading string) part {
 	tb.total = []string{"total", "", white, black, points(all) + "-" + points(games-all)}
 	return part{heading: fmt.Sprintf("Openings %s vs %s (results White-Black; score %s-%s %s)",
 		p.First, p.Second, p.First, p.Second, heading), table: tb}
+}
+
+// openingName is an opening's name column: empty where the name only
+// repeats the id (an EPD line's id is both its opening's id and name).
+func openingName(r OpeningRow) string {
+	if r.Name == r.ID {
+		return ""
+	}
+	return r.Name
 }
 
 // openingScoresPart is the openings table of a site's tournament page:
@@ -264,7 +273,7 @@ func openingScoresPart(p Pairing, opt SectionOptions) part {
 		if n := Float(len(r.FirstBlack)); n > 0 {
 			black = points(b) + "-" + points(n-b)
 		}
-		tb.rows = append(tb.rows, []string{r.ID, r.Name, itoa(r.Games), white, black,
+		tb.rows = append(tb.rows, []string{r.ID, openingName(r), itoa(r.Games), white, black,
 			points(r.FirstPoints) + "-" + points(Float(r.Games)-r.FirstPoints)})
 	}
 	white := points(o.FirstWhitePoints) + "-" + points(Float(o.FirstWhiteGames)-o.FirstWhitePoints)

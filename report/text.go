@@ -6,12 +6,16 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"selfplay/internal/termtext"
 )
 
 // WriteText writes the report as aligned plain text, one section per
 // tournament and suite run. Section titles read "== Tournament NAME ==",
 // headings "-- Heading --", facts "key  value", and the wording is stable
-// so scripts can grep it.
+// so scripts can grep it. Every title, heading, fact and cell is printed
+// through termtext.Escape: names, ids and reasons come from files, engines
+// and databases, and must not act on the terminal that shows the report.
 func WriteText(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
 	d := layout(r)
@@ -22,7 +26,7 @@ func WriteText(w io.Writer, r Report) error {
 		if i > 0 || len(r.Tournaments) == 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "== %s ==\n", s.title)
+		fmt.Fprintf(bw, "== %s ==\n", termtext.Escape(s.title))
 		for _, p := range s.parts {
 			writeTextPart(bw, p)
 		}
@@ -36,14 +40,14 @@ func WriteText(w io.Writer, r Report) error {
 func writeTextPart(w io.Writer, p part) {
 	fmt.Fprintln(w)
 	if p.heading != "" {
-		fmt.Fprintf(w, "-- %s --\n", p.heading)
+		fmt.Fprintf(w, "-- %s --\n", termtext.Escape(p.heading))
 	}
 	width := 0
 	for _, f := range p.facts {
-		width = max(width, utf8.RuneCountInString(f.key))
+		width = max(width, utf8.RuneCountInString(termtext.Escape(f.key)))
 	}
 	for _, f := range p.facts {
-		fmt.Fprintf(w, "%s  %s\n", pad(f.key, width, false), f.value)
+		fmt.Fprintf(w, "%s  %s\n", pad(termtext.Escape(f.key), width, false), termtext.Escape(f.value))
 	}
 	if p.table != nil {
 		writeTextTable(w, p.table)
@@ -56,6 +60,13 @@ func writeTextTable(w io.Writer, t *table) {
 	rows := append([][]string{t.head}, t.rows...)
 	if t.total != nil {
 		rows = append(rows, t.total)
+	}
+	for i, row := range rows {
+		escaped := make([]string, len(row))
+		for j, cell := range row {
+			escaped[j] = termtext.Escape(cell)
+		}
+		rows[i] = escaped
 	}
 	widths := make([]int, len(t.head))
 	for _, row := range rows {

@@ -8,6 +8,7 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/internal/termtext"
 	"selfplay/openings"
 	"selfplay/store/record"
 )
@@ -43,6 +44,9 @@ func pgnHeaderFor(t *config.Tournament, o openings.Opening) (pgnHeader, error) {
 func writePGN(g *record.Game, h pgnHeader) string {
 	var sb strings.Builder
 	tag := func(name, value string) {
+		// PGN strings hold no control characters; an opening's name comes
+		// from a file.
+		value = termtext.Escape(value)
 		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
 		fmt.Fprintf(&sb, "[%s \"%s\"]\n", name, value)
 	}
@@ -102,10 +106,11 @@ func moveComment(m record.Move) string {
 	return fmt.Sprintf("{%s/%d %dN %.3fs}", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
 }
 
-// sanitizeComment keeps a reason text valid inside a PGN comment.
+// sanitizeComment keeps a reason text valid inside a PGN comment and safe
+// on a terminal (the game lines print it too).
 func sanitizeComment(s string) string {
 	s = strings.NewReplacer("{", "(", "}", ")", "\n", " ", "\r", " ").Replace(s)
-	return strings.TrimSpace(s)
+	return termtext.Escape(strings.TrimSpace(s))
 }
 
 // wrap writes space-separated tokens in lines of at most width columns.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"selfplay/config"
 	"selfplay/engines"
@@ -190,9 +191,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
 	}
-	fmt.Fprintf(opts.Progress, "%s: %s, %d games (%d openings x %d pairings x 2 colors x %d rounds), %s, concurrency %d\n",
-		t.Name, describePlayers(t), sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds,
-		describeLimits(t.Limits), concurrency)
+	printBroken(opts.Progress, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeLimits(t.Limits), concurrency),
+		fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds))
 	if !share.Covers(sched.total / 2) {
 		fmt.Fprintf(opts.Progress, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, sched.total)
 	}
@@ -235,8 +235,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := r.play(ctx, sched, share, done, pending, concurrency); err != nil {
 			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
-				fmt.Fprintf(opts.Progress, "%s: interrupted with %d of %d games stored; run the same command again to resume\n",
-					t.Name, tally.Games, shareTotal+outside)
+				printBroken(opts.Progress, fmt.Sprintf("%s: interrupted with %d of %d games stored;", t.Name, tally.Games, shareTotal+outside),
+					"run the same command again to resume")
 			}
 			return err
 		}
@@ -267,6 +267,44 @@ func printReport(ctx context.Context, st *store.Store, name string, w io.Writer)
 	}
 	fmt.Fprintln(w)
 	return report.WriteText(w, rep)
+}
+
+// lineWidth is the width of the plan and interruption lines: the
+// narrowest terminal they meet, so that none wraps there. (The live line
+// follows the terminal's real width.)
+const lineWidth = 80
+
+// printBroken prints a message of several parts, each on a line of its own
+// and, where longer than lineWidth columns, broken at spaces; every line
+// but the first is indented by two spaces, as the continuation it is. A
+// word longer than a line stays whole.
+func printBroken(w io.Writer, parts ...string) {
+	var b strings.Builder
+	for i, part := range parts {
+		indent := ""
+		if i > 0 {
+			indent = "  "
+		}
+		col := 0
+		for _, word := range strings.Fields(part) {
+			n := utf8.RuneCountInString(word)
+			switch {
+			case col == 0:
+				b.WriteString(indent)
+				col = len(indent)
+			case col+1+n > lineWidth:
+				b.WriteString("\n  ")
+				col = 2
+			default:
+				b.WriteByte(' ')
+				col++
+			}
+			b.WriteString(word)
+			col += n
+		}
+		b.WriteByte('\n')
+	}
+	io.WriteString(w, b.String())
 }
 
 // describePlayers says who plays whom.

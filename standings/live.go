@@ -113,7 +113,7 @@ func (l *Live) Add(games []record.Game) error {
 				twice = j < len(p.steps) && record.ScheduleCompare(g, p.steps[j].game) >= 0
 			}
 			if twice {
-				return fmt.Errorf("game %d.%d (%s vs %s) counted twice", g.Pair, g.Index, g.White, g.Black)
+				return fmt.Errorf("game %s (%s vs %s) counted twice", record.PGNRound(g.Pair, g.Index), g.White, g.Black)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,13 +168,16 @@ func TestLiveAddRejects(t *testing.T) {
 	if err := l.Add(games[:1]); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range [][]record.Game{
-		{games[1], games[0]}, // games[0] again
-		{games[1], games[1]}, // twice in the batch
-		{games[1], {Pair: 5, White: "a", Black: "b", Result: "1-1"}},
+	for _, bad := range []struct {
+		games []record.Game
+		err   string // games are named by the PGN's Round, counted from 1
+	}{
+		{[]record.Game{games[1], games[0]}, "game 1.1 (a vs b) counted twice"}, // games[0] again
+		{[]record.Game{games[1], games[1]}, "game 1.2 (b vs a) counted twice"}, // twice in the batch
+		{[]record.Game{games[1], {Pair: 5, White: "a", Black: "b", Result: "1-1"}}, `game 6.1: unknown result "1-1"`},
 	} {
-		if err := l.Add(bad); err == nil {
-			t.Errorf("Add(%+v) accepted", bad)
+		if err := l.Add(bad.games); err == nil || !strings.Contains(err.Error(), bad.err) {
+			t.Errorf("Add(%+v) = %v, want %q", bad.games, err, bad.err)
 		}
 		if l.Games() != 1 {
 			t.Fatalf("%d games counted after a refused batch", l.Games())

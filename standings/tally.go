@@ -49,7 +49,7 @@ func whiteScore(result string) (float64, error) {
 func PairingOf(g *record.Game) ([2]string, float64, error) {
 	w, err := whiteScore(g.Result)
 	if err != nil {
-		return [2]string{}, 0, fmt.Errorf("game %d.%d: %w", g.Pair, g.Index, err)
+		return [2]string{}, 0, fmt.Errorf("game %s: %w", record.PGNRound(g.Pair, g.Index), err)
 	}
 	if g.Index == 1 {
 		return [2]string{g.Black, g.White}, 1 - w, nil

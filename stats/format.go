@@ -38,14 +38,16 @@ func FormatSigned(x float64, prec int) string {
 }
 
 // FormatPercent prints a probability as a percentage with one decimal, but
-// never rounds a value short of certainty to "100.0%" or "0.0%": those print
-// as ">99.9%" and "<0.1%". It is how LOS is printed.
+// never as "100.0%" or "0.0%": from 99.95% up it prints ">99.9%", below
+// 0.05% "<0.1%". Certainty included: an LOS of exactly 1 is a normal
+// distribution's tail rounded away (one table said 100.0% where another
+// said >99.9% of the same match). It is how LOS is printed.
 func FormatPercent(p float64) string {
 	pct := 100 * p
 	switch {
-	case pct < 100 && pct >= 99.95:
+	case pct >= 99.95:
 		return ">99.9%"
-	case pct > 0 && pct < 0.05:
+	case pct < 0.05:
 		return "<0.1%"
 	}
 	return FormatFloat(pct, 1) + "%"

@@ -34,7 +34,7 @@ func TestFormatFloat(t *testing.T) {
 
 func TestFormatPercentAndLevel(t *testing.T) {
 	percents := map[float64]string{
-		0.5: "50.0%", 0.99997: ">99.9%", 1: "100.0%", 0.00001: "<0.1%", 0: "0.0%", 0.9994: "99.9%",
+		0.5: "50.0%", 0.99997: ">99.9%", 1: ">99.9%", 0.00001: "<0.1%", 0: "<0.1%", 0.9994: "99.9%", 0.0005: "0.1%", 0.9995: ">99.9%",
 	}
 	for p, want := range percents {
 		if got := FormatPercent(p); got != want {

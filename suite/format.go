@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"selfplay/epd"
+	"selfplay/internal/termtext"
 )
 
 // Malformed turns the malformed lines of an EPD file into Skipped entries.
@@ -93,7 +94,7 @@ func (r *Results) WriteText(w io.Writer, opt TextOptions) error {
 }
 
 func (r *Results) textHeader(w io.Writer) {
-	fmt.Fprintf(w, "suite %s: %d positions", r.Suite, len(r.Positions))
+	fmt.Fprintf(w, "suite %s: %d positions", termtext.Escape(r.Suite), len(r.Positions))
 	if n := len(r.Skipped); n > 0 {
 		fmt.Fprintf(w, " (%d lines skipped)", n)
 	}
@@ -258,7 +259,11 @@ func idList(ids []string) string {
 	if len(ids) == 0 {
 		return "-"
 	}
-	return strings.Join(ids, " ")
+	escaped := make([]string, len(ids))
+	for i, id := range ids {
+		escaped[i] = termtext.Escape(id) // from the EPD file
+	}
+	return strings.Join(escaped, " ")
 }
 
 // textPositions: one line per position; per variant the smallest budget
@@ -277,7 +282,7 @@ func (r *Results) textPositions(w io.Writer) {
 	}
 	fmt.Fprintln(tw)
 	for p, rec := range r.Positions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t", rec.ID, orDash(strings.Join(rec.BestSAN, " ")), orDash(strings.Join(rec.AvoidSAN, " ")))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t", termtext.Escape(rec.ID), orDash(strings.Join(rec.BestSAN, " ")), orDash(strings.Join(rec.AvoidSAN, " ")))
 		for v := range r.Variants {
 			first := "-"
 			if !Judged(rec) {

@@ -12,6 +12,7 @@ import (
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 	"selfplay/epd/builtin"
+	"selfplay/internal/termtext"
 	"selfplay/suite"
 )
 
@@ -81,22 +82,22 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		})
 	}
 	if err := checkSearchFlags(*depth, *hash); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
 		return exitUsage
 	}
 	positions := benchPositions()
 	if *epdFile != "" {
 		recs, bad, err := builtin.Load(*epdFile)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
 			return exitUsage
 		}
 		for _, b := range bad {
-			fmt.Fprintf(e.stderr, "selfplay bench: %s: skipped %v\n", *epdFile, b)
+			fmt.Fprintf(e.stderr, "selfplay bench: %s: skipped %s\n", *epdFile, termtext.Escape(fmt.Sprint(b)))
 		}
 		positions = nil
 		for _, r := range recs {
-			positions = append(positions, benchPosition{r.ID, r.FEN})
+			positions = append(positions, benchPosition{termtext.Escape(r.ID), r.FEN}) // the id is printed
 		}
 		if len(positions) == 0 {
 			fmt.Fprintf(e.stderr, "selfplay bench: %s: no positions\n", *epdFile)
@@ -105,7 +106,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
 		return exitUsage
 	}
 	single := len(vs) == 1
@@ -113,7 +114,7 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	for _, v := range vs {
 		row, err := benchVariant(ctx, e.stdout, v.Name, v.Options, positions, lim, *hash, single)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay bench: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
 			return exitFailure
 		}
 		if ctx.Err() != nil {

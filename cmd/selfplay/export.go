@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"selfplay/internal/termtext"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -27,7 +28,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay export: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay export: %s\n", errText(err))
 		return exitUsage
 	}
 	defer st.Close()
@@ -37,7 +38,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		// Checked before any output, so that a mistyped name leaves no file.
 		t, err := st.TournamentByName(ctx, *tournament)
 		if errors.Is(err, store.ErrNotFound) {
-			fmt.Fprintf(e.stderr, "selfplay export: %s: %v\n", *dbPath, err)
+			fmt.Fprintf(e.stderr, "selfplay export: %s: %s\n", *dbPath, errText(err))
 			return exitUsage
 		}
 		if err != nil {
@@ -55,7 +56,7 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 			}
 		}
 		if names := record.EngineNames(selected); !slices.Contains(names, *engine) {
-			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, strings.Join(names, ", "))
+			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, termtext.Escape(strings.Join(names, ", ")))
 			return exitUsage
 		}
 	}

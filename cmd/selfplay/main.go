@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"selfplay/internal/termtext"
 )
 
 // Exit codes shared by every command.
@@ -129,6 +131,11 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "run `selfplay <command> -h` for a command's flags; `selfplay -version` for the version")
 }
+
+// errText is an error's message as a command prints it: escaped
+// (termtext.EscapeLines), since it may quote an input file, a database or
+// an engine.
+func errText(err error) string { return termtext.EscapeLines(err.Error()) }
 
 // checkedWriter remembers the first write error, so that a command whose
 // output could not be written (a full disk, a closed pipe) exits 1 rather

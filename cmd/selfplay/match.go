@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/internal/termtext"
 	"selfplay/openings"
 	"selfplay/runner"
 	"selfplay/store/record"
@@ -76,13 +77,13 @@ func cmdMatch(ctx context.Context, e env, args []string) int {
 	restart := fs.Bool("restart", false, "delete the tournament's stored games first")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
-	serveAddr := fs.String("serve", "", "also serve the database's web site on this address while the match plays, as run -serve does")
+	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	words, code, done := parseFlagsAndFiles(fs, args)
 	if done {
 		return code
 	}
 	fail := func(format string, args ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay match: "+format+"\n", args...)
+		fmt.Fprintf(e.stderr, "selfplay match: %s\n", termtext.EscapeLines(fmt.Sprintf(format, args...)))
 		return exitUsage
 	}
 	m := config.MatchArgs{Name: *name, CommandLine: []string{"selfplay", "match"}}

@@ -39,20 +39,20 @@ func cmdMerge(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stdout, "its report: selfplay report -db %s\n", *out)
 		return exitOK
 	case ctx.Err() != nil:
-		fmt.Fprintf(e.stderr, "selfplay merge: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay merge: %s\n", errText(err))
 		return exitInterrupted
 	case errors.As(err, &inputErr), errors.As(err, &refused):
-		fmt.Fprintf(e.stderr, "selfplay merge: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay merge: %s\n", errText(err))
 		return exitUsage
 	case errors.As(err, &outputErr):
 		if errors.As(err, new(*store.InUseError)) {
-			fmt.Fprintf(e.stderr, "selfplay merge: %v; readers (report, export) work meanwhile\n", err)
+			fmt.Fprintf(e.stderr, "selfplay merge: %s; readers (report, export) work meanwhile\n", errText(err))
 		} else {
-			fmt.Fprintf(e.stderr, "selfplay merge: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay merge: %s\n", errText(err))
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(e.stderr, "selfplay merge: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay merge: %s\n", errText(err))
 		return exitFailure
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"selfplay/internal/termtext"
 	"selfplay/pgnrate"
 	"selfplay/pgnscan"
 	"selfplay/standings"
@@ -32,7 +33,7 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 		return code
 	}
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay ratings: "+format+"\n", a...)
+		fmt.Fprintf(e.stderr, "selfplay ratings: %s\n", termtext.EscapeLines(fmt.Sprintf(format, a...)))
 		return code
 	}
 	if len(files) == 0 {
@@ -53,7 +54,7 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 	pool := pgnrate.NewPool(*window)
 	problem := func(ge *pgnscan.GameError) {
 		if !*quiet {
-			fmt.Fprintf(e.stderr, "selfplay ratings: %v\n", ge)
+			fmt.Fprintf(e.stderr, "selfplay ratings: %s\n", termtext.Escape(ge.Error())) // quotes the file's names and text
 		}
 	}
 	for _, path := range files {

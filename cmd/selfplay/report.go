@@ -47,7 +47,7 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay report: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay report: %s\n", errText(err))
 		return exitUsage
 	}
 	defer st.Close()
@@ -60,7 +60,7 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return err
 	})
 	if errors.Is(err, standings.ErrNotFound) {
-		fmt.Fprintf(e.stderr, "selfplay report: %s: %v\n", *dbPath, err)
+		fmt.Fprintf(e.stderr, "selfplay report: %s: %s\n", *dbPath, errText(err))
 		return exitUsage
 	}
 	if err != nil {

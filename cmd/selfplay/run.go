@@ -33,7 +33,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
-	serveAddr := fs.String("serve", "", "also serve the database's web site (as `selfplay serve`) on this address while "+
+	serveAddr := fs.String("serve", "", "also serve the database's web site (as selfplay serve does) on `addr` while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -42,7 +42,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if *shardSpec != "" {
 		var err error
 		if share, err = parseShard(*shardSpec, e.getenv); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+			fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
 			return exitUsage
 		}
 	}
@@ -66,7 +66,7 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay run: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
 		return exitUsage
 	}
 	cfgDatabase := cfg.Database
@@ -112,7 +112,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	}
 	// The site's address is bound first: one that cannot be is an error
@@ -120,8 +120,8 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	var ln net.Listener
 	if serveAddr != "" {
 		var err error
-		if ln, err = net.Listen("tcp", listenAddress(serveAddr)); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+		if ln, err = listen(serveAddr); err != nil {
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
 			return exitUsage
 		}
 	}
@@ -144,7 +144,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if ln != nil {
 		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
 			return exitFailure
 		}
 		defer stop()
@@ -160,22 +160,22 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	case err == nil:
 		return exitOK
 	case errors.Is(err, runner.ErrEngineSetup):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	case errors.Is(err, runner.ErrInterrupted):
 		fmt.Fprintf(e.stderr, "selfplay %s: interrupted; finished games are stored in %s\n", cmd, cfg.Database)
 		return exitInterrupted
 	case errors.As(err, &changed):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitUsage
 	case errors.As(err, &mismatch):
 		fmt.Fprintf(e.stderr, "selfplay %s: database %s: %v%s\n", cmd, cfg.Database, err, shardHint)
 		return exitUsage
 	case errors.Is(err, store.ErrDatabaseGone):
-		fmt.Fprintf(e.stderr, "selfplay %s: %v; stopped\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s; stopped\n", cmd, errText(err))
 		return exitFailure
 	default:
-		fmt.Fprintf(e.stderr, "selfplay %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
 		return exitFailure
 	}
 }
@@ -206,14 +206,14 @@ func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener
 	go func() {
 		select {
 		case err := <-site.failed:
-			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %v; the run goes on\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: the web site stopped: %s; the run goes on\n", cmd, errText(err))
 		case <-watched:
 		}
 	}()
 	return func() {
 		close(watched)
 		if err := site.stop(); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %v\n", cmd, err)
+			fmt.Fprintf(e.stderr, "selfplay %s: stopping the web site: %s\n", cmd, errText(err))
 		}
 		h.Close()
 	}, nil

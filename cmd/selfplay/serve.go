@@ -9,8 +9,10 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
+	"selfplay/internal/termtext"
 	"selfplay/serve"
 	"selfplay/stats"
 )
@@ -34,25 +36,25 @@ func cmdServe(ctx context.Context, e env, args []string) int {
 	}
 	h, logger, err := openSite(ctx, e.stderr, *dbPath, *level)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitUsage
 	}
 	defer h.Close()
-	ln, err := net.Listen("tcp", listenAddress(*addr))
+	ln, err := listen(*addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: -addr: %s\n", errText(err))
 		return exitUsage
 	}
 	srv := startSite(logger, h, ln)
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {
 	case err := <-srv.failed:
-		fmt.Fprintf(e.stderr, "selfplay serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
 		return exitFailure
 	case <-ctx.Done():
 	}
 	if err := srv.stop(); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %v\n", err)
+		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %s\n", errText(err))
 		return exitFailure
 	}
 	fmt.Fprintln(e.stdout, "selfplay serve: stopped")
@@ -68,19 +70,39 @@ type site struct {
 
 // listenAddress is the address to listen on for -addr or -serve: a port
 // alone ("8080") means 127.0.0.1, so that only an explicit host (":8080",
-// "0.0.0.0:8080") makes the site reachable from other machines.
-func listenAddress(addr string) string {
-	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
-		return net.JoinHostPort("127.0.0.1", addr)
+// "0.0.0.0:8080") makes the site reachable from other machines. A port
+// number out of range is an error of its own (net.Listen would call 99999
+// a "missing port in address"); 0 asks for any free port.
+func listenAddress(addr string) (string, error) {
+	port, bare := addr, true
+	if _, p, err := net.SplitHostPort(addr); err == nil {
+		port, bare = p, false
 	}
-	return addr
+	if port != "" && strings.Trim(port, "0123456789") == "" {
+		if n, err := strconv.ParseUint(port, 10, 64); err != nil || n > 65535 {
+			return "", fmt.Errorf("%q: port %s is out of range: want 1..65535", addr, port)
+		}
+		if bare {
+			return net.JoinHostPort("127.0.0.1", port), nil
+		}
+	}
+	return addr, nil
+}
+
+// listen listens on addr as listenAddress reads it.
+func listen(addr string) (net.Listener, error) {
+	a, err := listenAddress(addr)
+	if err != nil {
+		return nil, err
+	}
+	return net.Listen("tcp", a)
 }
 
 // openSite opens the database at dbPath read-only and returns its web
 // site, which follows the file at that path (serve.Open), and the logger
 // of its errors, which go to logw.
 func openSite(ctx context.Context, logw io.Writer, dbPath string, level float64) (*serve.Server, *log.Logger, error) {
-	logger := log.New(logw, "", log.LstdFlags)
+	logger := log.New(escapedWriter{logw}, "", log.LstdFlags)
 	h, err := serve.Open(ctx, dbPath, serve.Options{Level: level, Log: logger})
 	return h, logger, err
 }
@@ -115,4 +137,17 @@ func (s *site) stop() error {
 		return s.srv.Close() // the slow ones are cut off
 	}
 	return err
+}
+
+// escapedWriter escapes what is written to it (termtext.EscapeLines): the
+// site's log quotes request paths and server errors, which a client
+// chooses. A log.Logger writes each entry in one Write, so no character is
+// split between two.
+type escapedWriter struct{ w io.Writer }
+
+func (e escapedWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(e.w, termtext.EscapeLines(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -249,7 +249,7 @@ func TestRunServeBadAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	for _, addr := range []string{"127.0.0.1:notaport", ln.Addr().String()} {
+	for _, addr := range []string{"127.0.0.1:notaport", ln.Addr().String(), "99999"} {
 		dir := t.TempDir()
 		cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
 		code, _, stderr := run(t, "run", "-config", cfg, "-serve", addr)
@@ -264,9 +264,16 @@ func TestRunServeBadAddress(t *testing.T) {
 
 func TestListenAddress(t *testing.T) {
 	for in, want := range map[string]string{"8080": "127.0.0.1:8080", ":8080": ":8080", "0.0.0.0:80": "0.0.0.0:80",
-		"127.0.0.1:0": "127.0.0.1:0", "[::1]:8080": "[::1]:8080", "99999": "99999"} {
-		if got := listenAddress(in); got != want {
-			t.Errorf("listenAddress(%q) = %q, want %q", in, got, want)
+		"127.0.0.1:0": "127.0.0.1:0", "[::1]:8080": "[::1]:8080", "0": "127.0.0.1:0", "65535": "127.0.0.1:65535",
+		"localhost:http": "localhost:http", "127.0.0.1:notaport": "127.0.0.1:notaport"} {
+		if got, err := listenAddress(in); got != want || err != nil {
+			t.Errorf("listenAddress(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	// A port out of range is named as such, not "missing port in address".
+	for _, in := range []string{"99999", ":65536", "127.0.0.1:99999", "[::1]:123456789012345678901234567890"} {
+		if got, err := listenAddress(in); err == nil || !strings.Contains(err.Error(), "is out of range: want 1..65535") {
+			t.Errorf("listenAddress(%q) = %q, %v; want the range error", in, got, err)
 		}
 	}
 }

@@ -32,9 +32,9 @@ func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*s
 		}
 		var inUse *store.InUseError
 		if errors.As(err, &inUse) {
-			fmt.Fprintf(stderr, "selfplay %s: %v; readers (report, export) work meanwhile\n", command, err)
+			fmt.Fprintf(stderr, "selfplay %s: %s; readers (report, export) work meanwhile\n", command, errText(err))
 		} else {
-			fmt.Fprintf(stderr, "selfplay %s: %v\n", command, err)
+			fmt.Fprintf(stderr, "selfplay %s: %s\n", command, errText(err))
 		}
 		return nil, exitUsage
 	}
@@ -62,10 +62,10 @@ func (e *readError) report(en env, cmd string) int {
 		fmt.Fprintf(en.stderr, "selfplay %s: interrupted while reading the database %s\n", cmd, e.path)
 		return exitInterrupted
 	case store.IsDamaged(e.err):
-		fmt.Fprintf(en.stderr, "selfplay %s: %v: the database is damaged; %s\n", cmd, e, store.Recovery(e.path))
+		fmt.Fprintf(en.stderr, "selfplay %s: %s: the database is damaged; %s\n", cmd, errText(e), store.Recovery(e.path))
 		return exitUsage
 	}
-	fmt.Fprintf(en.stderr, "selfplay %s: %v\n", cmd, e)
+	fmt.Fprintf(en.stderr, "selfplay %s: %s\n", cmd, errText(e))
 	return exitFailure
 }
 

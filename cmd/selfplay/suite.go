@@ -10,6 +10,7 @@ import (
 	"selfplay/engines/search"
 	"selfplay/epd"
 	"selfplay/epd/builtin"
+	"selfplay/internal/termtext"
 	"selfplay/store"
 	"selfplay/store/record"
 	"selfplay/suite"
@@ -37,7 +38,7 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return code
 	}
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay suite: "+format+"\n", a...)
+		fmt.Fprintf(e.stderr, "selfplay suite: %s\n", termtext.EscapeLines(fmt.Sprintf(format, a...)))
 		return code
 	}
 
@@ -69,14 +70,14 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "%v", err)
 	}
 	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: skipped malformed line: %v\n", *epdFile, b.Line, b.Err)
+		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: skipped malformed line: %s\n", *epdFile, b.Line, termtext.Escape(b.Err.Error()))
 	}
 	if len(bad) > 0 {
 		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d malformed lines skipped\n", *epdFile, len(bad))
 	}
 	use, skipped := suite.Select(recs, plan.Kind != suite.Depth)
 	for _, s := range skipped {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: %s skipped: %s\n", *epdFile, s.Line, s.ID, s.Reason)
+		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: %s skipped: %s\n", *epdFile, s.Line, termtext.Escape(s.ID), termtext.Escape(s.Reason))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d positions skipped\n", *epdFile, len(skipped))

@@ -170,3 +170,22 @@ func TestBuiltBinaryMatchInterruptAndResume(t *testing.T) {
 		t.Errorf("%d games stored (%d distinct), want 10", games, distinct)
 	}
 }
+
+// The flag package takes a `quoted` word of a flag's help as the name of
+// its argument: every name in every -h is one word, such as "-serve addr"
+// (not "-serve selfplay serve").
+func TestHelpArgumentNames(t *testing.T) {
+	flagLine := regexp.MustCompile(`^  -[a-z0-9-]+( |\t|$)`)
+	for _, c := range commands() {
+		_, _, stderr := run(t, c.name, "-h")
+		for _, line := range strings.Split(stderr, "\n") {
+			if !flagLine.MatchString(line) {
+				continue
+			}
+			head, _, _ := strings.Cut(strings.TrimPrefix(line, "  "), "\t") // a short flag's help follows a tab
+			if flagName, arg, _ := strings.Cut(head, " "); strings.Contains(arg, " ") {
+				t.Errorf("%s -h: %s takes %q, not one word: %q", c.name, flagName, arg, line)
+			}
+		}
+	}
+}

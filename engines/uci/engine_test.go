@@ -18,6 +18,7 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/internal/tooltest"
 )
 
 // fakePath is the fake engine, built once for the test binary.
@@ -298,6 +299,78 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// An engine that exits while a child it started holds its stdout (and
+// stderr) open has crashed: the adapter sees the exit itself, reports the
+// exit status at once instead of waiting out the move's time, and kills the
+// child with the engine's process group.
+func TestCrashWithChildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("the child's end is checked through /proc")
+	}
+	for _, escape := range []bool{false, true} {
+		name := map[bool]string{false: "child in the group", true: "child in a session of its own"}[escape]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testCrashWithChild(t, escape)
+		})
+	}
+}
+
+// testCrashWithChild: with escape, the child is out of reach of the kill
+// of the engine's group and keeps the pipes open until the test kills it;
+// the crash is seen all the same.
+func testCrashWithChild(t *testing.T, escape bool) {
+	file := filepath.Join(t.TempDir(), "child")
+	args := []string{"-mode", "orphan-crash", "-childpid", file}
+	if escape {
+		args = append(args, "-escape")
+	}
+	e := startFake(t, fakeConfig(args...))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, _ := strconv.Atoi(string(data))
+	if processGone(t, child) {
+		t.Fatalf("child %d did not start", child)
+	}
+	if escape {
+		t.Cleanup(func() {
+			if c, err := os.FindProcess(child); err == nil {
+				_ = c.Kill()
+			}
+		})
+	}
+	// A move time far longer than the test may take: only the exit can end
+	// the search as a crash with an exit status.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	begin := time.Now()
+	_, err = e.Search(ctx, board.StartFEN, nil, engines.Limits{MoveTime: 2 * time.Minute})
+	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "exit status 4") {
+		t.Fatalf("err = %v, want a crash with exit status 4", err)
+	}
+	if d := time.Since(begin); d > time.Minute {
+		t.Errorf("the crash took %v to be seen", d) // a guard, not a timing test
+	}
+	var fe *Error
+	if errors.As(err, &fe); fe == nil || fe.Op != opSearch || !slices.Contains(fe.Stderr, "fake: exiting, the child keeps stdout") {
+		t.Errorf("err = %#v, want a search crash with the engine's last stderr line", err)
+	}
+	e.Close()
+	if escape {
+		return // it left the group: not ours to kill
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !processGone(t, child) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d survived its engine", child)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestCrashRestart(t *testing.T) {
 	t.Parallel()
 	var log syncBuffer
@@ -547,12 +620,11 @@ func TestNoGoroutineLeak(t *testing.T) {
 	}
 }
 
-// TestStockfish plays a few searches against a real engine when one is installed.
+// TestStockfish plays a few searches against a real engine: stockfish on
+// PATH or in /usr/games; without one it skips, or fails where
+// SELFPLAY_REQUIRE_TOOLS names stockfish (CI).
 func TestStockfish(t *testing.T) {
-	const path = "/usr/games/stockfish"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no " + path)
-	}
+	path := tooltest.Find(t, "stockfish", "stockfish")
 	e := startFake(t, Config{Name: "stockfish", Command: path, Options: []Option{{"Threads", "1"}, {"Hash", "16"}}, StopTimeout: time.Second})
 	e.NewGame(context.Background())
 	b := board.New()

@@ -1,8 +1,11 @@
 package uci
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // setProcAttr puts the engine in a process group of its own, so a kill
@@ -11,4 +14,16 @@ import (
 // not (see spawner).
 func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// awaitExit blocks until the process has exited, without reaping it: its
+// pid stays reserved, so a kill of its process group cannot reach a new
+// process that reused the number.
+func awaitExit(p *os.Process) {
+	var info unix.Siginfo
+	for {
+		if err := unix.Waitid(unix.P_PID, p.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != unix.EINTR {
+			return
+		}
+	}
 }

@@ -16,10 +16,14 @@ import (
 const (
 	// maxLine is the longest line an engine may write to stdout; a longer
 	// one is a protocol error. UCI lines are short (a long PV is a few KiB).
-	maxLine      = 64 << 10
-	stderrTail   = 4 << 10 // bytes of stderr kept for crash reports
-	stderrLines  = 5       // lines of stderr quoted in a crash report
-	reapTimeout  = 5 * time.Second
+	maxLine     = 64 << 10
+	stderrTail  = 4 << 10 // bytes of stderr kept for crash reports
+	stderrLines = 5       // lines of stderr quoted in a crash report
+	reapTimeout = 5 * time.Second
+	// exitDrain is how long the output an engine wrote before it exited
+	// is read after the exit when something else (a helper that left the
+	// engine's process group) still holds its pipes open.
+	exitDrain    = 200 * time.Millisecond
 	linesBacklog = 64 // lines read ahead: at most linesBacklog*maxLine bytes per process
 )
 
@@ -34,18 +38,22 @@ type line struct {
 }
 
 // proc is one running engine process. Its stdout is read line by line by a
-// single goroutine into lines; another goroutine reaps the process.
+// single goroutine into lines, its stderr by another into the log; a third
+// watches the process itself, so that its exit is seen even when a helper
+// it started keeps the pipes open (see watch).
 type proc struct {
 	cmd          *exec.Cmd
 	stdinFile    *os.File  // our end of the engine's stdin: deadlines, close
 	stdin        io.Writer // stdinFile, written raw where possible (pipeio)
 	stdout       *os.File
+	stderrFile   *os.File // our end of the engine's stderr
 	stderr       *tailWriter
 	writeTimeout time.Duration
 
-	lines  chan line     // closed when stdout ends (or the process is abandoned)
-	exited chan struct{} // closed once cmd.Wait has returned
-	quit   chan struct{} // closed by kill: the reader stops delivering lines
+	lines      chan line     // closed when stdout ends (or the process is abandoned)
+	stderrDone chan struct{} // closed when stderr ends
+	exited     chan struct{} // closed once the process is reaped and its stderr read
+	quit       chan struct{} // closed by kill: the reader stops delivering lines
 
 	waitErr error // valid after exited is closed
 
@@ -72,18 +80,25 @@ func startProc(cfg *Config, log io.Writer, sp *spawner) (*proc, error) {
 		inW.Close()
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	tail := &tailWriter{w: log}
-	cmd.Stderr = tail
-	// Wait returns this long after the process exits even if a descendant
-	// still holds stderr open.
-	cmd.WaitDelay = time.Second
+	// stderr too: with files only, cmd.Wait returns when the process
+	// exits, not when every holder of a pipe has closed it.
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	err = sp.start(cmd)
 	inR.Close() // the child has its copies
 	outW.Close()
+	errW.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		errR.Close()
 		return nil, err
 	}
 	p := &proc{
@@ -91,21 +106,49 @@ func startProc(cfg *Config, log io.Writer, sp *spawner) (*proc, error) {
 		stdinFile:    inW,
 		stdin:        pipeio.Writer(inW),
 		stdout:       outR,
-		stderr:       tail,
+		stderrFile:   errR,
+		stderr:       &tailWriter{w: log},
 		writeTimeout: cfg.InitTimeout,
 		lines:        make(chan line, linesBacklog),
+		stderrDone:   make(chan struct{}),
 		exited:       make(chan struct{}),
 		quit:         make(chan struct{}),
 	}
 	go p.read()
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	go p.copyStderr()
+	go p.watch()
 	return p, nil
 }
 
-// read delivers stdout lines until EOF or until the process is abandoned.
+// watch waits for the process to exit. An engine that has exited has
+// crashed (or quit), whoever still holds its pipes: the helpers it started
+// are killed with its process group (while its pid, the group's id, is
+// still reserved by the unreaped process where the system allows), and
+// what it wrote before it exited is read for at most exitDrain more, so
+// that the readers end and a search waiting for a line sees the crash at
+// once, not at its time limit.
+func (p *proc) watch() {
+	awaitExit(p.cmd.Process)
+	killTree(p.cmd.Process)
+	err := p.cmd.Wait()
+	deadline := time.Now().Add(exitDrain)
+	_ = p.stdout.SetReadDeadline(deadline)
+	_ = p.stderrFile.SetReadDeadline(deadline)
+	<-p.stderrDone // the crash report quotes the end of stderr
+	p.waitErr = err
+	close(p.exited)
+}
+
+// copyStderr copies the engine's stderr to the log and the tail kept for
+// crash reports, until it ends.
+func (p *proc) copyStderr() {
+	defer close(p.stderrDone)
+	defer p.stderrFile.Close()
+	_, _ = io.Copy(p.stderr, pipeio.Reader(p.stderrFile))
+}
+
+// read delivers stdout lines until EOF (or a read error, such as the
+// deadline that watch sets) or until the process is abandoned.
 func (p *proc) read() {
 	defer close(p.lines)
 	r := bufio.NewReaderSize(pipeio.Reader(p.stdout), 4096)
@@ -190,6 +233,7 @@ func (p *proc) kill() {
 		}
 		close(p.quit)
 		p.stdout.Close()
+		p.stderrFile.Close()
 		p.stdinFile.Close() // also ends a send blocked on a full pipe
 	})
 }

@@ -25,7 +25,7 @@ func parseBestMove(rest []string) (string, error) {
 		m = m[:4] + strings.ToLower(m[4:]) // e7e8Q, seen in the wild
 	}
 	if !engines.IsMoveText(m) {
-		return "", fmt.Errorf("bestmove %q is not a move", rest[0])
+		return "", fmt.Errorf("bestmove %s is not a move", quote(rest[0])) // sanitized: not %q
 	}
 	return m, nil
 }

@@ -1,9 +1,10 @@
 package uci
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"selfplay/internal/termtext"
 )
 
 // Sanitize makes text that an engine wrote safe to store in the database,
@@ -23,6 +24,8 @@ func Sanitize(s string) string {
 	if i == len(s) {
 		return s // printable ASCII: the common case
 	}
+	// What is stored is UTF-8 and has no tabs; the escapes are termtext's,
+	// as for every text printed.
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
@@ -33,50 +36,30 @@ func Sanitize(s string) string {
 			b.WriteRune(utf8.RuneError)
 		case r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size
 	}
-	return b.String()
-}
-
-// unsafeRune reports the non-ASCII characters that Sanitize escapes: C1
-// controls, line and paragraph separators, and the bidirectional marks,
-// embeddings, overrides and isolates that can make text display in
-// another order than it is stored ("Trojan Source").
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x2028 || r == 0x2029:
-		return true
-	case r == 0x200e || r == 0x200f || r == 0x061c:
-		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
+	return termtext.Escape(b.String())
 }
 
 // maxExcerpt is how many bytes of an engine's line an error message quotes.
 const maxExcerpt = 200
 
-// excerpt quotes the start of a (sanitized) line for an error message,
-// with an ellipsis when it is cut.
+// excerpt quotes the start of a sanitized line for an error message, with
+// an ellipsis when it is cut. The text is quoted as it is, not with %q:
+// it is escaped already, and %q would escape its escapes again (\\x1b).
 func excerpt(s string) string {
 	if len(s) <= maxExcerpt {
-		return fmt.Sprintf("%q", s)
+		return quote(s)
 	}
 	cut := maxExcerpt
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%q...", s[:cut])
+	return quote(s[:cut]) + "..."
 }
+
+// quote puts sanitized text in double quotes for a message.
+func quote(s string) string { return `"` + s + `"` }

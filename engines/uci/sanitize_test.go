@@ -43,4 +43,12 @@ func TestExcerpt(t *testing.T) {
 	if got := excerpt("bestmove xyzzy"); got != `"bestmove xyzzy"` {
 		t.Errorf("excerpt = %s", got)
 	}
+	// A sanitized line is quoted as it is: its escapes are not escaped
+	// again.
+	if got := excerpt(Sanitize("\x1b[31mred \u202e")); got != `"\x1b[31mred \u202e"` {
+		t.Errorf("excerpt = %s, want the escapes once", got)
+	}
+	if _, err := parseBestMove([]string{Sanitize("\x1b[2J")}); err == nil || err.Error() != `bestmove "\x1b[2J" is not a move` {
+		t.Errorf("parseBestMove: %v, want the escapes once", err)
+	}
 }

@@ -16,6 +16,9 @@
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
 //	sleep           sleep -delay and exit (the child of -childpid)
+//	orphan-crash    start a child (pid to -childpid) that holds stdout and
+//	                stderr open, then exit with status 4 on go; with
+//	                -escape the child leaves the process group (Unix)
 //	long-line       answer go with an info line of -line-size bytes, then as legal
 //	flood-start     answer uci with lines that are not UCI, without end
 //	control         call itself "fake\x1b[2Jengine\x07" and crash on go
@@ -62,6 +65,7 @@ func Main(args []string) {
 	readyDelay := fs.Duration("ready-delay", 0, "delay of every readyok")
 	stderrFlood := fs.Int("stderr-flood", 0, "bytes written to stderr on each go")
 	lineSize := fs.Int("line-size", 100<<10, "length of the long-line mode's info line")
+	escape := fs.Bool("escape", false, "orphan-crash: the child starts a session of its own")
 	var options optionList
 	fs.Var(&options, "option", "advertise a spin option of this name (repeatable)")
 	fs.Parse(args)
@@ -83,6 +87,14 @@ func Main(args []string) {
 		// re-run test binary is the fake engine again).
 		exe, _ := os.Executable()
 		c := exec.Command(exe, append(slices.Clone(os.Args[1:len(os.Args)-len(args)]), "-mode", "sleep", "-delay", "60s")...)
+		if *mode == "orphan-crash" {
+			// The child outlives its parent with the pipes open: the
+			// adapter must see the exit, not wait for the end of stdout.
+			c.Stdout, c.Stderr = os.Stdout, os.Stderr
+			if *escape {
+				newSession(c)
+			}
+		}
 		if err := c.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "fake: child:", err)
 			os.Exit(1)
@@ -196,6 +208,9 @@ func Main(args []string) {
 			case "long-line":
 				say("info string %s", strings.Repeat("x", *lineSize))
 				play()
+			case "orphan-crash":
+				fmt.Fprintln(os.Stderr, "fake: exiting, the child keeps stdout")
+				os.Exit(4)
 			case "crash-after":
 				if searches >= crashAt {
 					fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
