@@ -508,7 +508,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 			switch f[0] {
 			case "info":
 				if si.add(parseInfo(f[1:])) && lim.OnIteration != nil {
-					i := si.info
+					i := si.info()
 					i.Nodes, i.Elapsed = si.nodes, time.Since(start)
 					lim.OnIteration(i)
 				}
@@ -526,7 +526,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 				case why != nil:
 					return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, why)
 				}
-				info := si.info
+				info := si.info()
 				info.Nodes = si.nodes
 				info.Elapsed = elapsed
 				return engines.Result{Move: mv, Info: info}, nil

@@ -145,14 +145,20 @@ func parseInfo(f []string) infoLine {
 
 // searchInfo accumulates the info lines of one search.
 type searchInfo struct {
-	info  engines.Info
-	nodes int64
+	any      engines.Info // merged from every main-line report
+	exact    engines.Info // merged from the reports whose score is exact
+	sawExact bool
+	nodes    int64
 }
 
 // add merges an info line: the node count of the last report of any kind,
 // and depth, score and pv of the last line of the main line (multipv 1)
-// that carries a score or a pv. It reports whether the line had a score
-// for the main line (an iteration's result, to pass on to OnIteration).
+// that carries a score or a pv. A score that is only a bound (lowerbound,
+// upperbound: an aspiration window failed) does not replace the last exact
+// one, as fastchess records it: the depth, seldepth, score and pv reported are
+// those of the last exact line, and a bound only while there is none. It
+// reports whether the line had a score for the main line (an iteration's
+// result, to pass on to OnIteration).
 func (s *searchInfo) add(l infoLine) bool {
 	if l.hasNodes {
 		s.nodes = l.nodes
@@ -160,7 +166,27 @@ func (s *searchInfo) add(l infoLine) bool {
 	if l.multiPV > 1 || (!l.hasScore && !l.hasPV) {
 		return false
 	}
-	i := &s.info
+	merge(&s.any, l)
+	switch {
+	case l.hasScore && l.bound == engines.BoundExact:
+		merge(&s.exact, l)
+		s.sawExact = true
+	case !l.hasScore && s.sawExact && (!l.hasDepth || l.depth == s.exact.Depth):
+		merge(&s.exact, l) // a pv for the exact line's iteration
+	}
+	return l.hasScore
+}
+
+// info is what the search reported: the last exact line's, or the last
+// bound's while no line was exact.
+func (s *searchInfo) info() engines.Info {
+	if s.sawExact {
+		return s.exact
+	}
+	return s.any
+}
+
+func merge(i *engines.Info, l infoLine) {
 	if l.hasDepth {
 		if l.depth != i.Depth {
 			i.PV = nil
@@ -176,7 +202,6 @@ func (s *searchInfo) add(l infoLine) bool {
 	if l.hasPV {
 		i.PV = l.pv
 	}
-	return l.hasScore
 }
 
 // isStartFEN reports whether fen is the standard initial position.

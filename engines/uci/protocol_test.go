@@ -89,21 +89,58 @@ func infoLineEqual(a, b infoLine) bool {
 }
 
 func TestSearchInfoMerge(t *testing.T) {
-	var si searchInfo
-	for _, l := range []string{
-		"info depth 1 seldepth 1 score cp 10 nodes 20 time 1 pv e2e4",
-		"info depth 2 seldepth 2 multipv 1 score cp 30 lowerbound nodes 50 pv d2d4",
-		"info depth 2 seldepth 4 multipv 2 score cp -5 nodes 60 pv e2e4",
-		"info depth 2 currmove g1f3 currmovenumber 2",
-		"info depth 2 seldepth 4 multipv 1 score cp 22 nodes 80 pv d2d4 d7d5",
-		"info string bye",
-		"info nodes 99 time 3",
-	} {
-		si.add(parseInfo(strings.Fields(l)[1:]))
+	tests := []struct {
+		name            string
+		lines           []string
+		depth, selDepth int
+		score           engines.Score
+		bound           engines.Bound
+		pv              []string
+		nodes           int64
+	}{
+		{"the last exact main line, the last node count", []string{
+			"info depth 1 seldepth 1 score cp 10 nodes 20 time 1 pv e2e4",
+			"info depth 2 seldepth 2 multipv 1 score cp 30 lowerbound nodes 50 pv d2d4",
+			"info depth 2 seldepth 4 multipv 2 score cp -5 nodes 60 pv e2e4",
+			"info depth 2 currmove g1f3 currmovenumber 2",
+			"info depth 2 seldepth 4 multipv 1 score cp 22 nodes 80 pv d2d4 d7d5",
+			"info string bye",
+			"info nodes 99 time 3",
+		}, 2, 4, 22, engines.BoundExact, []string{"d2d4", "d7d5"}, 99},
+		// Stockfish's failed aspiration window at depth 9 is not the
+		// search's result: on this output fastchess 1.8.2 records +0.74/8
+		// (seen in a side-by-side run, issue 20), selfplay recorded +0.50/9.
+		{"a bound after an exact line is not the result", []string{
+			"info depth 8 seldepth 12 multipv 1 score cp 74 nodes 4000 pv e2e4 e7e5",
+			"info depth 9 seldepth 14 multipv 1 score cp 50 upperbound nodes 5000 pv e2e4",
+		}, 8, 12, 74, engines.BoundExact, []string{"e2e4", "e7e5"}, 5000},
+		{"the next exact line replaces it", []string{
+			"info depth 8 seldepth 12 score cp 74 nodes 4000 pv e2e4 e7e5",
+			"info depth 9 seldepth 14 score cp 50 upperbound nodes 5000 pv e2e4",
+			"info depth 9 seldepth 15 score cp 41 nodes 6000 pv d2d4",
+		}, 9, 15, 41, engines.BoundExact, []string{"d2d4"}, 6000},
+		{"only bounds: the last bound, marked", []string{
+			"info depth 1 seldepth 1 score cp 30 lowerbound nodes 50 pv d2d4",
+			"info depth 1 seldepth 2 score cp 35 lowerbound nodes 70 pv g1f3",
+		}, 1, 2, 35, engines.BoundLower, []string{"g1f3"}, 70},
+		{"a pv line of the exact line's iteration completes it", []string{
+			"info depth 5 seldepth 7 score cp 12 nodes 100",
+			"info depth 5 pv c2c4 e7e5",
+			"info depth 6 pv g1f3",
+		}, 5, 7, 12, engines.BoundExact, []string{"c2c4", "e7e5"}, 100},
 	}
-	i := si.info
-	if i.Depth != 2 || i.SelDepth != 4 || i.Score != 22 || i.Bound != engines.BoundExact || !slices.Equal(i.PV, []string{"d2d4", "d7d5"}) || si.nodes != 99 {
-		t.Errorf("merged info %+v, nodes %d", i, si.nodes)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var si searchInfo
+			for _, l := range tt.lines {
+				si.add(parseInfo(strings.Fields(l)[1:]))
+			}
+			i := si.info()
+			if i.Depth != tt.depth || i.SelDepth != tt.selDepth || i.Score != tt.score || i.Bound != tt.bound || !slices.Equal(i.PV, tt.pv) || si.nodes != tt.nodes {
+				t.Errorf("merged info %+v, nodes %d; want depth %d seldepth %d score %d bound %v pv %v nodes %d",
+					i, si.nodes, tt.depth, tt.selDepth, tt.score, tt.bound, tt.pv, tt.nodes)
+			}
+		})
 	}
 }
 
