@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 
 	"selfplay/internal/inputfile"
@@ -38,14 +39,15 @@ func prescan(data []byte, path string) *Error {
 	if len(data) > MaxSize {
 		return tooLarge(path)
 	}
+	if i := bytes.IndexByte(data, 0); i >= 0 { // strings included
+		return refuse(1+bytes.Count(data[:i], []byte("\n")), "a NUL byte: binary data, not TOML text")
+	}
 	line := 1
 	depth := 0 // open brackets and braces
 	parts := 1 // parts of the dotted key (or number) being read
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
-		case c == 0:
-			return refuse(line, "a NUL byte: binary data, not TOML text")
 		case c == '\n':
 			line++
 			parts = 1

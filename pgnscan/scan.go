@@ -415,30 +415,54 @@ var errNextGame = errors.New("next game")
 // writes blank lines inside comments); the '[' is not consumed.
 func (s *Scanner) skipComment() error {
 	line := s.line
-	for n := 0; ; n++ {
-		if s.pos == s.end && !s.fill() {
-			return errEOF
+	brace := -1 // index in s.buf of the next '}' from s.pos (s.end: none), -1 until looked for
+	for n := 0; ; {
+		if s.pos == s.end {
+			if !s.fill() {
+				return errEOF
+			}
+			brace = -1
 		}
 		if n > MaxComment {
 			s.tooLongComment(line)
 			return errEOF
 		}
-		// Fast path: the closing brace on the current line, which has
-		// already had something else than whitespace.
-		chunk := s.buf[s.pos:s.end]
-		if i := bytes.IndexByte(chunk, '}'); i >= 0 && !s.blank && bytes.IndexByte(chunk[:i], '\n') < 0 {
-			if n+i >= MaxComment {
+		if !s.blank {
+			// Fast path: the line has had something else than whitespace,
+			// so up to its newline nothing changes the line state: skip to
+			// the closing brace if it comes first, else to the newline.
+			// Each byte is looked at once or twice, however long the
+			// comment.
+			if brace < 0 {
+				brace = s.end
+				if i := bytes.IndexByte(s.buf[s.pos:s.end], '}'); i >= 0 {
+					brace = s.pos + i
+				}
+			}
+			seg := s.buf[s.pos:brace]
+			if nl := bytes.IndexByte(seg, '\n'); nl >= 0 {
+				seg = seg[:nl]
+			}
+			s.pos += len(seg)
+			n += len(seg)
+			if n > MaxComment {
 				s.tooLongComment(line)
 				return errEOF
 			}
-			s.pos += i + 1
-			return nil
+			if s.pos == brace && brace < s.end {
+				s.pos++
+				return nil
+			}
+			if s.pos == s.end {
+				continue
+			}
 		}
 		c := s.buf[s.pos]
 		if c == '[' && s.blank && s.prevBlank && s.tagAhead() {
 			return errNextGame
 		}
 		s.advance(c)
+		n++
 		if c == '}' {
 			return nil
 		}
