@@ -67,7 +67,8 @@ func LoadEPD(path string) ([]Opening, error) {
 // Openings without an id get the ID "<base name of name>:<line>". The name
 // is used in errors, which look like "openings: book.epd:12: ...". IDs must
 // be unique within the file. A file with no openings is an error wrapping
-// ErrNoOpenings.
+// ErrNoOpenings; so is, naming its line, a NUL byte (binary data), a line
+// longer than 1 MiB and an opening past MaxOpenings.
 func ParseEPD(r io.Reader, name string) ([]Opening, error) {
 	return parseEPD(r, name, MaxOpenings)
 }

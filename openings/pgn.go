@@ -44,6 +44,11 @@ func LoadPGN(path string, plies int) ([]Opening, error) {
 // report line numbers. Before a game goes to notnil, comments ({} and ';')
 // and '%' escape lines are removed and castling written with zeros ("0-0")
 // is rewritten as "O-O", which notnil would otherwise skip silently.
+//
+// Games are parsed as they end, so that the first problem in the file is
+// the one reported. A NUL byte (binary data), a line longer than 1 MiB, a
+// game longer than 1 MiB without its comments and a game past MaxOpenings
+// are errors naming their line.
 func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
 	return parsePGN(r, name, plies, MaxOpenings)
 }
