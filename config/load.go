@@ -23,9 +23,9 @@ func Load(path string) (*File, error) { return LoadContext(context.Background(),
 
 // LoadContext is Load that stops waiting when ctx ends (opening a FIFO
 // waits for a writer; reading one, or a slow file, for data), with ctx's
-// error. It reads at most MaxSize+1 bytes: a larger file is refused
-// unread, as is, after reading, one nested deeper than MaxNesting (see
-// Parse).
+// error. It reads at most MaxSize+1 bytes, so that a larger file (or an
+// endless one) is refused without being read to its end; see Parse for
+// the other bounds.
 func LoadContext(ctx context.Context, path string) (*File, error) {
 	data, err := inputfile.ReadAll(ctx, path, MaxSize)
 	if errors.Is(err, inputfile.ErrTooLarge) {
