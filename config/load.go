@@ -1,15 +1,16 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
+	"selfplay/internal/inputfile"
 	"selfplay/openings"
 )
 
@@ -18,12 +19,25 @@ import (
 const DefaultDatabase = "selfplay.db"
 
 // Load reads and parses a config file; see Parse.
-func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+func Load(path string) (*File, error) { return LoadContext(context.Background(), path) }
+
+// LoadContext is Load that stops waiting when ctx ends (opening a FIFO
+// waits for a writer; reading one, or a slow file, for data), with ctx's
+// error. It reads at most MaxSize+1 bytes, so that a larger file (or an
+// endless one) is refused without being read to its end; see Parse for
+// the other bounds.
+func LoadContext(ctx context.Context, path string) (*File, error) {
+	data, err := inputfile.ReadAll(ctx, path, MaxSize)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return nil, Errors{tooLarge(path)}
+	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	return Parse(data, path)
+	return parse(ctx, data, path)
 }
 
 // Parse parses and validates the TOML text of a config file. path names the
@@ -51,8 +65,19 @@ func Load(path string) (*File, error) {
 // to File.Dir unless absolute. An external engine's command without a path
 // separator is kept for a PATH lookup; a relative command path is resolved
 // against the engine's dir if given, else File.Dir, and made absolute.
-func Parse(data []byte, path string) (*File, error) {
-	p := &parser{file: path, dir: filepath.Dir(path), names: map[string]int{}, openingsCache: map[openings.Spec]openingsResult{}}
+//
+// Bounds: a text larger than MaxSize, with a NUL byte, with arrays and
+// inline tables nested deeper than MaxNesting or a dotted key of more
+// parts is refused before it is parsed; more than MaxEngines engines are
+// refused; the check stops after 100 problems.
+func Parse(data []byte, path string) (*File, error) { return parse(context.Background(), data, path) }
+
+// parse is Parse whose openings files are read on ctx.
+func parse(ctx context.Context, data []byte, path string) (*File, error) {
+	if e := prescan(data, path); e != nil {
+		return nil, Errors{e}
+	}
+	p := &parser{ctx: ctx, file: path, dir: filepath.Dir(path), names: map[string]int{}, openingsCache: map[openings.Spec]openingsResult{}}
 	var root map[string]any
 	md, err := toml.Decode(string(data), &root)
 	if err != nil {
@@ -67,6 +92,9 @@ func Parse(data []byte, path string) (*File, error) {
 		return nil, Errors{{File: path, Msg: err.Error(), Err: err}}
 	}
 	f := p.parseFile(root, md)
+	if ctx.Err() != nil { // an openings file was being read
+		return nil, context.Cause(ctx)
+	}
 	if len(p.errs) > 0 {
 		return nil, p.errs
 	}
@@ -75,9 +103,13 @@ func Parse(data []byte, path string) (*File, error) {
 
 // parser collects the problems of one file.
 type parser struct {
+	ctx  context.Context
 	file string
 	dir  string
 	errs Errors
+	// stopped: maxErrors problems were collected, and a last one saying
+	// that the rest of the file is not checked; no more are added.
+	stopped bool
 
 	defined       map[string]bool // engine tables present, valid or not
 	names         map[string]int  // tournament names seen, valid tournament or not -> index
@@ -96,6 +128,18 @@ func (p *parser) errf(key, format string, args ...any) {
 		if err, ok := a.(error); ok {
 			e.Err = err
 		}
+	}
+	p.add(e)
+}
+
+// add collects a problem, up to maxErrors of them.
+func (p *parser) add(e *Error) {
+	if p.stopped {
+		return
+	}
+	if len(p.errs) == maxErrors {
+		p.stopped = true
+		e = &Error{File: p.file, Msg: fmt.Sprintf("more than %d problems: the rest of the file is not checked", maxErrors)}
 	}
 	p.errs = append(p.errs, e)
 }
@@ -125,7 +169,16 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 
 	p.defined = map[string]bool{}
 	if engs, ok := top.sub("engines"); ok {
+		if n := len(engs.m); n > MaxEngines {
+			// Each would be checked, and each tournament's names against
+			// them: refuse at once.
+			top.errf("engines", "%d engines defined, more than %d", n, MaxEngines)
+			return f
+		}
 		for _, name := range engineOrder(engs.m, md) {
+			if p.stopped {
+				return f
+			}
 			p.defined[name] = true
 			if e, ok := p.engine(name, engs.m[name]); ok {
 				f.Engines = append(f.Engines, e)
@@ -134,6 +187,9 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 	}
 
 	for i, m := range p.tournamentTables(top) {
+		if p.stopped || p.ctx.Err() != nil {
+			break
+		}
 		if m == nil {
 			continue // not a table: reported
 		}
@@ -237,8 +293,22 @@ func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines
 // every pairing plays every opening once with each color, Rounds times. A
 // config from Parse keeps it within MaxGames.
 func (t Tournament) Games(numOpenings int) int {
-	n, _ := ScheduledGames(len(t.Pairings()), numOpenings, t.Rounds)
+	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines)), numOpenings, t.Rounds)
 	return int(n)
+}
+
+// pairingCount is len(Pairings(format, engines)) for n engines, without
+// making the list (a round robin of MaxEngines has half a million).
+func pairingCount(format string, n int) int {
+	switch {
+	case format == FormatMatch && n == 2:
+		return 1
+	case format == FormatGauntlet && n > 1:
+		return n - 1
+	case n < 2:
+		return 0
+	}
+	return n * (n - 1) / 2
 }
 
 // MaxGames bounds a tournament's schedule (pairings x openings x 2 x

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -56,6 +57,12 @@ const matchFile = "selfplay-match.toml"
 // ParseMatch builds and validates the config of a match: the File and the
 // TOML text of the equivalent config file (with the tournament's name).
 func ParseMatch(m MatchArgs) (*File, string, error) {
+	return ParseMatchContext(context.Background(), m)
+}
+
+// ParseMatchContext is ParseMatch whose openings file is read on ctx (see
+// LoadContext).
+func ParseMatchContext(ctx context.Context, m MatchArgs) (*File, string, error) {
 	g, err := newMatchGen(m)
 	if err != nil {
 		return nil, "", err
@@ -65,8 +72,11 @@ func ParseMatch(m MatchArgs) (*File, string, error) {
 		name = "match" // replaced below by the generated name
 	}
 	text := g.toml(name)
-	f, err := Parse([]byte(text), matchFile)
+	f, err := parse(ctx, []byte(text), matchFile)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", err
+		}
 		return nil, "", g.blame(err)
 	}
 	t := &f.Tournaments[0]

@@ -143,11 +143,11 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		if errors.Is(err, openings.ErrNoOpenings) {
 			msg += "; the tournament would have zero games"
 		}
-		p.errs = append(p.errs, &Error{File: p.file, Key: ot.key(key), Msg: msg, Err: err})
+		p.add(&Error{File: p.file, Key: ot.key(key), Msg: msg, Err: err})
 		return Tournament{}, false
 	}
 	tr.Openings.List, tr.Openings.Hash = list, hash
-	if _, err := ScheduledGames(len(tr.Pairings()), len(list), tr.Rounds); err != nil {
+	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines)), len(list), tr.Rounds); err != nil {
 		key := "rounds"
 		if !t.has("rounds") {
 			key = "openings"
@@ -168,15 +168,25 @@ func (p *parser) tournamentEngines(t *table, tr *Tournament) {
 		p.errf(t.path, "missing engines (engines = [\"a\", \"b\"], names of [engines.NAME] tables)")
 	}
 	names, ok := t.stringList("engines")
-	if ok {
+	if ok && len(names) > MaxEngines {
+		t.errf("engines", "%d engines listed, more than %d", len(names), MaxEngines)
+		ok = false
+	} else if ok {
 		seen := map[string]bool{}
-		defined := sortedKeys(p.defined)
+		var defined []string // sorted, made for the first undefined name
 		for _, n := range names {
+			if p.stopped {
+				ok = false
+				break
+			}
 			switch {
 			case seen[n]:
 				t.errf("engines", "engine %q is listed twice", n)
 				ok = false
 			case !p.defined[n]:
+				if defined == nil {
+					defined = sortedKeys(p.defined)
+				}
 				hint := ""
 				if s := didYouMean(n, defined); s != "" {
 					hint = fmt.Sprintf("did you mean %q? ", s)
@@ -271,7 +281,7 @@ func (p *parser) loadOpenings(o Openings) ([]openings.Opening, string, string, e
 	}
 	r, ok := p.openingsCache[spec]
 	if !ok {
-		list, hash, err := openings.LoadHashed(spec)
+		list, hash, err := openings.LoadHashedContext(p.ctx, spec)
 		r = openingsResult{list: list, hash: hash, err: err}
 		if err == nil && len(list) == 0 {
 			r.err = fmt.Errorf("openings: %w", openings.ErrNoOpenings)

@@ -1,13 +1,15 @@
 package openings
 
 import (
-	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
+
+	"selfplay/internal/inputfile"
 )
 
 // Spec says where a tournament's openings come from: exactly one of Set and
@@ -37,6 +39,13 @@ func Load(spec Spec) ([]Opening, error) {
 // bytes that were parsed, so that the hash always describes the openings
 // returned.
 func LoadHashed(spec Spec) ([]Opening, string, error) {
+	return LoadHashedContext(context.Background(), spec)
+}
+
+// LoadHashedContext is LoadHashed that stops waiting when ctx ends (opening
+// a FIFO waits for a writer; reading one, or a slow file, for data), with
+// ctx's error. The file is read as it is parsed, never whole.
+func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error) {
 	valid := strings.Join(SetNames(), ", ")
 	switch {
 	case spec.Set != "" && spec.File != "":
@@ -65,19 +74,26 @@ func LoadHashed(spec Spec) ([]Opening, string, error) {
 	default:
 		return nil, "", fmt.Errorf("openings: %s: unknown file type %q (want .epd or .pgn)", spec.File, ext)
 	}
-	data, err := os.ReadFile(spec.File)
+	f, err := inputfile.Open(ctx, spec.File)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", err
+		}
 		return nil, "", fmt.Errorf("openings: %w", err)
 	}
+	defer f.Close()
+	// The parsers read to the end of the file when they succeed: the hash
+	// is of every byte.
+	h := sha256.New()
+	r := io.TeeReader(f, h)
 	var list []Opening
 	if ext == ".epd" {
-		list, err = ParseEPD(bytes.NewReader(data), spec.File)
+		list, err = ParseEPD(r, spec.File)
 	} else {
-		list, err = ParsePGN(bytes.NewReader(data), spec.File, spec.Plies)
+		list, err = ParsePGN(r, spec.File, spec.Plies)
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	sum := sha256.Sum256(data)
-	return list, hex.EncodeToString(sum[:]), nil
+	return list, hex.EncodeToString(h.Sum(nil)), nil
 }

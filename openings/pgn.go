@@ -2,6 +2,7 @@ package openings
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/notnil/chess"
+
+	"selfplay/epd"
+	"selfplay/internal/inputfile"
 )
 
 // LoadPGN reads a PGN file; see ParsePGN.
@@ -40,28 +44,47 @@ func LoadPGN(path string, plies int) ([]Opening, error) {
 // report line numbers. Before a game goes to notnil, comments ({} and ';')
 // and '%' escape lines are removed and castling written with zeros ("0-0")
 // is rewritten as "O-O", which notnil would otherwise skip silently.
+//
+// Games are parsed as they end, so that the first problem in the file is
+// the one reported. A NUL byte (binary data), a line longer than 1 MiB, a
+// game longer than 1 MiB without its comments and a game past MaxOpenings
+// are errors naming their line.
 func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
+	return parsePGN(r, name, plies, MaxOpenings)
+}
+
+// parsePGN is ParsePGN with at most limit openings.
+func parsePGN(r io.Reader, name string, plies, limit int) ([]Opening, error) {
 	if plies < 0 {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", name, plies)
 	}
-	games, err := splitPGN(r, name)
-	if err != nil {
-		return nil, err
-	}
 	base := filepath.Base(name)
 	var list []Opening
-	for _, pg := range games {
+	// Each game is made an opening as soon as it ends: the file is never
+	// held whole.
+	err := splitPGN(r, name, func(pg *pgnGame) error {
+		if len(list) == limit {
+			return tooMany(name, pg.line, limit)
+		}
 		o, err := pg.opening(fmt.Sprintf("%s#%d", base, pg.num), plies)
 		if err != nil {
-			return nil, fmt.Errorf("openings: %s:%d: game %d: %w", name, pg.line, pg.num, err)
+			return fmt.Errorf("openings: %s:%d: game %d: %w", name, pg.line, pg.num, err)
 		}
 		list = append(list, o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(list) == 0 {
 		return nil, fmt.Errorf("openings: %s: %w (no PGN games)", name, ErrNoOpenings)
 	}
 	return list, nil
 }
+
+// maxGame bounds the text of one game kept for notnil (its tags and
+// movetext, comments left out): real games have a few KB.
+const maxGame = 1 << 20
 
 // pgnGame is the text of one game of a PGN file, cleaned for notnil.
 type pgnGame struct {
@@ -79,7 +102,7 @@ func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
 	}
 	read, err := chess.PGN(strings.NewReader(pg.text.String()))
 	if err != nil {
-		return Opening{}, err
+		return Opening{}, epd.ClipError(err) // notnil may quote a long token
 	}
 	g := chess.NewGame(read)
 	moves := g.Moves()
@@ -105,24 +128,34 @@ func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
 // zeroCastling matches castling written with zeros.
 var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
 
-// splitPGN splits PGN text into games. A game starts at its first tag line
-// or, without tags, at its first movetext line. It ends before the next tag
-// line that follows movetext (or a blank line after tags), or at its result
-// ("1-0", "0-1", "1/2-1/2", "*").
+// splitPGN splits PGN text into games and passes each to game as soon as
+// it ends, in file order; game's error stops the split. A game starts at
+// its first tag line or, without tags, at its first movetext line. It ends
+// before the next tag line that follows movetext (or a blank line after
+// tags), or at its result ("1-0", "0-1", "1/2-1/2", "*").
 // Errors name the file (name) and the line.
-func splitPGN(r io.Reader, name string) ([]*pgnGame, error) {
+func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	var games []*pgnGame
 	var cur *pgnGame
-	start := func(line int) {
-		cur = &pgnGame{num: len(games) + 1, line: line}
-		games = append(games, cur)
+	games := 0
+	start := func(line int) error {
+		if cur != nil {
+			if err := game(cur); err != nil {
+				return err
+			}
+		}
+		games++
+		cur = &pgnGame{num: games, line: line}
+		return nil
 	}
 	inBrace := false
 	n := 0
 	for sc.Scan() {
 		n++
+		if bytes.IndexByte(sc.Bytes(), 0) >= 0 {
+			return fmt.Errorf("openings: %s:%d: %w", name, n, errNUL)
+		}
 		raw := sc.Text()
 		if n == 1 {
 			raw = strings.TrimPrefix(raw, "\ufeff")
@@ -139,31 +172,42 @@ func splitPGN(r io.Reader, name string) ([]*pgnGame, error) {
 			}
 		case !inBrace && strings.HasPrefix(line, "["):
 			if cur == nil || cur.hasMoves || cur.blank {
-				start(n)
+				if err := start(n); err != nil {
+					return err
+				}
 			}
 			cur.hasTags = true
 			cur.text.WriteString(line + "\n")
 		default:
 			if cur == nil || cur.ended && !continued {
-				start(n)
+				if err := start(n); err != nil {
+					return err
+				}
 			}
 			clean, err := cleanMovetext(line, &inBrace, &cur.ended)
 			if err != nil {
-				return nil, fmt.Errorf("openings: %s:%d: game %d: %w", name, n, cur.num, err)
+				return fmt.Errorf("openings: %s:%d: game %d: %w", name, n, cur.num, err)
 			}
 			if strings.TrimSpace(clean) != "" {
 				cur.hasMoves = true // not just a comment
 			}
 			cur.text.WriteString(clean + "\n")
 		}
+		if cur != nil && cur.text.Len() > maxGame {
+			return fmt.Errorf("openings: %s:%d: game %d (from line %d) is longer than %s, comments left out",
+				name, n, cur.num, cur.line, inputfile.Size(maxGame))
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, readError(name, n, err)
+		return readError(name, n, err)
 	}
 	if inBrace {
-		return nil, fmt.Errorf("openings: %s:%d: game %d: a { comment is still open at the end of the file", name, cur.line, cur.num)
+		return fmt.Errorf("openings: %s:%d: game %d: a { comment is still open at the end of the file", name, cur.line, cur.num)
 	}
-	return games, nil
+	if cur != nil {
+		return game(cur)
+	}
+	return nil
 }
 
 // cleanMovetext returns a movetext line without its {} and ';' comments
@@ -181,7 +225,7 @@ func cleanMovetext(line string, inBrace, ended *bool) (string, error) {
 		})
 		for _, tok := range strings.Fields(s) {
 			if *ended {
-				return fmt.Errorf("%q after the game result", tok)
+				return fmt.Errorf("%q after the game result", epd.Clip(tok))
 			}
 			switch tok {
 			case "1-0", "0-1", "1/2-1/2", "*":

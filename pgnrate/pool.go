@@ -37,6 +37,7 @@ import (
 	"io"
 	"strings"
 
+	"selfplay/internal/inputfile"
 	"selfplay/pgnscan"
 	"selfplay/report"
 	"selfplay/standings"
@@ -46,6 +47,21 @@ import (
 // DefaultWindow is how many unpaired games back a game's partner is looked
 // for: more than twice the concurrency of any practical fastchess run.
 const DefaultWindow = 1024
+
+// Bounds of what a pool holds, so that its memory is bounded whatever the
+// files: the rating fit is dense in the engines (time grows as their cube:
+// 1,000 take 20 s of CPU and 120 MB), and the report has a section per
+// pairing (about 3 KB of memory each). Engine tournaments have a few dozen
+// engines; a file past these is refused with ErrTooMany.
+const (
+	MaxEngines      = 1000
+	MaxPairings     = 10000 // engine pairs that played each other
+	MaxTerminations = 100   // different Termination tags
+)
+
+// ErrTooMany is wrapped by Add's error for a game past MaxEngines,
+// MaxPairings or MaxTerminations; Read stops there.
+var ErrTooMany = errors.New("too many to rate at once")
 
 // startFEN is the initial position's FEN without its clocks.
 const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
@@ -100,14 +116,14 @@ func NewPool(window int) *Pool {
 // stdin) into the pool, see Read.
 func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, problem func(*pgnscan.GameError)) error {
 	if path == "-" {
-		r, err := pgnscan.Decompress(stdin, false)
+		r, err := pgnscan.Decompress(inputfile.NewReader(ctx, stdin), false)
 		if err != nil {
 			return fmt.Errorf("standard input: %w", err)
 		}
 		defer r.Close()
 		return p.Read(ctx, r, "-", problem)
 	}
-	f, err := pgnscan.Open(path)
+	f, err := pgnscan.OpenContext(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -118,8 +134,9 @@ func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, probl
 // Read counts the games of one PGN stream, named name in the input list
 // and in the problems: rated games per pairing, pairs within the stream,
 // games without a result ("*") as unfinished. Each malformed game goes to
-// problem (when not nil) and is skipped. The error is the reader's, or
-// ctx's when it is cancelled (checked every few thousand games).
+// problem (when not nil) and is skipped. The error is the reader's (a
+// *pgnscan.InputError for input that is not PGN), one wrapping ErrTooMany
+// that names the game's line, or ctx's when it is cancelled.
 func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(*pgnscan.GameError)) error {
 	p.input.Files = append(p.input.Files, name)
 	defer p.endFile()
@@ -144,7 +161,9 @@ func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(
 		if err != nil {
 			return err
 		}
-		if err := p.Add(g); err != nil {
+		if err := p.Add(g); errors.Is(err, ErrTooMany) {
+			return fmt.Errorf("%s:%d: %w", name, g.Line, err)
+		} else if err != nil {
 			p.input.Malformed++
 			if problem != nil {
 				problem(&pgnscan.GameError{File: name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black,
@@ -175,6 +194,9 @@ func (p *Pool) Add(g *pgnscan.Game) error {
 	if g.White == g.Black {
 		return fmt.Errorf("%q plays itself", g.White)
 	}
+	if err := p.checkBounds(g); err != nil {
+		return err
+	}
 	w, b := p.engine(g.White), p.engine(g.Black)
 	p.pairing(w, b) // created by the first game of the two, which gives its orientation
 	p.terms.add(g.Termination, w, b, white)
@@ -190,6 +212,33 @@ func (p *Pool) Add(g *pgnscan.Game) error {
 	p.queue = append(p.queue, pg)
 	for len(p.queue)-p.head > p.window {
 		p.evict()
+	}
+	return nil
+}
+
+// checkBounds returns an error wrapping ErrTooMany when counting g would
+// pass MaxEngines, MaxPairings or MaxTerminations.
+func (p *Pool) checkBounds(g *pgnscan.Game) error {
+	w, wok := p.index[g.White]
+	b, bok := p.index[g.Black]
+	newEngines := 0
+	for _, ok := range []bool{wok, bok} {
+		if !ok {
+			newEngines++
+		}
+	}
+	if len(p.engines)+newEngines > MaxEngines {
+		return fmt.Errorf("more than %d engines: %w", MaxEngines, ErrTooMany)
+	}
+	if _, ok := p.byEngine[[2]int32{min(w, b), max(w, b)}]; (newEngines > 0 || !ok) && len(p.pairings) == MaxPairings {
+		return fmt.Errorf("more than %d pairings (pairs of engines that played each other): %w", MaxPairings, ErrTooMany)
+	}
+	term := g.Termination
+	if term == "" {
+		term = noTag
+	}
+	if _, ok := p.terms.index[term]; !ok && len(p.terms.rows) == MaxTerminations {
+		return fmt.Errorf("more than %d different Termination tags: %w", MaxTerminations, ErrTooMany)
 	}
 	return nil
 }

@@ -3,12 +3,14 @@ package pgnscan
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
+
+	"selfplay/internal/inputfile"
 )
 
 // gzipMagic starts every gzip member (RFC 1952).
@@ -17,8 +19,13 @@ const gzipMagic = "\x1f\x8b"
 // Open opens a PGN file for a Scanner, decompressing it when it is gzip
 // (recognised by its magic bytes, whatever its name; a name ending in .gz
 // that is not gzip is an error). Close closes the file.
-func Open(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
+func Open(path string) (io.ReadCloser, error) { return OpenContext(context.Background(), path) }
+
+// OpenContext is Open that stops waiting when ctx ends (opening a FIFO
+// waits for a writer; reading one, or a slow file, for data), with ctx's
+// error, as do the reads.
+func OpenContext(ctx context.Context, path string) (io.ReadCloser, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,10 @@
 // a missing or contradictory result, an unclosed comment or variation) is
 // returned as a *GameError with the file's line, and the scanner goes on
 // with the next game.
+//
+// Memory does not grow with the input: a token or tag value longer than
+// MaxToken, a comment longer than MaxComment and a NUL byte (binary data,
+// not PGN text) end the scan with an *InputError naming the line.
 package pgnscan
 
 import (
@@ -27,6 +31,32 @@ import (
 // DefaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
 // keeps unless Options say otherwise.
 const DefaultFirstMoves = 16
+
+// Bounds of what one token may take, in bytes. A real tag value or move is
+// tens of bytes and a comment a few hundred; past these the input is not a
+// PGN (or is damaged), and the scan stops rather than hold or skip it.
+const (
+	// MaxToken bounds a tag name, a tag value and a movetext token (the
+	// scanner holds the one it reads).
+	MaxToken = 64 << 10
+	// MaxComment bounds a brace comment, a ';' comment and a '%' escape
+	// line (skipped, not held).
+	MaxComment = 1 << 20
+)
+
+// InputError is a problem that ends the scan: binary data, or a token or
+// comment longer than its bound. Line is where it was found.
+type InputError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+
+// errNUL is a NUL byte in the input, found by fill; readErr makes it an
+// InputError with the line the scanner has reached there.
+var errNUL = errors.New("a NUL byte: binary data, not PGN text")
 
 // Game is what the scanner keeps of one game.
 type Game struct {
@@ -116,7 +146,7 @@ func NewScanner(r io.Reader, name string, opt Options) *Scanner {
 var errEOF = errors.New("unexpected end of input")
 
 // fill reads more input; false at the end (or on a read error, kept in
-// rerr).
+// rerr). The input ends before a NUL byte, with errNUL as the read error.
 func (s *Scanner) fill() bool {
 	if s.rerr != nil {
 		return false
@@ -124,6 +154,9 @@ func (s *Scanner) fill() bool {
 	s.pos, s.end = 0, 0
 	for s.end == 0 {
 		n, err := s.r.Read(s.buf)
+		if i := bytes.IndexByte(s.buf[:n], 0); i >= 0 {
+			n, err = i, errNUL
+		}
 		s.end = n
 		if err != nil {
 			s.rerr = err
@@ -141,10 +174,26 @@ func (s *Scanner) fill() bool {
 
 // readErr is the reader's error, nil at a clean end of input.
 func (s *Scanner) readErr() error {
-	if s.rerr == nil || s.rerr == io.EOF {
+	var ie *InputError
+	switch {
+	case s.rerr == nil || s.rerr == io.EOF:
 		return nil
+	case s.rerr == errNUL:
+		return &InputError{File: s.name, Line: s.line, Reason: errNUL.Error()}
+	case errors.As(s.rerr, &ie):
+		return ie
 	}
 	return fmt.Errorf("%s: %w", s.name, s.rerr)
+}
+
+// stop ends the input where the scanner is, with an InputError at the
+// current line: every reader of it sees the end of the input, and the
+// error comes out of Next.
+func (s *Scanner) stop(format string, args ...any) {
+	if _, ok := s.rerr.(*InputError); !ok {
+		s.rerr = &InputError{File: s.name, Line: s.line, Reason: fmt.Sprintf(format, args...)}
+	}
+	s.pos, s.end = 0, 0
 }
 
 // peek returns the next byte without consuming it.
@@ -178,7 +227,8 @@ func isSpace(c byte) bool {
 
 // Next returns the next game, or io.EOF after the last one. A malformed
 // game is returned as a *GameError, and the scanner continues with the
-// game after it; any other error is the reader's, and final.
+// game after it; any other error is final: an *InputError (binary data, a
+// token or comment over its bound) or the reader's.
 func (s *Scanner) Next() (*Game, error) {
 	// Between games: whitespace, comments after a termination marker
 	// (selfplay writes the reason so), % escape lines.
@@ -280,6 +330,10 @@ func (s *Scanner) tag() (string, string, error) {
 		if !(c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
 			break
 		}
+		if len(s.tok) == MaxToken {
+			s.stop("a tag name longer than %d bytes", MaxToken)
+			return "", "", errEOF
+		}
 		s.tok = append(s.tok, c)
 		s.advance(c)
 	}
@@ -308,6 +362,10 @@ func (s *Scanner) tag() (string, string, error) {
 				c = n
 			}
 		}
+		if len(s.value) == MaxToken {
+			s.stop("tag %s: a value longer than %d bytes", clip(name), MaxToken)
+			return "", "", errEOF
+		}
 		s.value = append(s.value, c)
 	}
 	s.skipBlanks()
@@ -329,11 +387,16 @@ func (s *Scanner) skipBlanks() {
 	}
 }
 
-// skipLine skips the rest of the line, its newline included.
+// skipLine skips the rest of the line, its newline included (a ';'
+// comment or a '%' escape line: at most MaxComment bytes).
 func (s *Scanner) skipLine() {
-	for {
+	for n := 0; ; n++ {
 		c, ok := s.peek()
 		if !ok {
+			return
+		}
+		if n == MaxComment {
+			s.stop("a comment or escape line longer than %d bytes", MaxComment)
 			return
 		}
 		s.advance(c)
@@ -351,26 +414,73 @@ var errNextGame = errors.New("next game")
 // a broken game would otherwise swallow the games after it; no tool
 // writes blank lines inside comments); the '[' is not consumed.
 func (s *Scanner) skipComment() error {
-	for {
-		if s.pos == s.end && !s.fill() {
+	line := s.line
+	brace := -1 // index in s.buf of the next '}' from s.pos (s.end: none), -1 until looked for
+	for n := 0; ; {
+		if s.pos == s.end {
+			if !s.fill() {
+				return errEOF
+			}
+			brace = -1
+		}
+		if n > MaxComment {
+			s.tooLongComment(line)
 			return errEOF
 		}
-		// Fast path: the closing brace on the current line, which has
-		// already had something else than whitespace.
-		chunk := s.buf[s.pos:s.end]
-		if i := bytes.IndexByte(chunk, '}'); i >= 0 && !s.blank && bytes.IndexByte(chunk[:i], '\n') < 0 {
-			s.pos += i + 1
-			return nil
+		if !s.blank {
+			// Fast path: the line has had something else than whitespace,
+			// so up to its newline nothing changes the line state: skip to
+			// the closing brace if it comes first, else to the newline.
+			// Each byte is looked at once or twice, however long the
+			// comment.
+			if brace < 0 {
+				brace = s.end
+				if i := bytes.IndexByte(s.buf[s.pos:s.end], '}'); i >= 0 {
+					brace = s.pos + i
+				}
+			}
+			seg := s.buf[s.pos:brace]
+			if nl := bytes.IndexByte(seg, '\n'); nl >= 0 {
+				seg = seg[:nl]
+			}
+			s.pos += len(seg)
+			n += len(seg)
+			if n > MaxComment {
+				s.tooLongComment(line)
+				return errEOF
+			}
+			if s.pos == brace && brace < s.end {
+				s.pos++
+				return nil
+			}
+			if s.pos == s.end {
+				continue
+			}
 		}
 		c := s.buf[s.pos]
 		if c == '[' && s.blank && s.prevBlank && s.tagAhead() {
 			return errNextGame
 		}
 		s.advance(c)
+		n++
 		if c == '}' {
 			return nil
 		}
 	}
+}
+
+// clip shortens a tag name for a message.
+func clip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "..."
+	}
+	return s
+}
+
+// tooLongComment stops the scan at a comment opened at line that is longer
+// than MaxComment.
+func (s *Scanner) tooLongComment(line int) {
+	s.stop("a comment opened at line %d is longer than %d bytes", line, MaxComment)
 }
 
 // tagAhead reports whether the '[' at the read position starts a tag
@@ -388,9 +498,14 @@ func (s *Scanner) tagAhead() bool {
 // most max bytes (the rest is skipped).
 func (s *Scanner) readComment(max int) error {
 	s.value = s.value[:0]
-	for {
+	line := s.line
+	for n := 0; ; n++ {
 		c, ok := s.peek()
 		if !ok {
+			return errEOF
+		}
+		if n > MaxComment {
+			s.tooLongComment(line)
 			return errEOF
 		}
 		if c == '[' && s.blank && s.prevBlank && s.tagAhead() {
@@ -515,6 +630,10 @@ func (s *Scanner) symbol() []byte {
 		}
 		c := s.buf[s.pos]
 		if isDelimiter(c) {
+			return s.tok
+		}
+		if len(s.tok) == MaxToken {
+			s.stop("a token longer than %d bytes in the movetext", MaxToken)
 			return s.tok
 		}
 		s.tok = append(s.tok, c)

@@ -87,8 +87,12 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 	}
 	positions := benchPositions()
 	if *epdFile != "" {
-		recs, bad, err := builtin.Load(*epdFile)
+		recs, bad, err := builtin.LoadContext(ctx, *epdFile)
 		if err != nil {
+			if ctx.Err() != nil { // waiting for a FIFO or a slow file
+				fmt.Fprintf(e.stderr, "selfplay bench: interrupted while reading %s\n", *epdFile)
+				return exitInterrupted
+			}
 			fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
 			return exitUsage
 		}

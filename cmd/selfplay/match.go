@@ -120,8 +120,12 @@ func cmdMatch(ctx context.Context, e env, args []string) int {
 	if !setOutput(e, "match", *logSpec, &opts) {
 		return exitUsage
 	}
-	cfg, text, err := config.ParseMatch(m)
+	cfg, text, err := config.ParseMatchContext(ctx, m)
 	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow openings file
+			fmt.Fprintln(e.stderr, "selfplay match: interrupted while reading the openings")
+			return exitInterrupted
+		}
 		return fail("%v", indentLines(err.Error()))
 	}
 	if *printConfig {

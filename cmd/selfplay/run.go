@@ -64,8 +64,12 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	if !setOutput(e, "run", *logSpec, &opts) {
 		return exitUsage
 	}
-	cfg, err := config.Load(*cfgPath)
+	cfg, err := config.LoadContext(ctx, *cfgPath)
 	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow file
+			fmt.Fprintf(e.stderr, "selfplay run: interrupted while reading %s\n", *cfgPath)
+			return exitInterrupted
+		}
 		fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
 		return exitUsage
 	}

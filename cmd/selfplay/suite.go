@@ -65,8 +65,11 @@ func cmdSuite(ctx context.Context, e env, args []string) int {
 		return fail(exitUsage, "-hash must be >= 1 and -concurrency >= 0")
 	}
 
-	recs, bad, err := builtin.Load(*epdFile)
+	recs, bad, err := builtin.LoadContext(ctx, *epdFile)
 	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow file
+			return fail(exitInterrupted, "interrupted while reading %s", *epdFile)
+		}
 		return fail(exitUsage, "%v", err)
 	}
 	for _, b := range bad {

@@ -12,6 +12,7 @@ package builtin
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -78,6 +79,11 @@ func (s Suite) Bytes() ([]byte, error) {
 // file at that path, as epd.Load does (malformed lines are returned, not
 // fatal). A name that is neither is an error listing the built-in suites.
 func Load(nameOrPath string) ([]epd.Record, []epd.LineError, error) {
+	return LoadContext(context.Background(), nameOrPath)
+}
+
+// LoadContext is Load that reads a file on ctx (see epd.LoadContext).
+func LoadContext(ctx context.Context, nameOrPath string) ([]epd.Record, []epd.LineError, error) {
 	if s, ok := Lookup(nameOrPath); ok {
 		text, err := s.Bytes()
 		if err != nil {
@@ -92,5 +98,5 @@ func Load(nameOrPath string) ([]epd.Record, []epd.LineError, error) {
 	if _, err := os.Stat(nameOrPath); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%q is neither a built-in suite (%s) nor a file: %w", nameOrPath, Names(), err)
 	}
-	return epd.Load(nameOrPath)
+	return epd.LoadContext(ctx, nameOrPath)
 }
