@@ -10,11 +10,12 @@ import (
 )
 
 // Hostile text in input files and from engines: a terminal title (OSC),
-// a screen clear (CSI), BEL, NUL, a right-to-left override, a C1 CSI and
-// bytes that are not UTF-8.
+// a screen clear (CSI), BEL, a right-to-left override, DEL, a C1 CSI and
+// bytes that are not UTF-8. (A NUL byte in a file ends its reading: the
+// files are binary, and the last case checks that message.)
 const (
 	hostileName = "\x1b]0;PWNED\x07\x1b[2JEvil\u202e"
-	hostileMore = "nul\x00 del\x7f c1\u009b2J bad\xff\u2066"
+	hostileMore = "del\x7f c1\u009b2J bad\xff\u2066"
 )
 
 // checkTerminalSafe fails when out has a byte below 0x20 other than
@@ -61,6 +62,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 			"4k3/8/8/8/8/8/8/4K2R w K - id \"nobm %s\";\n"+
 			"7k/5Q2/6K1/8/8/8/8/8 b - - bm Kg8; id \"mated %s\";\n"+
 			"4k3/8/8/3q4/8/4N3/8/4K3 w - - bm Nxd5 %s;\n", name, name, name, hostileName))
+	nulPGN := writeFile(t, dir, "nul.pgn", "[White \""+hostileName+"\x00\"]\n")
 	config := func(openings string) string {
 		return writeFile(t, t.TempDir(), "t.toml", fmt.Sprintf(strings.Replace(tinyConfig, `database = "games.db"`,
 			fmt.Sprintf("database = %q", filepath.Join(t.TempDir(), "games.db")), 1), openings))
@@ -82,7 +84,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		{"ratings", []string{"ratings", pgnPath}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		{"ratings from standard input", []string{"ratings", "-"}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		{"match with a hostile EPD id", []string{"match", "plain", "fhr", "-nodes", "200", "-move", "10", "-openings", epdPath, "-db", db, "-log", "games"},
-			`\x1b]0;PWNED\x07\x1b[2JEvil\u202e nul\x00 del\x7f c1\u009b2J bad\xff\u2066`},
+			`\x1b]0;PWNED\x07\x1b[2JEvil\u202e del\x7f c1\u009b2J bad\xff\u2066`},
 		{"report of it", []string{"report", "-db", db}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		// PGN escapes the escapes' backslashes.
 		{"export of it", []string{"export", "-db", db}, `[Opening "\\x1b]0;PWNED\\x07\\x1b[2JEvil\\u202e`},
@@ -91,6 +93,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		{"run with an engine that writes control bytes", []string{"run", "-config", control, "-pairs", "1", "-log", "games"}, `\x1b[31mred`},
 		{"suite", []string{"suite", "-epd", suiteEPD, "-variant", "plain", "-nodes", "100", "-positions"}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		{"bench", []string{"bench", "-epd", suiteEPD, "-depth", "1"}, "suite.epd"},
+		{"ratings of a file with a NUL byte", []string{"ratings", nulPGN}, "a NUL byte"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -210,7 +210,9 @@ func TestLegalPlay(t *testing.T) {
 			!slices.Equal(i.PV, []string{res.Move}) || i.Elapsed <= 0 {
 			t.Errorf("Search(%q, %v): info %+v", p.fen, p.moves, i)
 		}
-		if len(iterations) != 3 || iterations[0].Depth != 1 || iterations[1].Bound != engines.BoundUpper || iterations[2].Nodes != 57 {
+		// The fake's depth-2 upperbound line is not an iteration's result:
+		// OnIteration sees depth 1 and the exact depth 2.
+		if len(iterations) != 2 || iterations[0].Depth != 1 || iterations[1].Depth != 2 || iterations[1].Bound != engines.BoundExact || iterations[1].Nodes != 57 {
 			t.Errorf("Search(%q, %v): OnIteration got %+v", p.fen, p.moves, iterations)
 		}
 	}

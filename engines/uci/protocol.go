@@ -157,8 +157,9 @@ type searchInfo struct {
 // upperbound: an aspiration window failed) does not replace the last exact
 // one, as fastchess records it: the depth, seldepth, score and pv reported are
 // those of the last exact line, and a bound only while there is none. It
-// reports whether the line had a score for the main line (an iteration's
-// result, to pass on to OnIteration).
+// reports whether the line changed what info returns: a main-line score,
+// exact or the first bounds (an iteration's result, to pass on to
+// OnIteration).
 func (s *searchInfo) add(l infoLine) bool {
 	if l.hasNodes {
 		s.nodes = l.nodes
@@ -171,10 +172,11 @@ func (s *searchInfo) add(l infoLine) bool {
 	case l.hasScore && l.bound == engines.BoundExact:
 		merge(&s.exact, l)
 		s.sawExact = true
+		return true
 	case !l.hasScore && s.sawExact && (!l.hasDepth || l.depth == s.exact.Depth):
 		merge(&s.exact, l) // a pv for the exact line's iteration
 	}
-	return l.hasScore
+	return l.hasScore && !s.sawExact
 }
 
 // info is what the search reported: the last exact line's, or the last
