@@ -508,3 +508,32 @@ func TestInterruptWhileOpeningTheDatabase(t *testing.T) {
 		t.Errorf("a database was left behind: %v", err)
 	}
 }
+
+// The published games (results/) replay node for node only while every
+// earlier preset searches exactly as it did: these are the built-in
+// benchmark's node counts at depth 5, measured with commit 1e925cc's
+// selfplay (before FALCON's switches). A change to the search that moves
+// one of them must say so, and the published results with it.
+func TestPublishedPresetsNodeCounts(t *testing.T) {
+	want := map[string]string{
+		"plain": "518092", "fhr": "146196", "null-r1": "367722", "null-r2": "306938", "null-r3": "279992",
+		"null-r4": "279992", "adaptive-r2-3": "306938", "adaptive-r3-4": "279992", "verified-r3": "249350",
+		"nmr-r3-4": "297737", "nmr-r4": "297737", "ye-marsland": "311317",
+	}
+	variants := "plain,fhr,null-r1,null-r2,null-r3,null-r4,adaptive-r2-3,adaptive-r3-4,verified-r3,nmr-r3-4,nmr-r4,ye-marsland"
+	code, stdout, stderr := run(t, "bench", "-depth", "5", "-variant", variants)
+	if code != exitOK {
+		t.Fatalf("bench: exit %d, %s", code, stderr)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(stdout, "\n")[2:] {
+		if f := strings.Fields(line); len(f) > 1 {
+			got[f[0]] = f[1]
+		}
+	}
+	for v, n := range want {
+		if got[v] != n {
+			t.Errorf("%s: %s nodes at depth 5, want %s", v, got[v], n)
+		}
+	}
+}
