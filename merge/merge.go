@@ -427,7 +427,8 @@ func sortKeys(keys []store.GameKey) {
 
 // conflict describes two different games with the same key.
 func conflict(tournament string, k store.GameKey, fromA string, a store.GameDigest, fromB string, b store.GameDigest) string {
-	head := fmt.Sprintf("conflicting games: tournament %q game %s (pair %d, game %d)", tournament, k, k.Pair, k.Index)
+	// The game as its PGN's Round names it; the 0-based columns to find it by in sqlite3.
+	head := fmt.Sprintf("conflicting games: tournament %q game %s (stored as pair_index %d, game_index %d)", tournament, k, k.Pair, k.Index)
 	if a.Describe() == b.Describe() {
 		return fmt.Sprintf("%s: %s in both %s and %s, but with other moves, players or opening", head, a.Describe(), fromA, fromB)
 	}

@@ -303,9 +303,9 @@ func TestMergeRefusesAndWritesNothing(t *testing.T) {
 		want   []string // in the error
 	}{
 		{"conflicting moves", []string{shards[1], conflicting},
-			[]string{"conflicting games", `"synthetic" game 3.1`, shards[1], conflicting, "other moves"}},
+			[]string{"conflicting games", `"synthetic" game 4.2 (stored as pair_index 3, game_index 1)`, shards[1], conflicting, "other moves"}},
 		{"conflicting results", []string{shards[1], resultDiffers},
-			[]string{"conflicting games", "game 5.0", "1/2-1/2 (adjudication)", resultDiffers}},
+			[]string{"conflicting games", "game 6.1", "1/2-1/2 (adjudication)", resultDiffers}},
 		{"another config", []string{shards[0], otherConfig},
 			[]string{"another configuration", otherConfig, "sprt.elo1: 5 -> 3"}},
 		{"overlapping shards", []string{shards[1], copyOf(t, shards[1])}, []string{"both shard 1 of 2", "overlapping shard numbers"}},
@@ -347,6 +347,56 @@ func TestMergeRefusesAndWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRefusal(t, merge(t, out, shards[1], out), []string{"is the output"})
+}
+
+// A conflict names the game as the Round tag of its PGN does (pair.game,
+// counted from 1), so the game the message names is the one a reader finds
+// in the exported PGN; not by the 0-based pair and index (game 0.0 was
+// PGN Round 1.1).
+func TestMergeConflictNamesThePGNRound(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.db")
+	synthetic(t, whole, 20, 3)
+	for _, k := range []store.GameKey{{Pair: 0, Index: 0}, {Pair: 0, Index: 1}, {Pair: 7, Index: 0}, {Pair: 9, Index: 1}} {
+		t.Run(fmt.Sprintf("pair %d index %d", k.Pair, k.Index), func(t *testing.T) {
+			other := filepath.Join(t.TempDir(), "other.db")
+			copyFile(t, whole, other)
+			exec(t, other, fmt.Sprintf(`UPDATE games SET result = '1/2-1/2', termination = 'adjudication'
+				WHERE pair_index = %d AND game_index = %d`, k.Pair, k.Index))
+			round := pgnRound(t, whole, k)
+			err := merge(t, filepath.Join(t.TempDir(), "out.db"), whole, other)
+			var refused *RefusedError
+			if !errors.As(err, &refused) || len(refused.Problems) != 1 {
+				t.Fatalf("merge = %v, want one conflict", err)
+			}
+			want := fmt.Sprintf(`conflicting games: tournament "synthetic" game %s (stored as pair_index %d, game_index %d):`,
+				round, k.Pair, k.Index)
+			if !strings.HasPrefix(refused.Problems[0], want) {
+				t.Errorf("conflict %q\ndoes not begin %q (the PGN's Round is %s)", refused.Problems[0], want, round)
+			}
+		})
+	}
+}
+
+// pgnRound is the Round tag of a stored game's PGN.
+func pgnRound(t *testing.T, path string, k store.GameKey) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var pgn string
+	if err := db.QueryRow(`SELECT p.pgn FROM pgns p JOIN games g ON g.id = p.game_id WHERE g.pair_index = ? AND g.game_index = ?`,
+		k.Pair, k.Index).Scan(&pgn); err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(pgn, `[Round "`)
+	round, _, ok2 := strings.Cut(rest, `"]`)
+	if !ok || !ok2 || round == "" {
+		t.Fatalf("no Round tag in the PGN of game %+v: %q", k, pgn)
+	}
+	return round
 }
 
 func checkRefusal(t *testing.T, err error, want []string) {

@@ -4,12 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"selfplay/report"
 	"selfplay/standings"
+	"selfplay/store"
+	"selfplay/store/record"
 )
 
 // The results by opening come a window of the schedule's pairs a page:
@@ -190,5 +196,66 @@ func TestGameListOpeningFilterBeforeCounting(t *testing.T) {
 	count := func(s string) int { return strings.Count(s, `<tr><td class="num"><a href="/games/`) }
 	if count(before) != 18 || count(after) != 18 {
 		t.Errorf("op1 lists %d games before counting and %d after, want 18 (rounds 1, 4 and 7)", count(before), count(after))
+	}
+}
+
+// An opening whose name is its id (an EPD line's id is both) is shown once
+// on the game page, in the game list and in its opening menu; an opening
+// with a name of its own shows both, as before.
+func TestOpeningIDShownOnce(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "epd.db")
+	w, err := store.OpenWriter(ctx, path, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	engines := []record.Engine{{Name: "a", Options: "preset=plain"}, {Name: "b", Options: "preset=plain"}}
+	tid, err := w.CreateTournament(ctx, record.Tournament{Name: "epd", Config: `{"format":"match","players":["a","b"]}`,
+		ConfigHash: "h", TotalGames: 2, Engines: engines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings := [][2]string{{"fhr-01 e4 e5", "fhr-01 e4 e5"}, {"fhr-02", "1. e4 e6"}}
+	for i, o := range openings {
+		g := record.Game{TournamentID: tid, Pair: 0, Index: i, OpeningID: o[0], OpeningName: o[1], StartFEN: startFEN,
+			White: engines[i].Name, Black: engines[1-i].Name, Result: "1/2-1/2", Termination: record.Adjudication, Plies: 1,
+			Moves: []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4"}}, FinalFEN: startFEN, PGN: "1. e4 1/2-1/2\n"}
+		if err := w.SaveGame(ctx, &g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.OpenReader(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid := firstGameID(t, r)
+	get(t, h, "GET", "/tournaments/1") // counts the games: the game list's opening filter is a menu
+	pages := map[string][]string{
+		fmt.Sprintf("/games/%d", gid):   {"opening fhr-01 e4 e5;"},
+		fmt.Sprintf("/games/%d", gid+1): {"opening fhr-02 1. e4 e6;"},
+		"/tournaments/1/games": {"<td>fhr-01 e4 e5</td>", "<td>fhr-02 1. e4 e6</td>",
+			`<option value="fhr-01 e4 e5">fhr-01 e4 e5</option>`, `<option value="fhr-02">fhr-02 1. e4 e6</option>`},
+	}
+	for url, want := range pages {
+		res, page := get(t, h, "GET", url)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s", url, res.Status)
+		}
+		for _, s := range want {
+			if !strings.Contains(page, s) {
+				t.Errorf("%s does not show %q", url, s)
+			}
+		}
+		if strings.Contains(page, "fhr-01 e4 e5 fhr-01 e4 e5") {
+			t.Errorf("%s shows the id fhr-01 e4 e5 twice", url)
+		}
 	}
 }

@@ -101,6 +101,16 @@ func New(db *store.Reader, opt Options) (*Server, error) {
 	return newServer(newSource(db, nil, false, nil), opt)
 }
 
+// openingLabel is an opening as the pages name it, its id and name: the id
+// alone where the name only repeats it (an EPD line's id is both its
+// opening's id and name), as the report's openings tables do.
+func openingLabel(id, name string) string {
+	if name == id {
+		return id
+	}
+	return id + " " + name
+}
+
 func newServer(src *source, opt Options) (*Server, error) {
 	s := &Server{cur: src, level: opt.Level, log: opt.Log, now: time.Now, checkEvery: CheckInterval,
 		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
@@ -122,6 +132,7 @@ func newServer(src *source, opt Options) (*Server, error) {
 		"ts":          func(t time.Time) string { return fmtTime(t) },
 		"eta":         func(sec *float64) string { return formatETA(*sec) },
 		"mul1000":     func(x float64) float64 { return x * 1000 },
+		"opening":     openingLabel,
 	}
 	s.pages = map[string]*template.Template{}
 	for _, name := range []string{"tournaments", "tournament", "openings", "games", "game", "unavailable"} {

@@ -43,7 +43,9 @@ func pinAllocator() func() {
 // GameKey identifies a game in its tournament's schedule.
 type GameKey struct{ Pair, Index int }
 
-func (k GameKey) String() string { return fmt.Sprintf("%d.%d", k.Pair, k.Index) }
+// String names the game as its PGN's Round tag does (pair.game, counted
+// from 1), not by the 0-based Pair and Index.
+func (k GameKey) String() string { return record.PGNRound(k.Pair, k.Index) }
 
 // GameDigest is what decides whether two stored games with the same key
 // are the same game: a hash of the players, the opening, every move, the

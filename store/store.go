@@ -703,12 +703,13 @@ func (r *Reader) CountGames(ctx context.Context, tid int64) (int, error) {
 // A database file deleted or replaced since OpenWriter is an error
 // wrapping ErrDatabaseGone, before anything is written.
 func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
+	round := record.PGNRound(g.Pair, g.Index) // messages name the game as its PGN does
 	if err := s.checkFiles(); err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	defer tx.Rollback()
 	w, b := g.SideSums()
@@ -722,31 +723,31 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 		w.Moves, w.Depth, w.SelDepth, w.DepthSkipped, w.Nodes, int64(w.Time),
 		b.Moves, b.Depth, b.SelDepth, b.DepthSkipped, b.Nodes, int64(b.Time))
 	if err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO pgns (game_id, pgn) VALUES (?, ?)`, id, g.PGN); err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	defer stmt.Close()
 	for _, m := range g.Moves {
 		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes, ms(m.Time)); err != nil {
-			return fmt.Errorf("saving game %d.%d move %d: %w", g.Pair, g.Index, m.Ply, err)
+			return fmt.Errorf("saving game %s move %d: %w", round, m.Ply, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET updated_at = ? WHERE id = ?`, formatTime(time.Now()), g.TournamentID); err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("saving game %d.%d: %w", g.Pair, g.Index, err)
+		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	g.ID = id
 	return nil

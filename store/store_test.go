@@ -79,8 +79,9 @@ func TestGamesRoundTripAndUniqueness(t *testing.T) {
 	if err := s.SaveGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveGame(ctx, g); err == nil {
-		t.Fatal("the same game stored twice")
+	// Refused, and named as its PGN's Round does (pair 0, game 1 is 1.2).
+	if err := s.SaveGame(ctx, g); err == nil || !strings.Contains(err.Error(), "saving game 1.2: ") {
+		t.Fatalf("SaveGame of the same game again = %v, want a refusal naming game 1.2", err)
 	}
 	games, err := s.Games(ctx, GameFilter{TournamentID: id, WithMoves: true, Engine: "a"})
 	if err != nil || len(games) != 1 {

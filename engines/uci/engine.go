@@ -85,6 +85,13 @@ type Engine struct {
 	log   io.Writer // cfg.StderrLog behind a lock, or nil
 	spawn *spawner  // starts the processes (Linux: on a thread of its own)
 
+	// now and newTimer (time.Now and a time.Timer) turn the caller's
+	// deadline into the move's budget: the time left at the call, on a
+	// timer started when go is written. Tests stop this clock, so that
+	// what they check of the budget does not depend on a machine's load.
+	now      func() time.Time
+	newTimer func(time.Duration) (<-chan time.Time, func() bool)
+
 	mu       sync.Mutex // guards the fields below
 	p        *proc      // the running process; nil when it must be (re)started
 	starting *proc      // a process in its handshake
@@ -115,7 +122,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Options = append([]Option(nil), cfg.Options...)
-	e := &Engine{cfg: cfg, spawn: newSpawner()}
+	e := &Engine{cfg: cfg, spawn: newSpawner(), now: time.Now, newTimer: newTimer}
 	if cfg.StderrLog != nil {
 		e.log = &lockedWriter{w: cfg.StderrLog}
 	}
@@ -124,6 +131,12 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// newTimer is a time.Timer as its channel and Stop.
+func newTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // Name returns the configured name.
@@ -437,7 +450,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	}
 	var budget <-chan time.Time // the caller's deadline, counted from go
 	deadline, hasDeadline := ctx.Deadline()
-	allowed := time.Until(deadline)
+	allowed := deadline.Sub(e.now())
 
 	pctx, release := withoutDeadline(ctx)
 	defer release()
@@ -464,9 +477,9 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	}
 	start := time.Now()
 	if hasDeadline {
-		t := time.NewTimer(max(allowed, 0))
-		defer t.Stop()
-		budget = t.C
+		c, stop := e.newTimer(max(allowed, 0))
+		defer stop()
+		budget = c
 	}
 
 	var (

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -19,32 +20,111 @@ import (
 
 // The move's clock starts when go is written: an engine whose readyok is
 // late by more than the move's time plus the caller's margin (300 ms
-// against 100 + 150 ms) does not lose the move, and the elapsed time
-// reported is that of the search.
+// against 100 + 150 ms) does not lose the move. The caller's deadline,
+// passed before the engine's readyok, becomes the move's budget whole (the
+// time left at the call), on a timer started after readyok; the elapsed
+// time reported is that of the search, from go.
+//
+// The budget's clock is the test's (it stands still at the call, the
+// deadline passes as the search reads it, and the timer fires when the
+// test says): with the wall clock, a loaded machine answered stop after
+// the 250 ms budget had run out, and the move was lost ("bestmove came
+// 325ms after go"). Every bound on the wall clock checked here is one that
+// load can only make larger; the engine's timeouts are a minute.
 func TestSlowReadyokIsNotTheMovesTime(t *testing.T) {
 	t.Parallel()
-	cfg := fakeConfig("-mode", "wait-stop", "-ready-delay", "300ms")
+	const readyDelay, moveTime, margin = 300 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond
+	cfg := fakeConfig("-mode", "wait-stop", "-ready-delay", readyDelay.String())
+	cfg.PingTimeout, cfg.StopTimeout = time.Minute, time.Minute
 	e := startFake(t, cfg)
-	const moveTime, margin = 100 * time.Millisecond, 150 * time.Millisecond
+	type timer struct {
+		d       time.Duration
+		started time.Time
+	}
+	var timers []timer
+	fire := make(chan time.Time, 1) // the budget's timer: fires only when the test sends
+	e.newTimer = func(d time.Duration) (<-chan time.Time, func() bool) {
+		timers = append(timers, timer{d, time.Now()})
+		return fire, func() bool { return true }
+	}
+	var read time.Time // when the search first read the clock
+	search := func(lim engines.Limits) (engines.Result, time.Duration, error) {
+		// As the runner calls it: a deadline of the move time plus a
+		// margin. The clock stands at the call when the search first
+		// reads it, and the deadline passes then, before isready is sent;
+		// after, the clock is the wall's again (a budget read after the
+		// readyok would be gone).
+		call := time.Now()
+		ctx := &passingDeadline{deadline: call.Add(moveTime + margin), done: make(chan struct{})}
+		e.now = func() time.Time {
+			if ctx.pass() {
+				read = time.Now()
+				return call
+			}
+			return time.Now()
+		}
+		timers = nil
+		res, err := e.Search(ctx, board.StartFEN, nil, lim)
+		return res, time.Since(call), err
+	}
 	for i := 0; i < 2; i++ {
-		// As the runner calls it: a deadline of the move time plus a margin.
-		ctx, cancel := context.WithTimeout(context.Background(), moveTime+margin)
-		begin := time.Now()
-		res, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{MoveTime: moveTime})
-		took := time.Since(begin)
-		cancel()
+		res, took, err := search(engines.Limits{MoveTime: moveTime})
 		if err != nil {
 			t.Fatalf("search %d: %v", i, err)
 		}
-		if el := res.Info.Elapsed; el < moveTime || el > moveTime+margin {
-			t.Errorf("search %d: Elapsed %v, want the search's time from go (%v to %v)", i, el, moveTime, moveTime+margin)
+		if len(timers) != 1 || timers[0].d != moveTime+margin {
+			t.Fatalf("search %d: budget timers %+v, want one of the caller's whole %v", i, timers, moveTime+margin)
 		}
-		if took < 300*time.Millisecond+moveTime {
-			t.Errorf("search %d returned after %v: the fake did not delay readyok", i, took)
+		// Between the two the engine delayed its readyok: the budget
+		// was read before isready and started after readyok.
+		if waited := timers[0].started.Sub(read); waited < readyDelay {
+			t.Errorf("search %d: the budget's timer started %v after the clock was read, less than the readyok's delay (%v)",
+				i, waited, readyDelay)
 		}
+		// The stop comes from the move time (MoveTime after go), and go
+		// after readyok: the search's own time is at most what the call
+		// took less the wait for readyok.
+		if el := res.Info.Elapsed; el < moveTime || el > took-readyDelay {
+			t.Errorf("search %d: Elapsed %v, want the search's time from go (%v to %v, the call took %v)",
+				i, el, moveTime, took-readyDelay, took)
+		}
+	}
+	// The budget's timer is what ends a search that outlives it: fired, it
+	// stops the engine (which moves only on stop; the move time is far
+	// off) and the move is lost on time.
+	fire <- time.Now()
+	_, _, err := search(engines.Limits{MoveTime: time.Hour})
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "deadline passed") {
+		t.Errorf("search past its budget: err = %v, want ErrTimeout, deadline passed", err)
 	}
 	if n := e.Restarts(); n != 0 {
 		t.Errorf("Restarts = %d", n)
+	}
+}
+
+// passingDeadline is a context whose deadline passes when pass is first
+// called, whatever the wall clock says.
+type passingDeadline struct {
+	deadline time.Time
+	once     sync.Once
+	done     chan struct{}
+}
+
+// pass reports whether this call passed the deadline (the first does).
+func (c *passingDeadline) pass() (first bool) {
+	c.once.Do(func() { close(c.done); first = true })
+	return first
+}
+
+func (c *passingDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *passingDeadline) Done() <-chan struct{}       { return c.done }
+func (c *passingDeadline) Value(any) any               { return nil }
+func (c *passingDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
 
