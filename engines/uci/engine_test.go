@@ -117,6 +117,27 @@ func (e *Engine) pid() int {
 
 var nodes100 = engines.Limits{Nodes: 100}
 
+// guard bounds a wait that, without the behaviour under test, would last
+// as long as the engine keeps silent (forever, or a minute): these tests
+// check that the wait ends, not how fast, and the bound is far beyond what
+// a loaded machine adds. (Bounds of 150 ms to 2 s failed there.)
+const guard = 30 * time.Second
+
+// waitGone reports whether pid is gone within the guard: a killed engine
+// is reaped before the call that killed it returns, unless that took
+// longer than reapTimeout.
+func waitGone(t *testing.T, pid int) bool {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for !processGone(t, pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
 func TestHandshakeAndOptions(t *testing.T) {
 	t.Parallel()
 	e := startFake(t, Config{
@@ -150,9 +171,11 @@ func TestStartFailures(t *testing.T) {
 		want error
 		text string
 	}{
-		{"slow start", Config{Command: fakePath, Args: []string{"-mode", "slow-start", "-delay", "3s"}, InitTimeout: 300 * time.Millisecond}, ErrTimeout, "no answer"},
-		{"no uciok", Config{Command: fakePath, Args: []string{"-mode", "no-uciok"}, InitTimeout: time.Second}, ErrProtocol, "not quite UCI"},
-		{"crash at start", Config{Command: fakePath, Args: []string{"-mode", "sleep", "-delay", "1ms"}}, ErrCrashed, "exit status 0"},
+		{"slow start", Config{Command: fakePath, Args: []string{"-mode", "slow-start", "-delay", "1m"}, InitTimeout: 300 * time.Millisecond}, ErrTimeout, "no answer"},
+		// The init timeout is the time the fake has to start and say
+		// something (a second failed at times on a loaded machine).
+		{"no uciok", Config{Command: fakePath, Args: []string{"-mode", "no-uciok"}, InitTimeout: 5 * time.Second}, ErrProtocol, "not quite UCI"},
+		{"crash at start", Config{Command: fakePath, Args: []string{"-mode", "sleep", "-delay", "1ms"}, StopTimeout: guard}, ErrCrashed, "exit status 0"},
 		{"no such command", Config{Command: filepath.Join(t.TempDir(), "no-such-engine")}, ErrCrashed, "cannot start"},
 	}
 	for _, c := range cases {
@@ -167,7 +190,7 @@ func TestStartFailures(t *testing.T) {
 			if !strings.Contains(err.Error(), c.text) {
 				t.Errorf("error %q does not contain %q", err, c.text)
 			}
-			if d := time.Since(begin); d > 2*time.Second {
+			if d := time.Since(begin); d > guard {
 				t.Errorf("Start took %v", d)
 			}
 		})
@@ -225,8 +248,10 @@ func TestLegalPlay(t *testing.T) {
 // adapter sending a wrong one shows up as a crash rather than going unseen.
 func TestFakeRejectsBadPosition(t *testing.T) {
 	t.Parallel()
+	cfg := fakeConfig()
+	cfg.StopTimeout = guard // how long the exit status is waited for, after stdout closed
 	for _, moves := range [][]string{{"e2e5"}, {"e2e4", "e2e4"}} {
-		e := startFake(t, fakeConfig())
+		e := startFake(t, cfg)
 		_, err := e.Search(context.Background(), board.StartFEN, moves, nodes100)
 		var fe *Error
 		if !errors.Is(err, ErrCrashed) || !errors.As(err, &fe) || !strings.Contains(fe.Detail, "exit status 4") ||
@@ -258,23 +283,28 @@ func TestMoveText(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	t.Parallel()
+	// No search has a deadline: without the fault's handling each would
+	// wait for its engine forever (the guard).
 	cases := []struct {
-		mode    string
-		lim     engines.Limits
-		want    error
-		text    []string
-		maxTime time.Duration
+		mode string
+		lim  engines.Limits
+		want error
+		text []string
 	}{
-		{"crash", nodes100, ErrCrashed, []string{"exit status 3", "fatal error: boom"}, time.Second},
-		{"hang", engines.Limits{MoveTime: 100 * time.Millisecond}, ErrTimeout, []string{"no bestmove", "killed"}, 100*time.Millisecond + 200*time.Millisecond + 300*time.Millisecond},
-		{"hang", engines.Limits{Clock: &engines.Clock{WhiteTime: 100 * time.Millisecond, BlackTime: time.Hour}}, ErrTimeout, []string{"no bestmove"}, 600 * time.Millisecond},
-		{"garbage", nodes100, ErrProtocol, []string{"not UCI", "garbage"}, time.Second},
-		{"bad-bestmove", nodes100, ErrProtocol, []string{`"xyzzy"`}, time.Second},
+		{"crash", nodes100, ErrCrashed, []string{"exit status 3", "fatal error: boom"}},
+		{"hang", engines.Limits{MoveTime: 100 * time.Millisecond}, ErrTimeout, []string{"no bestmove", "killed"}},
+		{"hang", engines.Limits{Clock: &engines.Clock{WhiteTime: 100 * time.Millisecond, BlackTime: time.Hour}}, ErrTimeout, []string{"no bestmove"}},
+		{"garbage", nodes100, ErrProtocol, []string{"not UCI", "garbage"}},
+		{"bad-bestmove", nodes100, ErrProtocol, []string{`"xyzzy"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Parallel()
-			e := startFake(t, fakeConfig("-mode", c.mode))
+			cfg := fakeConfig("-mode", c.mode)
+			if c.want == ErrCrashed {
+				cfg.StopTimeout = guard // how long the exit status is waited for, after stdout closed
+			}
+			e := startFake(t, cfg)
 			pid := e.pid()
 			begin := time.Now()
 			_, err := e.Search(context.Background(), board.StartFEN, nil, c.lim)
@@ -291,10 +321,10 @@ func TestFaults(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, s)
 				}
 			}
-			if elapsed > c.maxTime {
-				t.Errorf("took %v, want at most %v", elapsed, c.maxTime)
+			if elapsed > guard {
+				t.Errorf("took %v", elapsed)
 			}
-			if !processGone(t, pid) {
+			if !waitGone(t, pid) {
 				t.Errorf("process %d is still there", pid)
 			}
 		})
@@ -328,7 +358,9 @@ func testCrashWithChild(t *testing.T, escape bool) {
 	if escape {
 		args = append(args, "-escape")
 	}
-	e := startFake(t, fakeConfig(args...))
+	cfg := fakeConfig(args...)
+	cfg.StopTimeout = guard // how long the exit status is waited for
+	e := startFake(t, cfg)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -364,12 +396,8 @@ func testCrashWithChild(t *testing.T, escape bool) {
 	if escape {
 		return // it left the group: not ours to kill
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !processGone(t, child) {
-		if time.Now().After(deadline) {
-			t.Fatalf("child %d survived its engine", child)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !waitGone(t, child) {
+		t.Fatalf("child %d survived its engine", child)
 	}
 }
 
@@ -458,19 +486,36 @@ func TestRestartFailureIsReported(t *testing.T) {
 	}
 }
 
+// cancelAtGo is a context that is cancelled as e writes go (when the timer
+// of its deadline, an hour off, starts): a cancel in the search, not before
+// it, whatever the machine's load.
+func cancelAtGo(t *testing.T, e *Engine) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	t.Cleanup(cancel)
+	e.newTimer = func(d time.Duration) (<-chan time.Time, func() bool) {
+		cancel()
+		return newTimer(d)
+	}
+	return ctx
+}
+
 func TestContext(t *testing.T) {
 	t.Parallel()
 	t.Run("cancel, engine stops", func(t *testing.T) {
 		t.Parallel()
-		e := startFake(t, fakeConfig("-mode", "wait-stop"))
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(50*time.Millisecond, cancel)
+		// An infinite search that ends only on stop; the engine answers
+		// stop however long a loaded machine makes it take (a kill
+		// would restart it).
+		cfg := fakeConfig("-mode", "wait-stop")
+		cfg.StopTimeout = time.Minute
+		e := startFake(t, cfg)
+		ctx := cancelAtGo(t, e)
 		begin := time.Now()
 		_, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{})
 		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
-		if d := time.Since(begin); d > 150*time.Millisecond {
+		if d := time.Since(begin); d > guard {
 			t.Errorf("took %v", d)
 		}
 		// The engine answered stop: it is still usable as it is.
@@ -486,23 +531,24 @@ func TestContext(t *testing.T) {
 		t.Parallel()
 		e := startFake(t, fakeConfig("-mode", "hang"))
 		pid := e.pid()
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(50*time.Millisecond, cancel)
+		ctx := cancelAtGo(t, e)
 		begin := time.Now()
 		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
 		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
-		if d := time.Since(begin); d > 600*time.Millisecond {
+		if d := time.Since(begin); d > guard {
 			t.Errorf("took %v", d)
 		}
-		if !processGone(t, pid) {
+		if !waitGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
 	t.Run("deadline", func(t *testing.T) {
 		t.Parallel()
-		e := startFake(t, fakeConfig("-mode", "wait-stop"))
+		cfg := fakeConfig("-mode", "wait-stop")
+		cfg.StopTimeout = time.Minute // it answers stop: not killed however slow
+		e := startFake(t, cfg)
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
@@ -542,7 +588,7 @@ func TestClose(t *testing.T) {
 		if err := e.NewGame(context.Background()); !errors.Is(err, ErrClosed) { // no restart, no panic
 			t.Errorf("NewGame after Close: %v", err)
 		}
-		if !processGone(t, pid) {
+		if !waitGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -552,10 +598,10 @@ func TestClose(t *testing.T) {
 		pid := e.pid()
 		begin := time.Now()
 		e.Close()
-		if d := time.Since(begin); d > 600*time.Millisecond {
+		if d := time.Since(begin); d > guard {
 			t.Errorf("Close took %v", d)
 		}
-		if !processGone(t, pid) {
+		if !waitGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -569,10 +615,10 @@ func TestClose(t *testing.T) {
 		if !errors.Is(err, ErrClosed) {
 			t.Fatalf("err = %v, want ErrClosed", err)
 		}
-		if d := time.Since(begin); d > time.Second {
+		if d := time.Since(begin); d > guard {
 			t.Errorf("took %v", d)
 		}
-		if !processGone(t, pid) {
+		if !waitGone(t, pid) {
 			t.Errorf("process %d is still there", pid)
 		}
 	})
@@ -592,12 +638,8 @@ func TestClose(t *testing.T) {
 			t.Fatalf("child %d did not start", child)
 		}
 		e.Close()
-		deadline := time.Now().Add(2 * time.Second)
-		for !processGone(t, child) {
-			if time.Now().After(deadline) {
-				t.Fatalf("child %d survived Close", child)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !waitGone(t, child) {
+			t.Fatalf("child %d survived Close", child)
 		}
 	})
 }
@@ -612,7 +654,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		_, _ = e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 20 * time.Millisecond})
 		e.Close()
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(guard)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<16)

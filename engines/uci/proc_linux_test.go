@@ -40,17 +40,6 @@ func startHelper(t *testing.T, mode string) (*exec.Cmd, int) {
 	return cmd, pid
 }
 
-func waitGone(t *testing.T, pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for !processGone(t, pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
-}
-
 // An engine that ignores the end of its input dies with a runner killed by
 // SIGKILL (the parent-death signal), and not before: not when the thread
 // that called Start ends.
@@ -68,7 +57,7 @@ func TestEngineDiesWithKilledRunner(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = helper.Wait()
-			if !waitGone(t, engine, 5*time.Second) {
+			if !waitGone(t, engine) {
 				t.Fatalf("engine %d survives its runner's SIGKILL", engine)
 			}
 		})
