@@ -152,6 +152,9 @@ func openWriter(ctx context.Context, path, command string) (_ *Store, err error)
 		return nil, err
 	}
 	if !created {
+		if err := refuseStaleLogs(abs); err != nil {
+			return nil, err
+		}
 		if err := checkReadOnly(ctx, abs); err != nil {
 			// A read-write connection to a file that is not ours could
 			// change it even if we only look: closing checkpoints a
@@ -256,6 +259,34 @@ func removeOrphanLogs(abs string) error {
 	for _, f := range append(logs, abs+"-shm") {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing the empty %s left from an earlier database: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// refuseStaleLogs refuses an existing database at abs beside a log file
+// with content that was created before the database file: a log left
+// from an earlier database of this name that no longer exists (deleted or
+// moved while a process had it open, as removeOrphanLogs finds when no
+// file is there), and a new file put in its place. SQLite cannot tell
+// whose log it is and would apply it to the new file (showing the old
+// database's games, or corrupting the new one). A log created after its
+// database file, a writer's, is the database's own, live or left by a
+// writer that was killed, and is left to SQLite. Where the file system
+// does not record when files were created, nothing is refused.
+func refuseStaleLogs(abs string) error {
+	born, ok := birthTime(abs)
+	if !ok {
+		return nil
+	}
+	for _, f := range []string{abs + "-wal", abs + "-journal"} {
+		fi, err := os.Stat(f)
+		if err != nil || fi.Size() == 0 {
+			continue
+		}
+		if logBorn, ok := birthTime(f); ok && logBorn.Before(born) {
+			return fmt.Errorf("%s (%d bytes) is older than the database file: it is left from an earlier database of this name that no longer exists (deleted or moved while a process had it open), and SQLite would apply it to this one; move or remove it (and %s) to open this database",
+				f, fi.Size(), filepath.Base(abs)+"-shm")
 		}
 	}
 	return nil
@@ -429,6 +460,12 @@ func openReader(ctx context.Context, path string) (*Reader, error) {
 	}
 	if !st.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
+	}
+	// SQLite finds the logs beside the file a symbolic link leads to.
+	if target, err := filepath.EvalSymlinks(abs); err == nil {
+		if err := refuseStaleLogs(target); err != nil {
+			return nil, err
+		}
 	}
 	q := url.Values{}
 	q.Set("mode", "ro")
