@@ -233,8 +233,28 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, context.Canceled) {
 		return // the client left
 	}
+	if s.changedUnder(r.Context()) {
+		// A reading error met while the file at the path was being
+		// replaced (a new connection can open the new file, or none) is
+		// the replacement's doing, not the site's: a 503 like the others.
+		s.log.Printf("selfplay serve: %s %s: the database %s changed while it was read: %v", r.Method, r.URL.Path, s.path, err)
+		s.unavailable(w, r, fmt.Sprintf("The database %s changed while this page was being read; the site reads it again shortly.", s.path))
+		return
+	}
 	s.log.Printf("selfplay serve: %s %s: %v", r.Method, r.URL.Path, err)
 	http.Error(w, "internal error (see the server's log)", http.StatusInternalServerError)
+}
+
+// changedUnder reports whether the file at the watched path is no longer
+// the one the request's source opened, as it was then (gone, another
+// file, or written since).
+func (s *Server) changedUnder(ctx context.Context) bool {
+	src := s.src(ctx)
+	if s.abs == "" || src == nil || src.file == nil {
+		return false
+	}
+	fi, err := os.Stat(s.abs)
+	return err != nil || !sameStat(fi, src.file)
 }
 
 // render executes a page into a buffer first, so that a failing template
