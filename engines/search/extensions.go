@@ -43,7 +43,7 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 	}
 	// Passed pawn (FALCON, NMR paper §4): a push to the 7th rank, one step
 	// from promotion (the promotion itself is a capture-like noisy move).
-	if o.ExtPassedPawn && moved.Type() == board.Pawn && m.To().Rank() == seventhRank[moved.Color()] {
+	if o.ExtPassedPawn && moved.Type() == board.Pawn && m.To().Rank() == seventhRank(moved.Color()) {
 		s.counters.ExtPassedPawn++
 		ext = 1
 	}
@@ -85,8 +85,13 @@ func (s *Searcher) extension(m board.Move, moved, captured board.Piece, givesChe
 	return ext
 }
 
-// seventhRank is each colour's 7th rank, as a board rank index.
-var seventhRank = [2]int{board.White: 6, board.Black: 1}
+// seventhRank is c's 7th rank, as a board rank index.
+func seventhRank(c board.Color) int {
+	if c == board.White {
+		return 6
+	}
+	return 1
+}
 
 // kingSquaresAttacked counts the squares next to the king of by's opponent
 // that by attacks.

@@ -170,18 +170,24 @@ func TestIIDFindsHashMove(t *testing.T) {
 	if !ok || e.move() == board.NoMove {
 		t.Fatal("a depth-2 search left no move in the table")
 	}
-	s, b2 := node(t, "plain:iid=true", fen)
+	s, _ := node(t, "plain:iid=true", fen)
 	s.negascout(-Infinity, Infinity, 4, 1, flagNullAllowed)
 	if s.plies[1].moves.Moves[0] != e.move() {
 		t.Fatalf("first move searched %s, want IID's hash move %s", s.plies[1].moves.Moves[0].UCI(), e.move().UCI())
 	}
-	_ = b2
+	// Without IID the ordering starts elsewhere, so the check above is
+	// IID's doing.
+	off, _ := node(t, "plain", fen)
+	off.negascout(-Infinity, Infinity, 4, 1, flagNullAllowed)
+	if off.plies[1].moves.Moves[0] == e.move() {
+		t.Fatalf("without IID the first move is %s too: this position cannot show IID's effect", e.move().UCI())
+	}
 }
 
 func TestAspirationWindows(t *testing.T) {
 	const fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
-	// The same best move and score as the full window, found with fewer
-	// nodes at depth 6 (the root is searched inside a narrow window).
+	// The same best move as with the full window at depth 6 (the root is
+	// searched inside a narrow window around the previous value).
 	full := mustSearch(t, mustSearcher(t, "plain"), fen, Limits{Depth: 6})
 	asp := mustSearch(t, mustSearcher(t, "plain:aspiration=true"), fen, Limits{Depth: 6})
 	if asp.Move != full.Move {
