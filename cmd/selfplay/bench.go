@@ -54,23 +54,21 @@ type benchRow struct {
 // one comparison table (the shape of NMR Table 2 and FHR Figure 3). With
 // -nodes each search has a node budget instead, and the table gives the
 // mean depth each variant reached with it.
-func cmdBench(ctx context.Context, e env, args []string) int {
+func cmdBench(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "bench", "[-variant A,B,...] [-depth 7 | -nodes N] [-epd FILE|SUITE] [-hash MiB]")
 	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
 	depth := fs.Int("depth", 7, "search depth")
 	nodes := fs.Int64("nodes", 0, "node budget per position instead of a depth (the table adds the mean depth reached)")
 	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (default: the built-in benchmark)")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *depth < 1 {
-		fmt.Fprintln(e.stderr, "selfplay bench: -depth must be >= 1")
-		return exitUsage
+		return usageErrorf("-depth must be >= 1")
 	}
 	if *nodes < 0 {
-		fmt.Fprintln(e.stderr, "selfplay bench: -nodes must be >= 1")
-		return exitUsage
+		return usageErrorf("-nodes must be >= 1")
 	}
 	lim := search.Limits{Depth: *depth}
 	if *nodes > 0 {
@@ -82,47 +80,28 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		})
 	}
 	if err := checkSearchFlags(*depth, *hash); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
-		return exitUsage
+		return usageError(err)
 	}
 	positions := benchPositions()
 	if *epdFile != "" {
-		recs, bad, err := builtin.LoadContext(ctx, *epdFile)
-		if err != nil {
-			if ctx.Err() != nil { // waiting for a FIFO or a slow file
-				fmt.Fprintf(e.stderr, "selfplay bench: interrupted while reading %s\n", *epdFile)
-				return exitInterrupted
-			}
-			fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
-			return exitUsage
-		}
-		for _, b := range bad {
-			fmt.Fprintf(e.stderr, "selfplay bench: %s: skipped %s\n", *epdFile, termtext.Escape(fmt.Sprint(b)))
-		}
-		positions = nil
-		for _, r := range recs {
-			positions = append(positions, benchPosition{termtext.Escape(r.ID), r.FEN}) // the id is printed
-		}
-		if len(positions) == 0 {
-			fmt.Fprintf(e.stderr, "selfplay bench: %s: no positions\n", *epdFile)
-			return exitUsage
+		var err error
+		if positions, err = loadBenchPositions(ctx, e, *epdFile); err != nil {
+			return err
 		}
 	}
 	vs, err := suite.ParseVariants(*variants)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
-		return exitUsage
+		return usageError(err)
 	}
 	single := len(vs) == 1
 	var rows []benchRow
 	for _, v := range vs {
 		row, err := benchVariant(ctx, e.stdout, v.Name, v.Options, positions, lim, *hash, single)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay bench: %s\n", errText(err))
-			return exitFailure
+			return err
 		}
 		if ctx.Err() != nil {
-			return exitInterrupted
+			return interruptedError(nil) // no totals: they would not be a bench's
 		}
 		rows = append(rows, row)
 	}
@@ -134,10 +113,33 @@ func cmdBench(ctx context.Context, e env, args []string) int {
 		for _, c := range r.counters.Fields() {
 			fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
 		}
-		return exitOK
+		return nil
 	}
 	printBenchTable(e.stdout, rows, lim, len(positions))
-	return exitOK
+	return nil
+}
+
+// loadBenchPositions reads bench's -epd file or built-in suite; malformed
+// lines are reported and skipped.
+func loadBenchPositions(ctx context.Context, e env, epdFile string) ([]benchPosition, error) {
+	recs, bad, err := builtin.LoadContext(ctx, epdFile)
+	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow file
+			return nil, interruptedErrorf("interrupted while reading %s", epdFile)
+		}
+		return nil, inputError(err)
+	}
+	for _, b := range bad {
+		fmt.Fprintf(e.stderr, "selfplay bench: %s: skipped %s\n", epdFile, termtext.Escape(fmt.Sprint(b)))
+	}
+	var positions []benchPosition
+	for _, r := range recs {
+		positions = append(positions, benchPosition{termtext.Escape(r.ID), r.FEN}) // the id is printed
+	}
+	if len(positions) == 0 {
+		return nil, inputErrorf("%s: no positions", epdFile)
+	}
+	return positions, nil
 }
 
 func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Options, positions []benchPosition, lim search.Limits, hash int, perPosition bool) (benchRow, error) {

@@ -496,13 +496,12 @@ func TestInterruptWhileOpeningTheDatabase(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	path := filepath.Join(t.TempDir(), "new.db")
-	var errb bytes.Buffer
-	st, code := openWriter(ctx, &errb, "run", path)
+	st, err := openWriter(ctx, "run", path)
 	if st != nil {
 		st.Close()
 	}
-	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
-		t.Errorf("exit %d, stderr %q; want exit %d", code, errb.String(), exitInterrupted)
+	if code := exitCode(err); code != exitInterrupted || err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("exit %d, error %v; want exit %d", code, err, exitInterrupted)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a database was left behind: %v", err)

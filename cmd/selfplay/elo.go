@@ -25,21 +25,19 @@ type eloOptions struct {
 // cmdElo prints Elo, its interval, LOS, normalized Elo and optionally the
 // SPRT state of one W/L/D or pentanomial result, one `name value` figure per
 // line followed by a plain-language verdict line.
-func cmdElo(_ context.Context, e env, args []string) int {
+func cmdElo(_ context.Context, e env, args []string) error {
 	fs, options := eloFlags(e.stderr)
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	opts, err := options()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay elo: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	if err := printElo(e.stdout, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay elo: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	return exitOK
+	return nil
 }
 
 // eloFlags defines the flags of `selfplay elo`; once they are parsed,

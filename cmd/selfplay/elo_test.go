@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// runElo calls cmdElo with buffers and returns exit code, stdout, stderr.
+// runElo runs selfplay elo with buffers and returns exit code, stdout, stderr.
 func runElo(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := cmdElo(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, args)
+	code := dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, append([]string{"elo"}, args...))
 	return code, out.String(), errOut.String()
 }
 

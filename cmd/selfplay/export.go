@@ -17,19 +17,18 @@ import (
 // flags, a missing or damaged database, an unknown tournament or engine,
 // an -o file that cannot be created; 1 when reading or writing fails
 // otherwise; 130 when interrupted. An -o file is complete or not written.
-func cmdExport(ctx context.Context, e env, args []string) int {
+func cmdExport(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "export", "[-db selfplay.db] [-tournament NAME] [-engine NAME] [-o FILE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
 	tournament := fs.String("tournament", "", "only this tournament")
 	engine := fs.String("engine", "", "only games of this engine")
 	out := fs.String("o", "", "output file (default: standard output)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay export: %s\n", errText(err))
-		return exitUsage
+		return inputError(err)
 	}
 	defer st.Close()
 	filter := store.GameFilter{Engine: *engine}
@@ -38,11 +37,10 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		// Checked before any output, so that a mistyped name leaves no file.
 		t, err := st.TournamentByName(ctx, *tournament)
 		if errors.Is(err, store.ErrNotFound) {
-			fmt.Fprintf(e.stderr, "selfplay export: %s: %s\n", *dbPath, errText(err))
-			return exitUsage
+			return inputErrorf("%s: %w", *dbPath, err)
 		}
 		if err != nil {
-			return readFailed(ctx, e, "export", *dbPath, err)
+			return readFailed(ctx, *dbPath, err)
 		}
 		filter.TournamentID = t.ID
 		selected = []record.Tournament{t}
@@ -52,16 +50,15 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		if selected == nil {
 			var err error
 			if selected, err = st.Tournaments(ctx); err != nil {
-				return readFailed(ctx, e, "export", *dbPath, err)
+				return readFailed(ctx, *dbPath, err)
 			}
 		}
 		if names := record.EngineNames(selected); !slices.Contains(names, *engine) {
-			fmt.Fprintf(e.stderr, "selfplay export: engine %q not found (engines: %s)\n", *engine, termtext.Escape(strings.Join(names, ", ")))
-			return exitUsage
+			return inputErrorf("engine %q not found (engines: %s)", *engine, termtext.Escape(strings.Join(names, ", ")))
 		}
 	}
 	var n int
-	code := writeOutput(e, "export", *out, func(w io.Writer) error {
+	err = writeOutput(e, *out, func(w io.Writer) error {
 		out := &checkedWriter{w: w}
 		var err error
 		n, err = st.WritePGN(ctx, out, filter)
@@ -71,8 +68,8 @@ func cmdExport(ctx context.Context, e env, args []string) int {
 		}
 		return err
 	}, store.Files(*dbPath)...)
-	if code == exitOK {
+	if err == nil {
 		fmt.Fprintf(e.stderr, "selfplay export: %d games\n", n)
 	}
-	return code
+	return err
 }

@@ -50,7 +50,7 @@ func (e env) getenv(name string) (string, bool) {
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, e env, args []string) int
+	run     func(ctx context.Context, e env, args []string) error
 	// ownStdout: the command looks at standard output itself (a terminal
 	// for the live line, the raw pipe for UCI) and reports its own write
 	// errors; the others get it through a checkedWriter.
@@ -98,27 +98,31 @@ func dispatch(ctx context.Context, e env, args []string) int {
 		usage(e.stdout)
 		return exitOK
 	case "-version", "--version":
-		return cmdVersion(ctx, e, args[1:])
+		return reportError(e.stderr, "version", cmdVersion(ctx, e, args[1:]))
 	}
 	for _, c := range commands() {
-		if c.name != args[0] {
-			continue
+		if c.name == args[0] {
+			return reportError(e.stderr, c.name, c.call(ctx, e, args[1:]))
 		}
-		if c.ownStdout {
-			return c.run(ctx, e, args[1:])
-		}
-		out := &checkedWriter{w: e.stdout}
-		e.stdout = out
-		code := c.run(ctx, e, args[1:])
-		if code == exitOK && out.err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: writing standard output: %v\n", c.name, out.err)
-			return exitFailure
-		}
-		return code
 	}
 	fmt.Fprintf(e.stderr, "selfplay: unknown command %q\n", args[0])
 	usage(e.stderr)
 	return exitUsage
+}
+
+// call runs the command; a write error on standard output (when the
+// command does not report its own) is the command's error.
+func (c command) call(ctx context.Context, e env, args []string) error {
+	if c.ownStdout {
+		return c.run(ctx, e, args)
+	}
+	out := &checkedWriter{w: e.stdout}
+	e.stdout = out
+	err := c.run(ctx, e, args)
+	if err == nil && out.err != nil {
+		return fmt.Errorf("writing standard output: %w", out.err)
+	}
+	return err
 }
 
 func usage(w io.Writer) {

@@ -17,10 +17,9 @@ import (
 // a command that fails leaves no partial output (nor a truncated earlier
 // one); a device or pipe (/dev/stdout, a FIFO) is written directly.
 type output struct {
-	e    env
-	cmd  string // the command's name, for messages
-	path string
-	f    *os.File // nil for standard output
+	stdout io.Writer
+	path   string
+	f      *os.File // nil for standard output
 	// dest is the file that the temporary file f replaces; "" when f is
 	// the output itself.
 	dest string
@@ -28,23 +27,21 @@ type output struct {
 
 // createOutput creates the -o file (its temporary file) now, so that a
 // bad path fails before a long computation, unless it is one of the
-// command's inputs, which the output would replace. On failure it
-// reports the error and returns the exit code (exitUsage: a bad path is
-// bad input).
-func createOutput(e env, cmd, path string, inputs ...string) (*output, int) {
-	if code := checkOutputNotInput(e, cmd, path, inputs...); code != exitOK {
-		return nil, code
+// command's inputs, which the output would replace. Its error is bad
+// input.
+func createOutput(e env, path string, inputs ...string) (*output, error) {
+	if err := checkOutputNotInput(path, inputs...); err != nil {
+		return nil, err
 	}
-	o := &output{e: e, cmd: cmd, path: path}
+	o := &output{stdout: e.stdout, path: path}
 	if path == "" {
-		return o, exitOK
+		return o, nil
 	}
 	var err error
 	if o.f, o.dest, err = createTemp(path); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay %s: -o: %v\n", cmd, err)
-		return nil, exitUsage
+		return nil, inputErrorf("-o: %w", err)
 	}
-	return o, exitOK
+	return o, nil
 }
 
 // createTemp creates the temporary file that replaces the regular file at
@@ -104,11 +101,10 @@ func isSymlink(path string) bool {
 
 // write renders the output through write, buffered, then flushes and
 // closes the file and renames it into place; an error of any of these is
-// reported and gives exitFailure, and the file is removed. An error that
-// write returns as a *readError is reported as an error reading the input
-// (see readError.report).
-func (o *output) write(write func(io.Writer) error) int {
-	w := o.e.stdout
+// a failure, and the file is removed. An error that write returns as a
+// *readError is an error reading the input (see readError.classified).
+func (o *output) write(write func(io.Writer) error) error {
+	w := o.stdout
 	if o.f != nil {
 		w = pathlessWriter{o.f}
 	}
@@ -117,7 +113,7 @@ func (o *output) write(write func(io.Writer) error) int {
 	var rerr *readError
 	if errors.As(err, &rerr) {
 		o.discard()
-		return rerr.report(o.e, o.cmd)
+		return rerr.classified()
 	}
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
@@ -140,10 +136,9 @@ func (o *output) write(write func(io.Writer) error) int {
 		o.f = nil
 	}
 	if err != nil {
-		fmt.Fprintf(o.e.stderr, "selfplay %s: writing output: %v\n", o.cmd, err)
-		return exitFailure
+		return fmt.Errorf("writing output: %w", err)
 	}
-	return exitOK
+	return nil
 }
 
 // pathlessWriter writes to a file, its errors without the file's name
@@ -174,36 +169,33 @@ func (o *output) discard() {
 }
 
 // writeOutput writes to the file path, or to standard output when path is
-// empty, and returns the exit code: exitUsage when the file cannot be
-// created or is one of inputs, exitFailure when writing, flushing or closing fails.
-func writeOutput(e env, cmd, path string, write func(io.Writer) error, inputs ...string) int {
-	o, code := createOutput(e, cmd, path, inputs...)
-	if o == nil {
-		return code
+// empty: createOutput, then output.write.
+func writeOutput(e env, path string, write func(io.Writer) error, inputs ...string) error {
+	o, err := createOutput(e, path, inputs...)
+	if err != nil {
+		return err
 	}
 	return o.write(write)
 }
 
 // checkOutputNotInput refuses an -o path that names one of the command's
 // inputs (a database with its side files, a PGN or EPD file), which
-// creating the output would truncate before it is read. It reports the
-// error and returns exitUsage, or exitOK.
-func checkOutputNotInput(e env, cmd, out string, inputs ...string) int {
+// creating the output would truncate before it is read: bad input.
+func checkOutputNotInput(out string, inputs ...string) error {
 	if out == "" {
-		return exitOK
+		return nil
 	}
 	fo, err := os.Stat(out)
 	if err != nil {
-		return exitOK // does not exist yet: nothing to overwrite
+		return nil // does not exist yet: nothing to overwrite
 	}
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
 		}
 		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
-			fmt.Fprintf(e.stderr, "selfplay %s: -o %s is the input %s: writing the output would destroy it\n", cmd, out, in)
-			return exitUsage
+			return inputErrorf("-o %s is the input %s: writing the output would destroy it", out, in)
 		}
 	}
-	return exitOK
+	return nil
 }

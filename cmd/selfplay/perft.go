@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -16,22 +15,20 @@ import (
 // cmdPerft counts the move tree's leaves: a move-generator check against
 // published counts and a speed measurement (see ../shared/tools/perft-ratio).
 // An interruption is noticed within milliseconds (exit 130, no totals).
-func cmdPerft(ctx context.Context, e env, args []string) int {
+func cmdPerft(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "perft", "[-fen FEN] [-depth 5] [-divide]")
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
 	depth := fs.Int("depth", 5, fmt.Sprintf("depth in plies (1..%d)", maxPerftDepth))
 	divide := fs.Bool("divide", false, "also print the count below each move")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *depth < 1 || *depth > maxPerftDepth {
-		fmt.Fprintf(e.stderr, "selfplay perft: -depth %d is out of range: want 1..%d\n", *depth, maxPerftDepth)
-		return exitUsage
+		return usageErrorf("-depth %d is out of range: want 1..%d", *depth, maxPerftDepth)
 	}
 	b, err := positionFlag(*fen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay perft: -fen: %v\n", err)
-		return exitUsage
+		return usageErrorf("-fen: %w", err)
 	}
 	start := time.Now()
 	var nodes int64
@@ -47,11 +44,9 @@ func cmdPerft(ctx context.Context, e env, args []string) int {
 		}
 		switch {
 		case ctx.Err() != nil:
-			fmt.Fprintln(e.stderr, "selfplay perft: interrupted")
-			return exitInterrupted
+			return interruptedErrorf("interrupted")
 		case err != nil:
-			fmt.Fprintf(e.stderr, "selfplay perft: %v\n", err)
-			return exitFailure
+			return err
 		}
 		if *divide {
 			fmt.Fprintf(e.stdout, "%s %d\n", m, n)
@@ -62,7 +57,7 @@ func cmdPerft(ctx context.Context, e env, args []string) int {
 	fmt.Fprintf(e.stdout, "nodes %d\n", nodes)
 	fmt.Fprintf(e.stdout, "time %d\n", elapsed.Milliseconds())
 	fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(nodes, elapsed))
-	return exitOK
+	return nil
 }
 
 // maxPerftDepth bounds -depth: the start position's count overflows 64 bits
@@ -114,20 +109,4 @@ func positionFlag(fen string) (*board.Board, error) {
 		fen = board.StartFEN
 	}
 	return board.FromFEN(fen)
-}
-
-// parseFlags parses a command's flags; done is true when the command must
-// return code right away (-h, or a bad flag, which flag already reported).
-func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK, true
-		}
-		return exitUsage, true
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "selfplay %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitUsage, true
-	}
-	return 0, false
 }

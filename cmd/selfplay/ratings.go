@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -20,7 +19,7 @@ import (
 // file and line and skipped. Exit codes: 2 for bad flags, a file that
 // cannot be read (or is not valid gzip), no rated game, an unknown anchor;
 // 1 when writing fails; 130 when interrupted.
-func cmdRatings(ctx context.Context, e env, args []string) int {
+func cmdRatings(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "ratings", "[flags] FILE.pgn[.gz]... (- for standard input)")
 	format := fs.String("format", "text", "output format: text, json or html")
 	out := fs.String("o", "", "output file (default: standard output)")
@@ -28,27 +27,22 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 	anchor := fs.String("anchor", "", "engine rated 0 (default: the average is 0)")
 	window := fs.Int("pair-window", pgnrate.DefaultWindow, "unpaired games searched back for a game's colour-swapped partner")
 	quiet := fs.Bool("q", false, "do not list malformed games on standard error (they are still counted)")
-	files, code, done := parseFlagsAndFiles(fs, args)
-	if done {
-		return code
-	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay ratings: %s\n", termtext.EscapeLines(fmt.Sprintf(format, a...)))
-		return code
+	files, err := parseFlagsAndFiles(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+		return withUsage(fs, nil)
 	}
 	write, ok := reportWriters()[*format]
 	if !ok {
-		return fail(exitUsage, "unknown -format %q (want text, json or html)", *format)
+		return usageErrorf("unknown -format %q (want text, json or html)", *format)
 	}
 	if !(*level > 0 && *level < 1) {
-		return fail(exitUsage, "-level %v is not in (0, 1)", *level)
+		return usageErrorf("-level %v is not in (0, 1)", *level)
 	}
 	if *window < 1 {
-		return fail(exitUsage, "-pair-window %d: want at least 1", *window)
+		return usageErrorf("-pair-window %d: want at least 1", *window)
 	}
 
 	pool := pgnrate.NewPool(*window)
@@ -60,9 +54,9 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 	for _, path := range files {
 		if err := pool.ReadFile(ctx, path, e.stdin, problem); err != nil {
 			if ctx.Err() != nil {
-				return fail(exitInterrupted, "interrupted while reading %s", path)
+				return interruptedErrorf("interrupted while reading %s", path)
 			}
-			return fail(exitUsage, "%v", err)
+			return inputError(err)
 		}
 	}
 	in := pool.Input()
@@ -70,39 +64,15 @@ func cmdRatings(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay ratings: %d malformed games skipped\n", in.Malformed)
 	}
 	if in.Rated == 0 {
-		return fail(exitUsage, "no rated games in %d games read (%d without a result, %d malformed)",
+		return inputErrorf("no rated games in %d games read (%d without a result, %d malformed)",
 			in.Games, in.Unfinished, in.Malformed)
 	}
 	r, err := pool.Report(*level, *anchor)
+	if errors.Is(err, standings.ErrNotFound) {
+		return inputError(err)
+	}
 	if err != nil {
-		if errors.Is(err, standings.ErrNotFound) {
-			return fail(exitUsage, "%v", err)
-		}
-		return fail(exitFailure, "%v", err)
+		return err
 	}
-	return writeOutput(e, "ratings", *out, func(w io.Writer) error { return write(w, r) }, files...)
-}
-
-// parseFlagsAndFiles parses flags anywhere among the file arguments
-// ("a.pgn -anchor x b.pgn"), as the tools that take file lists do; "--"
-// ends the flags.
-func parseFlagsAndFiles(fs *flag.FlagSet, args []string) (files []string, code int, done bool) {
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return nil, exitOK, true
-			}
-			return nil, exitUsage, true
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(files, rest...), 0, false
-		}
-		if len(rest) == 0 {
-			break
-		}
-		files = append(files, rest[0])
-		args = rest[1:]
-	}
-	return files, 0, false
+	return writeOutput(e, *out, func(w io.Writer) error { return write(w, r) }, files...)
 }

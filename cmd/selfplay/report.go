@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"selfplay/report"
@@ -25,7 +24,7 @@ func reportWriters() map[string]func(io.Writer, report.Report) error {
 // bad flags, a missing or damaged database, an unknown tournament or
 // anchor, an -o file that cannot be created; 1 when reading or writing
 // fails otherwise; 130 when interrupted.
-func cmdReport(ctx context.Context, e env, args []string) int {
+func cmdReport(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "report", "[-db selfplay.db] [-tournament NAME] [-format text|json|html] [-o FILE] [-level 0.95] [-anchor ENGINE]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
 	tournament := fs.String("tournament", "", "only this tournament (default: all)")
@@ -33,22 +32,19 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 	out := fs.String("o", "", "output file (default: standard output)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
 	anchor := fs.String("anchor", "", "engine rated 0 in the rating tables (default: the average is 0)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	write, ok := reportWriters()[*format]
 	if !ok {
-		fmt.Fprintf(e.stderr, "selfplay report: unknown -format %q (want text, json or html)\n", *format)
-		return exitUsage
+		return usageErrorf("unknown -format %q (want text, json or html)", *format)
 	}
 	if !(*level > 0 && *level < 1) {
-		fmt.Fprintf(e.stderr, "selfplay report: -level %v is not in (0, 1)\n", *level)
-		return exitUsage
+		return usageErrorf("-level %v is not in (0, 1)", *level)
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay report: %s\n", errText(err))
-		return exitUsage
+		return inputError(err)
 	}
 	defer st.Close()
 	// One snapshot: figures read by separate queries agree while a run
@@ -60,11 +56,10 @@ func cmdReport(ctx context.Context, e env, args []string) int {
 		return err
 	})
 	if errors.Is(err, standings.ErrNotFound) {
-		fmt.Fprintf(e.stderr, "selfplay report: %s: %s\n", *dbPath, errText(err))
-		return exitUsage
+		return inputErrorf("%s: %w", *dbPath, err)
 	}
 	if err != nil {
-		return readFailed(ctx, e, "report", *dbPath, err)
+		return readFailed(ctx, *dbPath, err)
 	}
-	return writeOutput(e, "report", *out, func(w io.Writer) error { return write(w, r) }, store.Files(*dbPath)...)
+	return writeOutput(e, *out, func(w io.Writer) error { return write(w, r) }, store.Files(*dbPath)...)
 }

@@ -22,7 +22,7 @@ import (
 // (config, openings, a database that cannot be written or is in use by
 // another selfplay process, a changed config), 1 otherwise (also when the
 // database is deleted during the run).
-func cmdRun(ctx context.Context, e env, args []string) int {
+func cmdRun(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "run", "[-config tournaments.toml] [-only A,B] [-db FILE] [-concurrency N] [-restart A,B] [flags]")
 	cfgPath := fs.String("config", "tournaments.toml", "config file")
 	only := fs.String("only", "", "comma-separated tournament names to run (default: all)")
@@ -35,25 +35,22 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	serveAddr := fs.String("serve", "", "also serve the database's web site (as selfplay serve does) on `addr` while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	var share record.Shard
 	if *shardSpec != "" {
 		var err error
 		if share, err = parseShard(*shardSpec, e.getenv); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
-			return exitUsage
+			return usageError(err)
 		}
 	}
 	if *pairs < 0 {
-		fmt.Fprintf(e.stderr, "selfplay run: -pairs %d is negative (0: all pairs)\n", *pairs)
-		return exitUsage
+		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
 	}
 	share.Pairs = *pairs
 	if *concurrency < 0 || *concurrency > config.MaxConcurrency {
-		fmt.Fprintf(e.stderr, "selfplay run: -concurrency %d is out of range: want 0..%d (0: as configured)\n", *concurrency, config.MaxConcurrency)
-		return exitUsage
+		return usageErrorf("-concurrency %d is out of range: want 0..%d (0: as configured)", *concurrency, config.MaxConcurrency)
 	}
 	opts := runner.Options{
 		Only:        splitList(*only),
@@ -61,17 +58,15 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 		Concurrency: *concurrency,
 		Shard:       share,
 	}
-	if !setOutput(e, "run", *logSpec, &opts) {
-		return exitUsage
+	if err := setOutput(e, *logSpec, &opts); err != nil {
+		return err
 	}
 	cfg, err := config.LoadContext(ctx, *cfgPath)
 	if err != nil {
 		if ctx.Err() != nil { // waiting for a FIFO or a slow file
-			fmt.Fprintf(e.stderr, "selfplay run: interrupted while reading %s\n", *cfgPath)
-			return exitInterrupted
+			return interruptedErrorf("interrupted while reading %s", *cfgPath)
 		}
-		fmt.Fprintf(e.stderr, "selfplay run: %s\n", errText(err))
-		return exitUsage
+		return inputError(err)
 	}
 	cfgDatabase := cfg.Database
 	if *dbPath != "" {
@@ -89,55 +84,50 @@ func cmdRun(ctx context.Context, e env, args []string) int {
 // setOutput sets where and how a run reports: progress on standard
 // output, a live line fitted to the terminal when it is one, and the
 // per-game lines with -log games or when standard output is not a
-// terminal. It reports a bad -log value and returns false.
-func setOutput(e env, cmd, logSpec string, opts *runner.Options) bool {
-	opts.Progress = e.stdout
-	opts.Columns = terminalColumns(e, e.stdout) // nil unless a terminal
-	opts.Terminal = opts.Columns != nil
+// terminal. A bad -log value is a usage error.
+func setOutput(e env, logSpec string, opts *runner.Options) error {
+	p := progressTo(e, e.stdout)
+	opts.Progress, opts.Columns, opts.Terminal = p.w, p.columns, p.live()
 	switch logSpec {
 	case "":
 		opts.GameLines = !opts.Terminal
 	case "games":
 		opts.GameLines = true
 	default:
-		fmt.Fprintf(e.stderr, "selfplay %s: -log %q: want \"games\" (per-game lines, as cutechess-cli prints them)\n", cmd, logSpec)
-		return false
+		return usageErrorf("-log %q: want \"games\" (per-game lines, as cutechess-cli prints them)", logSpec)
 	}
-	return true
+	return nil
 }
 
-// play runs the config's tournaments into its database (run, match) and
-// returns the exit code; shardHint is added to a shard mismatch's message.
-// With serveAddr, the database's web site is served there while it plays.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) (code int) {
+// play runs the config's tournaments into its database (run, match);
+// shardHint is added to a shard mismatch's message. With serveAddr, the
+// database's web site is served there while it plays.
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) (err error) {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
 		return players.New(ctx, e, logDir)
 	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
-		return exitUsage
+		return inputError(err)
 	}
 	// The site's address is bound first: one that cannot be is an error
 	// before anything is written.
 	var ln net.Listener
 	if serveAddr != "" {
-		var err error
 		if ln, err = listen(serveAddr); err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
-			return exitUsage
+			return inputErrorf("-serve: %w", err)
 		}
 	}
-	st, code := openWriter(ctx, e.stderr, cmd, cfg.Database)
-	if st == nil {
+	st, err := openWriter(ctx, cmd, cfg.Database)
+	if err != nil {
 		if ln != nil {
 			ln.Close()
 		}
-		return code
+		return err
 	}
 	defer func() {
-		if code == exitOK || code == exitInterrupted {
+		if err == nil || kindOf(err) == kindInterrupted {
 			st.Close()
 			return
 		}
@@ -148,8 +138,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if ln != nil {
 		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay %s: -serve: %s\n", cmd, errText(err))
-			return exitFailure
+			return fmt.Errorf("-serve: %w", err)
 		}
 		defer stop()
 	}
@@ -157,31 +146,26 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		// Only now: a database that cannot be opened must not be announced.
 		fmt.Fprintln(e.stdout, banner)
 	}
-	err := runner.Run(ctx, cfg, st, opts)
-	var changed *runner.ConfigChangedError
-	var mismatch *runner.ShardMismatchError
+	return runError(runner.Run(ctx, cfg, st, opts), cfg.Database, shardHint)
+}
+
+// runError is runner.Run's error with its kind: an engine that cannot be
+// set up, a changed config and a shard's mismatched database are bad
+// input; a deleted database stops the run.
+func runError(err error, database, shardHint string) error {
 	switch {
 	case err == nil:
-		return exitOK
-	case errors.Is(err, runner.ErrEngineSetup):
-		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
-		return exitUsage
+		return nil
+	case errors.Is(err, runner.ErrEngineSetup), errors.As(err, new(*runner.ConfigChangedError)):
+		return inputError(err)
 	case errors.Is(err, runner.ErrInterrupted):
-		fmt.Fprintf(e.stderr, "selfplay %s: interrupted; finished games are stored in %s\n", cmd, cfg.Database)
-		return exitInterrupted
-	case errors.As(err, &changed):
-		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
-		return exitUsage
-	case errors.As(err, &mismatch):
-		fmt.Fprintf(e.stderr, "selfplay %s: database %s: %v%s\n", cmd, cfg.Database, err, shardHint)
-		return exitUsage
+		return interruptedErrorf("interrupted; finished games are stored in %s", database)
+	case errors.As(err, new(*runner.ShardMismatchError)):
+		return inputErrorf("database %s: %w%s", database, err, shardHint)
 	case errors.Is(err, store.ErrDatabaseGone):
-		fmt.Fprintf(e.stderr, "selfplay %s: %s; stopped\n", cmd, errText(err))
-		return exitFailure
-	default:
-		fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, errText(err))
-		return exitFailure
+		return fmt.Errorf("%w; stopped", err)
 	}
+	return err
 }
 
 func splitList(s string) []string {

@@ -12,7 +12,7 @@ import (
 
 // cmdSearch searches one position and prints UCI-style info lines, the
 // search counters and the best move.
-func cmdSearch(ctx context.Context, e env, args []string) int {
+func cmdSearch(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "search", "[-fen FEN] [-moves \"e2e4 ...\"] (-depth N | -nodes N | -movetime D) [-variant SPEC] [-hash MiB]")
 	fen := fs.String("fen", "startpos", `position in FEN, or "startpos"`)
 	moves := fs.String("moves", "", "UCI moves played from the position first, space separated")
@@ -21,46 +21,38 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	movetime := fs.Duration("movetime", 0, "time limit, e.g. 500ms")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *depth <= 0 && *nodes <= 0 && *movetime <= 0 {
-		fmt.Fprintln(e.stderr, "selfplay search: give a limit: -depth N, -nodes N or -movetime D")
-		return exitUsage
+		return usageErrorf("give a limit: -depth N, -nodes N or -movetime D")
 	}
 	if *depth < 0 || *nodes < 0 || *movetime < 0 {
-		fmt.Fprintln(e.stderr, "selfplay search: limits must be positive")
-		return exitUsage
+		return usageErrorf("limits must be positive")
 	}
 	if err := checkSearchFlags(*depth, *hash); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	b, err := positionFlag(*fen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: -fen: %v\n", err)
-		return exitUsage
+		return usageErrorf("-fen: %w", err)
 	}
 	if err := b.ApplyUCI(strings.Fields(*moves)); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: -moves: %v\n", err)
-		return exitUsage
+		return usageErrorf("-moves: %w", err)
 	}
 	opts, err := search.ParseVariant(*variant)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	s, err := search.New(opts, *hash)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	lim := search.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
 		OnIteration: func(i search.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
 	res, err := s.Search(ctx, b, lim)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
-		return exitFailure
+		return err
 	}
 	i := res.Info
 	fmt.Fprintf(e.stdout, "nodes %d\n", i.Nodes)
@@ -71,9 +63,9 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "bestmove %s\n", res.Move.UCI())
 	if ctx.Err() != nil {
-		return exitInterrupted
+		return interruptedError(nil) // the lines above end where it stopped
 	}
-	return exitOK
+	return nil
 }
 
 // maxSearchDepth is the deepest iteration the search makes (it needs room

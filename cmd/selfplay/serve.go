@@ -21,44 +21,39 @@ import (
 // ends (SIGINT, SIGTERM). Exit codes: 2 for bad flags, a missing or
 // foreign database, an address that cannot be bound; 1 when serving
 // fails; 0 after a clean shutdown.
-func cmdServe(ctx context.Context, e env, args []string) int {
+func cmdServe(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "serve", "[-db selfplay.db] [-addr 127.0.0.1:8080] [-level 0.95]")
 	dbPath := fs.String("db", "selfplay.db", "database file (opened read-only; a run may be writing it)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port, or a port alone for 127.0.0.1; "+
 		"the default is reachable from this machine only)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if !(*level > 0 && *level < 1) {
-		fmt.Fprintf(e.stderr, "selfplay serve: -level %v is not in (0, 1)\n", *level)
-		return exitUsage
+		return usageErrorf("-level %v is not in (0, 1)", *level)
 	}
 	h, logger, err := openSite(ctx, e.stderr, *dbPath, *level)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
-		return exitUsage
+		return inputError(err)
 	}
 	defer h.Close()
 	ln, err := listen(*addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: -addr: %s\n", errText(err))
-		return exitUsage
+		return inputErrorf("-addr: %w", err)
 	}
 	srv := startSite(logger, h, ln)
 	fmt.Fprintf(e.stdout, "selfplay serve: %s on http://%s/ (read-only; Ctrl-C stops)\n", *dbPath, srv.addr)
 	select {
 	case err := <-srv.failed:
-		fmt.Fprintf(e.stderr, "selfplay serve: %s\n", errText(err))
-		return exitFailure
+		return err
 	case <-ctx.Done():
 	}
 	if err := srv.stop(); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay serve: shutting down: %s\n", errText(err))
-		return exitFailure
+		return fmt.Errorf("shutting down: %w", err)
 	}
 	fmt.Fprintln(e.stdout, "selfplay serve: stopped")
-	return exitOK
+	return nil
 }
 
 // site is the web site of a database, listening (serve, run -serve).

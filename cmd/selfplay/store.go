@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"selfplay/store"
 )
@@ -16,29 +15,25 @@ func openExisting(ctx context.Context, path string) (*store.Reader, error) {
 	return store.OpenReader(ctx, path)
 }
 
-// openWriter opens the database for the command (run, suite -db). It
-// reports a failure on stderr and returns the exit code: exitUsage for a
-// database that is in use by another selfplay process, or cannot be
-// created or written, or is not a selfplay database; the message says
-// which; exitInterrupted when the context was cancelled meanwhile.
-func openWriter(ctx context.Context, stderr io.Writer, command, path string) (*store.Store, int) {
+// openWriter opens the database for the command (run, suite -db). Its
+// error is bad input for a database that is in use by another selfplay
+// process, or cannot be created or written, or is not a selfplay
+// database (the message says which), an interruption when the context
+// was cancelled meanwhile.
+func openWriter(ctx context.Context, command, path string) (*store.Store, error) {
 	st, err := store.OpenWriter(ctx, path, command)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Ctrl-C while the database was being created or upgraded:
 			// an interruption, not bad input.
-			fmt.Fprintf(stderr, "selfplay %s: interrupted while opening the database %s; nothing was played\n", command, path)
-			return nil, exitInterrupted
+			return nil, interruptedErrorf("interrupted while opening the database %s; nothing was played", path)
 		}
-		var inUse *store.InUseError
-		if errors.As(err, &inUse) {
-			fmt.Fprintf(stderr, "selfplay %s: %s; readers (report, export) work meanwhile\n", command, errText(err))
-		} else {
-			fmt.Fprintf(stderr, "selfplay %s: %s\n", command, errText(err))
+		if errors.As(err, new(*store.InUseError)) {
+			return nil, inputErrorf("%w; readers (report, export) work meanwhile", err)
 		}
-		return nil, exitUsage
+		return nil, inputError(err)
 	}
-	return st, exitOK
+	return st, nil
 }
 
 // readError is an error reading the database at path, met while the
@@ -53,25 +48,22 @@ type readError struct {
 func (e *readError) Error() string { return fmt.Sprintf("reading the database %s: %v", e.path, e.err) }
 func (e *readError) Unwrap() error { return e.err }
 
-// report reports the error and returns the exit code: exitUsage for a
-// damaged database (bad input), with how to recover what it holds;
-// exitInterrupted when the command was interrupted; exitFailure otherwise.
-func (e *readError) report(en env, cmd string) int {
+// classified is the error as the command ends with it: bad input for a
+// damaged database, with how to recover what it holds; an interruption
+// when the command was interrupted; a failure otherwise.
+func (e *readError) classified() error {
 	switch {
 	case e.interrupted:
-		fmt.Fprintf(en.stderr, "selfplay %s: interrupted while reading the database %s\n", cmd, e.path)
-		return exitInterrupted
+		return interruptedErrorf("interrupted while reading the database %s", e.path)
 	case store.IsDamaged(e.err):
-		fmt.Fprintf(en.stderr, "selfplay %s: %s: the database is damaged; %s\n", cmd, errText(e), store.Recovery(e.path))
-		return exitUsage
+		return inputErrorf("%w: the database is damaged; %s", e, store.Recovery(e.path))
 	}
-	fmt.Fprintf(en.stderr, "selfplay %s: %s\n", cmd, errText(e))
-	return exitFailure
+	return e
 }
 
-// readFailed reports an error reading the database at path (see
-// readError.report) and returns the exit code.
-func readFailed(ctx context.Context, e env, cmd, path string, err error) int {
+// readFailed is the error of a command that could not read the database
+// at path (see readError.classified).
+func readFailed(ctx context.Context, path string, err error) error {
 	re := &readError{path: path, err: err, interrupted: ctx.Err() != nil}
-	return re.report(e, cmd)
+	return re.classified()
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"selfplay/engines/search"
 	"selfplay/epd"
@@ -16,139 +16,169 @@ import (
 	"selfplay/suite"
 )
 
+// suiteFlags are the flags of `selfplay suite`.
+type suiteFlags struct {
+	epdFile, variants, nodes, depth, movetime string
+	concurrency, hash                         int
+	format, diffs, out, db                    string
+	positions                                 bool
+}
+
+// newSuiteFlags defines suite's flags.
+func newSuiteFlags(e env) (*flag.FlagSet, *suiteFlags) {
+	fs := newFlagSet(e, "suite", "-epd FILE|SUITE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
+	f := &suiteFlags{}
+	fs.StringVar(&f.epdFile, "epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (required)")
+	fs.StringVar(&f.variants, "variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
+	fs.StringVar(&f.nodes, "nodes", "", "node budgets: a list (5400,10800) or BASEx2^A..B (2700x2^1..10); hard limits")
+	fs.StringVar(&f.depth, "depth", "", "fixed depths: a list or range (4..8)")
+	fs.StringVar(&f.movetime, "movetime", "", "time per search, e.g. 5s")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "parallel searches (default: number of CPUs)")
+	fs.StringVar(&f.format, "format", "text", "output format: text, csv or json")
+	fs.BoolVar(&f.positions, "positions", false, "text: add a per-position table; csv: write per-position records instead of rows")
+	fs.StringVar(&f.diffs, "diff", "largest", "positions solved by one variant and not another, text only: largest (budget), all, none")
+	fs.StringVar(&f.out, "o", "", "write the output to this file instead of stdout")
+	fs.StringVar(&f.db, "db", "", "also store the run in this SQLite database (for selfplay report)")
+	fs.IntVar(&f.hash, "hash", search.DefaultHashMiB, "transposition table size in MiB (per search)")
+	return fs, f
+}
+
+// check checks the flags and returns the run's plan and variants.
+func (f *suiteFlags) check() (suite.Plan, []suite.Variant, error) {
+	plan, err := suitePlan(f.nodes, f.depth, f.movetime)
+	if err != nil {
+		return suite.Plan{}, nil, usageError(err)
+	}
+	if f.epdFile == "" {
+		return suite.Plan{}, nil, usageErrorf("-epd FILE is required (an EPD file, or a built-in suite: %s)", builtin.Names())
+	}
+	vs, err := suite.ParseVariants(f.variants)
+	if err != nil {
+		return suite.Plan{}, nil, usageError(err)
+	}
+	switch f.format {
+	case "text", "csv", "json":
+	default:
+		return suite.Plan{}, nil, usageErrorf("-format %q: want text, csv or json", f.format)
+	}
+	if _, ok := diffSetting[f.diffs]; !ok {
+		return suite.Plan{}, nil, usageErrorf("-diff %q: want largest, all or none", f.diffs)
+	}
+	if f.hash < 1 || f.concurrency < 0 {
+		return suite.Plan{}, nil, usageErrorf("-hash must be >= 1 and -concurrency >= 0")
+	}
+	return plan, vs, nil
+}
+
 // cmdSuite runs an EPD test suite: every position once per variant and
 // budget (node budgets, depths or one move time), in parallel, and prints
 // solved counts and node totals (the FHR paper's Table 1 and Figure 3, the
 // NMR paper's Tables 3-5).
-func cmdSuite(ctx context.Context, e env, args []string) int {
-	fs := newFlagSet(e, "suite", "-epd FILE|SUITE -variant A,B,... (-nodes N,... | -depth N,... | -movetime D) [flags]")
-	epdFile := fs.String("epd", "", "EPD file, or a built-in suite: "+builtin.Names()+" (required)")
-	variants := fs.String("variant", "plain", "comma-separated variants (preset or preset:switch=value:...)")
-	nodes := fs.String("nodes", "", "node budgets: a list (5400,10800) or BASEx2^A..B (2700x2^1..10); hard limits")
-	depth := fs.String("depth", "", "fixed depths: a list or range (4..8)")
-	movetime := fs.String("movetime", "", "time per search, e.g. 5s")
-	concurrency := fs.Int("concurrency", 0, "parallel searches (default: number of CPUs)")
-	format := fs.String("format", "text", "output format: text, csv or json")
-	positions := fs.Bool("positions", false, "text: add a per-position table; csv: write per-position records instead of rows")
-	diffs := fs.String("diff", "largest", "positions solved by one variant and not another, text only: largest (budget), all, none")
-	out := fs.String("o", "", "write the output to this file instead of stdout")
-	db := fs.String("db", "", "also store the run in this SQLite database (for selfplay report)")
-	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB (per search)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+func cmdSuite(ctx context.Context, e env, args []string) error {
+	fs, f := newSuiteFlags(e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s\n", termtext.EscapeLines(fmt.Sprintf(format, a...)))
-		return code
-	}
-
-	plan, err := suitePlan(*nodes, *depth, *movetime)
+	plan, vs, err := f.check()
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return err
 	}
-	if *epdFile == "" {
-		return fail(exitUsage, "-epd FILE is required (an EPD file, or a built-in suite: %s)", builtin.Names())
-	}
-	vs, err := suite.ParseVariants(*variants)
+	use, skipped, err := loadSuite(ctx, e, f.epdFile, plan)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return err
 	}
-	switch *format {
-	case "text", "csv", "json":
-	default:
-		return fail(exitUsage, "-format %q: want text, csv or json", *format)
-	}
-	if _, ok := diffSetting[*diffs]; !ok {
-		return fail(exitUsage, "-diff %q: want largest, all or none", *diffs)
-	}
-	if *hash < 1 || *concurrency < 0 {
-		return fail(exitUsage, "-hash must be >= 1 and -concurrency >= 0")
-	}
-
-	recs, bad, err := builtin.LoadContext(ctx, *epdFile)
-	if err != nil {
-		if ctx.Err() != nil { // waiting for a FIFO or a slow file
-			return fail(exitInterrupted, "interrupted while reading %s", *epdFile)
-		}
-		return fail(exitUsage, "%v", err)
-	}
-	for _, b := range bad {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: skipped malformed line: %s\n", *epdFile, b.Line, termtext.Escape(b.Err.Error()))
-	}
-	if len(bad) > 0 {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d malformed lines skipped\n", *epdFile, len(bad))
-	}
-	use, skipped := suite.Select(recs, plan.Kind != suite.Depth)
-	for _, s := range skipped {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: %s skipped: %s\n", *epdFile, s.Line, termtext.Escape(s.ID), termtext.Escape(s.Reason))
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d positions skipped\n", *epdFile, len(skipped))
-	}
-	if plan.Kind == suite.Depth {
-		if n := countUnjudged(use); n > 0 {
-			fmt.Fprintf(e.stderr, "selfplay suite: %s: %d positions without bm or am: searched for node counts only\n", *epdFile, n)
-		}
-	}
-	if len(use) == 0 {
-		return fail(exitUsage, "%s: no positions to run", *epdFile)
-	}
-
 	// The -o file is created before the run, so that a bad path fails fast.
-	o, code := createOutput(e, "suite", *out, append(store.Files(*db), *epdFile)...)
-	if o == nil {
-		return code
+	o, err := createOutput(e, f.out, append(store.Files(f.db), f.epdFile)...)
+	if err != nil {
+		return err
 	}
 	defer o.discard() // if the run fails before writing
 	var st *store.Store
-	if *db != "" {
-		if st, code = openWriter(ctx, e.stderr, "suite", *db); st == nil {
-			return code
+	if f.db != "" {
+		if st, err = openWriter(ctx, "suite", f.db); err != nil {
+			return err
 		}
 		defer st.Close()
 	}
-
-	cfg := suite.Config{
-		Suite: *epdFile, Positions: use, Variants: vs, Plan: plan,
-		Concurrency: *concurrency, HashMiB: *hash,
-		Skipped: append(suite.Malformed(bad), skipped...),
-	}
-	var bar *progressBar
-	if isTerminal(e.stderr) {
-		bar = &progressBar{w: e.stderr, start: time.Now()}
-		cfg.Progress = bar.update
-	}
-	res, err := suite.Run(ctx, cfg)
-	if bar != nil {
-		bar.finish()
-	}
+	res, err := runSuite(ctx, e, suite.Config{
+		Suite: f.epdFile, Positions: use, Variants: vs, Plan: plan,
+		Concurrency: f.concurrency, HashMiB: f.hash, Skipped: skipped,
+	})
 	if err != nil {
-		return fail(exitFailure, "%v", err)
+		return err
 	}
-
-	if code := o.write(func(w io.Writer) error {
-		switch *format {
-		case "json":
-			return res.WriteJSON(w)
-		case "csv":
-			return res.WriteCSV(w, *positions)
-		}
-		return res.WriteText(w, suite.TextOptions{Diffs: diffSetting[*diffs], Positions: *positions})
-	}); code != exitOK {
-		return code
+	if err := o.write(func(w io.Writer) error { return f.write(w, res) }); err != nil {
+		return err
 	}
 	if !res.Complete {
-		fmt.Fprintf(e.stderr, "selfplay suite: interrupted after %d of %d searches; the run is not stored\n", res.Done(), len(res.Outcomes))
-		return exitInterrupted
+		return interruptedErrorf("interrupted after %d of %d searches; the run is not stored", res.Done(), len(res.Outcomes))
 	}
 	if st != nil {
 		run := suiteRunRecord(res)
 		if err := st.SaveSuiteRun(context.WithoutCancel(ctx), run); err != nil {
-			return fail(exitFailure, "%v", err)
+			return err
 		}
-		fmt.Fprintf(e.stderr, "selfplay suite: stored as suite run %d in %s\n", run.ID, *db)
+		fmt.Fprintf(e.stderr, "selfplay suite: stored as suite run %d in %s\n", run.ID, f.db)
 	}
-	return exitOK
+	return nil
+}
+
+// loadSuite reads the EPD file or built-in suite and selects the
+// positions the plan can run; what it skips, and why, it reports on
+// standard error and returns (for the results).
+func loadSuite(ctx context.Context, e env, epdFile string, plan suite.Plan) (use []epd.Record, skipped []suite.Skipped, err error) {
+	recs, bad, err := builtin.LoadContext(ctx, epdFile)
+	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow file
+			return nil, nil, interruptedErrorf("interrupted while reading %s", epdFile)
+		}
+		return nil, nil, inputError(err)
+	}
+	for _, b := range bad {
+		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: skipped malformed line: %s\n", epdFile, b.Line, termtext.Escape(b.Err.Error()))
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d malformed lines skipped\n", epdFile, len(bad))
+	}
+	use, skipped = suite.Select(recs, plan.Kind != suite.Depth)
+	for _, s := range skipped {
+		fmt.Fprintf(e.stderr, "selfplay suite: %s:%d: %s skipped: %s\n", epdFile, s.Line, termtext.Escape(s.ID), termtext.Escape(s.Reason))
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(e.stderr, "selfplay suite: %s: %d positions skipped\n", epdFile, len(skipped))
+	}
+	if plan.Kind == suite.Depth {
+		if n := countUnjudged(use); n > 0 {
+			fmt.Fprintf(e.stderr, "selfplay suite: %s: %d positions without bm or am: searched for node counts only\n", epdFile, n)
+		}
+	}
+	if len(use) == 0 {
+		return nil, nil, inputErrorf("%s: no positions to run", epdFile)
+	}
+	return use, append(suite.Malformed(bad), skipped...), nil
+}
+
+// runSuite runs the suite, with a progress bar on standard error when it
+// is a terminal.
+func runSuite(ctx context.Context, e env, cfg suite.Config) (*suite.Results, error) {
+	bar := progressTo(e, e.stderr).bar("searches")
+	if bar != nil {
+		cfg.Progress = bar.update
+	}
+	res, err := suite.Run(ctx, cfg)
+	bar.finish()
+	return res, err
+}
+
+// write writes the results in the -format asked for.
+func (f *suiteFlags) write(w io.Writer, res *suite.Results) error {
+	switch f.format {
+	case "json":
+		return res.WriteJSON(w)
+	case "csv":
+		return res.WriteCSV(w, f.positions)
+	}
+	return res.WriteText(w, suite.TextOptions{Diffs: diffSetting[f.diffs], Positions: f.positions})
 }
 
 // suitePlan parses the one budget flag given.
@@ -213,36 +243,4 @@ func suiteRunRecord(res *suite.Results) *record.SuiteRun {
 		}
 	}
 	return run
-}
-
-// progressBar is a line on a terminal rewritten in place.
-type progressBar struct {
-	w     io.Writer
-	start time.Time
-	last  time.Time
-	drawn bool
-}
-
-func (p *progressBar) update(done, total int) {
-	now := time.Now()
-	if done < total && now.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = now
-	const width = 30
-	fill := width * done / total
-	elapsed := now.Sub(p.start)
-	eta := "?"
-	if done > 0 {
-		eta = (time.Duration(float64(elapsed) / float64(done) * float64(total-done))).Round(time.Second).String()
-	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d searches, elapsed %s, ETA %s ", strings.Repeat("#", fill),
-		strings.Repeat(".", width-fill), done, total, elapsed.Round(time.Second), eta)
-	p.drawn = true
-}
-
-func (p *progressBar) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-	}
 }

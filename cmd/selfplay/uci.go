@@ -13,28 +13,25 @@ import (
 
 // cmdUCI runs one variant as a UCI engine on stdin/stdout, for
 // cutechess-cli, fastchess or a GUI.
-func cmdUCI(ctx context.Context, e env, args []string) int {
+func cmdUCI(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "uci", "[-variant SPEC] [-hash MiB] [-cpuprofile FILE]")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this engine process to `file` (for go tool pprof)")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if err := config.CheckHash(int64(*hash)); err != nil {
-		fmt.Fprintf(e.stderr, "selfplay uci: -hash: %v\n", err)
-		return exitUsage
+		return usageErrorf("-hash: %w", err)
 	}
 	srv, err := uciserver.New(*variant, *hash)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "selfplay uci: %v\n", err)
-			return exitUsage
+			return inputError(err)
 		}
 		defer func() {
 			if err := stop(); err != nil {
@@ -53,9 +50,9 @@ func cmdUCI(ctx context.Context, e env, args []string) int {
 	// Run fails only when ctx is cancelled (the end of input and quit are
 	// normal ends).
 	if err := srv.Run(ctx, in, out); err != nil {
-		return exitInterrupted
+		return interruptedError(nil)
 	}
-	return exitOK
+	return nil
 }
 
 // startCPUProfile starts a CPU profile into path and returns its stop.

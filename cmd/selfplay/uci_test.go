@@ -19,7 +19,7 @@ import (
 func TestUCICommand(t *testing.T) {
 	var out, errOut bytes.Buffer
 	in := strings.NewReader("uci\nisready\nposition startpos\ngo depth 3\n")
-	code := cmdUCI(context.Background(), env{stdin: in, stdout: &out, stderr: &errOut}, []string{"-variant", "nmr-r3-4:dr=2", "-hash", "2"})
+	code := dispatch(context.Background(), env{stdin: in, stdout: &out, stderr: &errOut}, []string{"uci", "-variant", "nmr-r3-4:dr=2", "-hash", "2"})
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
@@ -30,7 +30,7 @@ func TestUCICommand(t *testing.T) {
 	}
 	for _, args := range [][]string{{"-variant", "best"}, {"-hash", "0"}, {"extra"}} {
 		errOut.Reset()
-		if code := cmdUCI(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, args); code != exitUsage {
+		if code := dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, append([]string{"uci"}, args...)); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
 	}

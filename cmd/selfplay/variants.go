@@ -8,10 +8,10 @@ import (
 )
 
 // cmdVariants lists the presets with their switches, then every switch.
-func cmdVariants(_ context.Context, e env, args []string) int {
+func cmdVariants(_ context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "variants", "")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	fmt.Fprintln(e.stdout, "presets (use as -variant NAME or NAME:switch=value:...; in tournaments.toml: preset = \"NAME\" plus switch keys):")
 	presets := search.Presets()
@@ -27,5 +27,5 @@ func cmdVariants(_ context.Context, e env, args []string) int {
 	for _, s := range search.Switches() {
 		fmt.Fprintf(e.stdout, "  %-20s %-36s %s\n", s.Name, s.Values, s.Doc)
 	}
-	return exitOK
+	return nil
 }

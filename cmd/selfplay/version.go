@@ -10,18 +10,18 @@ import (
 // cmdVersion prints the module version and the version-control revision
 // the binary was built from (as `go build` records them; `go run` and
 // -buildvcs=false record no revision), one fact per line.
-func cmdVersion(_ context.Context, e env, args []string) int {
+func cmdVersion(_ context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "version", "", "Prints the module version, the VCS revision, its time, whether the\n"+
 		"working tree had changes, and the Go version and platform. `selfplay -version` is the same.")
-	if code, done := parseFlags(fs, args); done {
-		return code
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		bi = &debug.BuildInfo{}
 	}
 	fmt.Fprint(e.stdout, versionText(bi))
-	return exitOK
+	return nil
 }
 
 // versionText renders the build information.
