@@ -323,8 +323,8 @@ func renderInline(s string, topics map[string]string) string {
 	s = linkRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := linkRE.FindStringSubmatch(m)
 		target := linkTarget(sub[2], topics)
-		if strings.Trim(sub[1], "`") == target {
-			return sub[1] // a file named by its path
+		if target == "" || strings.Trim(sub[1], "`") == target {
+			return sub[1] // a section of this text, or a file named by its path
 		}
 		return sub[1] + " (" + target + ")"
 	})
@@ -354,7 +354,7 @@ func linkTarget(target string, topics map[string]string) string {
 		}
 	}
 	if file == "?" {
-		return "#" + anchor
+		return "" // a section of the text being read: its title is the link's text
 	}
 	// Relative to docs/; shown relative to the repository.
 	p := path.Clean(path.Join("docs", file))

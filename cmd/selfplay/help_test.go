@@ -154,7 +154,7 @@ func TestRenderMarkdown(t *testing.T) {
 			"Run:\n\n    go run ./cmd/selfplay run\n\nDone.\n"},
 		{"code and emphasis marks", "**Bold** and *shard* and `a *b*` code\n", "Bold and shard and a *b* code\n"},
 		{"links", "see [match](guide.md#match), [config](config.md), [fastchess](https://x.org/f), [`epd/x.md`](../epd/x.md), [up](#top)\n",
-			"see match (selfplay help match), config (selfplay help config), fastchess (https://x.org/f), epd/x.md, up (#top)\n"},
+			"see match (selfplay help match), config (selfplay help config), fastchess (https://x.org/f), epd/x.md, up\n"},
 		{"image link", "[![a board](screenshots/b.png)](screenshots/b.png)\n", "a board (docs/screenshots/b.png)\n"},
 		{"narrow table", "| a | b |\n|---|---:|\n| `x\\|y` | 2 |\n", "a    b\n------\nx|y  2\n"},
 		{"wide table, narrow first column",
