@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,26 +10,32 @@ import (
 	"selfplay/internal/readmetest"
 )
 
-// Every TOML block of the README is a complete config file that loads as
-// shown: no fragments that only work pasted into something else.
+// Every TOML block of the README and docs/ is a complete config file that
+// loads as shown: no fragments that only work pasted into something else.
 func TestREADMEConfigsLoad(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fences, err := readmetest.Fences(string(readme))
+	docs, err := readmetest.DocFiles("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var blocks []string
-	var lines []int
-	for _, f := range fences {
-		if f.Lang == "toml" {
-			blocks, lines = append(blocks, f.Text), append(lines, f.Line)
+	var lines []string // FILE:LINE
+	for _, doc := range docs {
+		text, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(doc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fences, err := readmetest.Fences(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		for _, f := range fences {
+			if f.Lang == "toml" {
+				blocks, lines = append(blocks, f.Text), append(lines, fmt.Sprintf("%s:%d", doc, f.Line))
+			}
 		}
 	}
 	if len(blocks) < 2 {
-		t.Fatalf("found %d TOML blocks in README.md; the extraction is broken", len(blocks))
+		t.Fatalf("found %d TOML blocks in the README and docs/; the extraction is broken", len(blocks))
 	}
 	for i, b := range blocks {
 		dir := t.TempDir()
@@ -38,11 +45,11 @@ func TestREADMEConfigsLoad(t *testing.T) {
 		}
 		f, err := config.Load(path)
 		if err != nil {
-			t.Errorf("README.md line %d: the TOML block does not load as a config file:\n%v", lines[i], err)
+			t.Errorf("%s: the TOML block does not load as a config file:\n%v", lines[i], err)
 			continue
 		}
 		if len(f.Tournaments) == 0 {
-			t.Errorf("README.md line %d: the TOML block has no tournament", lines[i])
+			t.Errorf("%s: the TOML block has no tournament", lines[i])
 		}
 	}
 }

@@ -138,31 +138,23 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 }
 
-// The Dockerfile's build stage runs the README's go build, and the image
-// runs as a non-root user.
+// The Dockerfile's build stage runs the go build of the cluster runbook
+// (docs/cluster.md), and the image runs as a non-root user.
 func TestDockerfileBuildsAsREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	runbook, err := os.ReadFile("../docs/cluster.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := strings.Index(string(readme), "## Running on a cluster")
-	if i < 0 {
-		t.Fatal(`README.md has no section "Running on a cluster"`)
-	}
-	section := string(readme[i:])
-	if j := strings.Index(section[3:], "\n## "); j >= 0 {
-		section = section[:j+3]
-	}
-	build := regexp.MustCompile(`(?m)^(CGO_ENABLED=0 go build .*)$`).FindStringSubmatch(section)
+	build := regexp.MustCompile(`(?m)^(CGO_ENABLED=0 go build .*)$`).FindStringSubmatch(string(runbook))
 	if build == nil {
-		t.Fatal("the README's cluster section has no CGO_ENABLED=0 go build command")
+		t.Fatal("docs/cluster.md has no CGO_ENABLED=0 go build command")
 	}
 	docker, err := os.ReadFile("../Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(docker), "\nRUN "+build[1]+"\n") {
-		t.Errorf("the Dockerfile does not RUN the README's build command %q", build[1])
+		t.Errorf("the Dockerfile does not RUN the build command of docs/cluster.md %q", build[1])
 	}
 	stages := strings.Split(string(docker), "\nFROM ")
 	last := stages[len(stages)-1]
@@ -172,7 +164,7 @@ func TestDockerfileBuildsAsREADME(t *testing.T) {
 	}
 }
 
-// The Slurm scripts parse, and the array script is what the README says.
+// The Slurm scripts parse, and the array script is what docs/cluster.md says.
 func TestSlurmScripts(t *testing.T) {
 	for _, f := range []string{"shard.sbatch", "merge.sbatch", "sprt-waves.sh", "ci-cluster.sh", "ci-test.sh"} {
 		if out, err := exec.Command("bash", "-n", filepath.Join("slurm", f)).CombinedOutput(); err != nil {

@@ -74,6 +74,7 @@ func commands() []command {
 		{name: "uci", summary: "act as a UCI engine on stdin/stdout", run: cmdUCI, ownStdout: true},
 		{name: "variants", summary: "list the search variant presets and their switches", run: cmdVariants},
 		{name: "version", summary: "the module version and VCS revision of this binary", run: cmdVersion},
+		{name: "help", summary: "the commands, or a section of the docs (selfplay help TOPIC; selfplay help lists them)", run: cmdHelp},
 	}
 }
 
@@ -94,7 +95,7 @@ func dispatch(ctx context.Context, e env, args []string) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	case "-h", "-help", "--help":
 		usage(e.stdout)
 		return exitOK
 	case "-version", "--version":

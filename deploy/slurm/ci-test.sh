@@ -1,6 +1,6 @@
 #!/bin/bash
 # End-to-end test of deploy/slurm on a real one-node Slurm cluster
-# (ci-cluster.sh): a small tournament submitted as the README says (4 array
+# (ci-cluster.sh): a small tournament submitted as docs/cluster.md says (4 array
 # tasks), merged, and compared with one process playing it all; then an
 # SPRT run in waves (sprt-waves.sh) to its decision, compared with one
 # process with concurrency 1. The daemons it starts are stopped by their
@@ -23,7 +23,7 @@ fi
 export SLURM_CONF=$state/slurm.conf
 
 cd "$work"
-# The binary, built as the README builds it.
+# The binary, built as docs/cluster.md builds it.
 (cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$work/selfplay" ./cmd/selfplay)
 
 cat > match.toml <<'TOML'
@@ -66,7 +66,7 @@ ls results
 [ "$(ls results/selfplay.shard-*-of-04.db | wc -l)" = 4 ] || fail "not 4 shard databases in results/"
 echo "slurm-ci: cluster run took $(($(date +%s) - start)) s"
 ./selfplay run -config match.toml -db single.db -concurrency 2 >/dev/null
-# Databases are compared on the local disk, as the README says.
+# Databases are compared on the local disk, as docs/cluster.md says.
 cp results/merged.db merged.db
 timeless single.db > single.pgn
 timeless merged.db > merged.pgn

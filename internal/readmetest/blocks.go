@@ -1,6 +1,8 @@
 // Package readmetest finds the shell command blocks of a Markdown file (the
-// README) with the annotations that say how a test runs them. Its test runs
-// every block of the repository's README.md in a fresh clone.
+// README, the docs) with the annotations that say how a test runs them. Its
+// test runs every block of the repository's README.md and of every Markdown
+// file under docs/ (DocFiles) in a fresh clone, and checks the links between
+// them.
 //
 // A command block is a fenced block marked sh, bash, shell or console. An sh
 // block is a script; a console block shows commands after "$ " and their

@@ -24,10 +24,11 @@ const (
 	stopGrace  = 30 * time.Second
 )
 
-// TestREADMECommands runs every command block of README.md, in README order,
-// with bash -e in a fresh clone of the repository's HEAD (commit README edits
-// to test them), with ../shared beside the clone linked to the one beside
-// this repository, as a user who follows the README would:
+// TestREADMECommands runs every command block of README.md and of every
+// Markdown file under docs/ (DocFiles: the README first, then the docs in
+// name order, each in its own order), with bash -e in a fresh clone of the
+// repository's HEAD (commit doc edits to test them), as a user who follows
+// the docs would:
 //
 //   - `go run ./cmd/selfplay ARGS` runs a selfplay binary built once from the
 //     clone (a `go` wrapper first on PATH execs it, and hands every other go
@@ -38,17 +39,18 @@ const (
 //     ./cmd/selfplay` block writes into the clone (its root is on PATH), so a
 //     block that calls it before that block fails;
 //   - blocks share the clone, so a database written by one is read by the
-//     next, and at the end everything they wrote must be ignored by git.
+//     next, and at the end everything they wrote must be ignored by git;
+//   - nothing outside the clone is there: no ../shared beside it.
 //
 // The annotations (see the package comment) are the only exceptions, and an
 // unknown one fails the test.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: runs every README command block (a few minutes)")
+		t.Skip("-short: runs every command block of the README and docs/ (a few minutes)")
 	}
 	root := repoRoot(t)
-	if out, err := exec.Command("git", "-C", root, "status", "--porcelain", "README.md").Output(); err == nil && len(out) > 0 {
-		t.Logf("README.md has uncommitted changes; this test runs the committed README (HEAD) in a fresh clone")
+	if out, err := exec.Command("git", "-C", root, "status", "--porcelain", "README.md", "docs").Output(); err == nil && len(out) > 0 {
+		t.Logf("README.md or docs/ has uncommitted changes; this test runs the committed files (HEAD) in a fresh clone")
 	}
 	head := strings.TrimSpace(gitOut(t, root, "rev-parse", "HEAD"))
 
@@ -56,13 +58,6 @@ func TestREADMECommands(t *testing.T) {
 	clone := filepath.Join(tmp, "selfplay")
 	gitOut(t, tmp, "clone", "-q", "--no-checkout", root, clone)
 	gitOut(t, clone, "checkout", "-q", "--detach", head)
-	if shared, err := filepath.Abs(filepath.Join(root, "..", "shared")); err == nil {
-		if _, err := os.Stat(shared); err == nil {
-			if err := os.Symlink(shared, filepath.Join(tmp, "shared")); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 
 	bin := filepath.Join(tmp, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
@@ -91,52 +86,78 @@ exec %q "$@"
 	}
 	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+clone+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	readme, err := os.ReadFile(filepath.Join(clone, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := Parse(string(readme))
-	if err != nil {
-		t.Fatalf("README.md: %v", err)
-	}
+	blocks := docBlocks(t, clone)
 	if len(blocks) < 10 {
-		t.Fatalf("README.md: found %d command blocks; the extraction is broken", len(blocks))
+		t.Fatalf("found %d command blocks in the README and docs/; the extraction is broken", len(blocks))
 	}
 	ran := 0
 	for _, b := range blocks {
-		name := fmt.Sprintf("line%d", b.Line)
-		ok := t.Run(name, func(t *testing.T) {
+		ok := t.Run(b.where(), func(t *testing.T) {
 			if b.Ann.Skip != "" {
-				t.Skipf("README.md line %d: skip: %s", b.Line, b.Ann.Skip)
+				t.Skipf("%s: skip: %s", b.where(), b.Ann.Skip)
 			}
 			for _, tool := range b.Ann.Needs {
 				if _, err := exec.LookPath(tool); err != nil {
 					if tooltest.Required(tool) {
-						t.Fatalf("README.md line %d needs %s, which SELFPLAY_REQUIRE_TOOLS requires, but it is not on PATH", b.Line, tool)
+						t.Fatalf("%s needs %s, which SELFPLAY_REQUIRE_TOOLS requires, but it is not on PATH", b.where(), tool)
 					}
-					t.Skipf("README.md line %d needs %s, which is not on PATH", b.Line, tool)
+					t.Skipf("%s needs %s, which is not on PATH", b.where(), tool)
 				}
 			}
 			ran++
 			runBlock(t, b, clone, env)
 		})
 		if !ok {
-			t.Fatalf("README.md line %d failed; the blocks after it may depend on it and are not run", b.Line)
+			t.Fatalf("%s failed; the blocks after it may depend on it and are not run", b.where())
 		}
 	}
 	if ran == 0 {
-		t.Fatal("no README block ran")
+		t.Fatal("no block ran")
 	}
 
-	// What the README's commands write must be ignored by git, so that a
+	// What the docs' commands write must be ignored by git, so that a
 	// user's checkout stays clean.
 	if st := gitOut(t, clone, "status", "--porcelain"); st != "" {
-		t.Errorf("the README's commands left files that .gitignore does not cover:\n%s", st)
+		t.Errorf("the docs' commands left files that .gitignore does not cover:\n%s", st)
 	}
 }
 
+// docBlock is a command block and the file it is in.
+type docBlock struct {
+	File string // relative to the repository, with slashes
+	Block
+}
+
+// where names the block for messages and subtests: README.md:25.
+func (b docBlock) where() string { return fmt.Sprintf("%s:%d", b.File, b.Line) }
+
+// docBlocks returns the command blocks of every document under root
+// (DocFiles), in the order the test runs them.
+func docBlocks(t *testing.T, root string) []docBlock {
+	t.Helper()
+	files, err := DocFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []docBlock
+	for _, f := range files {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks, err := Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, b := range blocks {
+			out = append(out, docBlock{File: f, Block: b})
+		}
+	}
+	return out
+}
+
 // runBlock runs one block in dir and checks its exit and output.
-func runBlock(t *testing.T, b Block, dir string, env []string) {
+func runBlock(t *testing.T, b docBlock, dir string, env []string) {
 	t.Helper()
 	script := b.Text
 	if b.Lang == "console" {
@@ -158,31 +179,31 @@ func runBlock(t *testing.T, b Block, dir string, env []string) {
 		start := time.Now()
 		out, interrupted, err := runCommand(c, dir, env, limit)
 		all.Write(out)
-		t.Logf("README.md line %d: %s\n(%.1fs%s)", b.Line, strings.TrimSpace(c), time.Since(start).Seconds(), map[bool]string{true: ", interrupted", false: ""}[interrupted])
+		t.Logf("%s: %s\n(%.1fs%s)", b.where(), strings.TrimSpace(c), time.Since(start).Seconds(), map[bool]string{true: ", interrupted", false: ""}[interrupted])
 		switch {
 		case interrupted && b.Ann.Timeout == 0:
-			t.Fatalf("README.md line %d: the block did not end within %v:\n%s\noutput:\n%s", b.Line, limit, c, tail(out))
+			t.Fatalf("%s: the block did not end within %v:\n%s\noutput:\n%s", b.where(), limit, c, tail(out))
 		case interrupted && !b.Ann.InterruptedOK:
-			t.Fatalf("README.md line %d: the command did not end within its timeout %v:\n%s\noutput:\n%s", b.Line, limit, c, tail(out))
+			t.Fatalf("%s: the command did not end within its timeout %v:\n%s\noutput:\n%s", b.where(), limit, c, tail(out))
 		case interrupted:
 			if !stoppedByInterrupt(err) {
-				t.Fatalf("README.md line %d: after Ctrl-C the command ended with %v, not exit 0 or 130:\n%s\noutput:\n%s", b.Line, err, c, tail(out))
+				t.Fatalf("%s: after Ctrl-C the command ended with %v, not exit 0 or 130:\n%s\noutput:\n%s", b.where(), err, c, tail(out))
 			}
 			if len(bytes.TrimSpace(out)) == 0 {
-				t.Fatalf("README.md line %d: the command printed nothing in %v before its Ctrl-C, so nothing shows it was working:\n%s", b.Line, limit, c)
+				t.Fatalf("%s: the command printed nothing in %v before its Ctrl-C, so nothing shows it was working:\n%s", b.where(), limit, c)
 			}
 		case err != nil:
-			t.Fatalf("README.md line %d: %v:\n%s\noutput:\n%s", b.Line, err, c, tail(out))
+			t.Fatalf("%s: %v:\n%s\noutput:\n%s", b.where(), err, c, tail(out))
 		}
 	}
 	for _, e := range b.Ann.Expect {
 		if !strings.Contains(all.String(), e) {
-			t.Errorf("README.md line %d: the output does not contain %q:\n%s", b.Line, e, tail(all.Bytes()))
+			t.Errorf("%s: the output does not contain %q:\n%s", b.where(), e, tail(all.Bytes()))
 		}
 	}
 	if b.Ann.ShownOutput {
 		if err := MatchShown(b.Shown, all.String()); err != nil {
-			t.Errorf("README.md line %d: %v\noutput:\n%s", b.Line, err, tail(all.Bytes()))
+			t.Errorf("%s: %v\noutput:\n%s", b.where(), err, tail(all.Bytes()))
 		}
 	}
 }
