@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"selfplay/docs"
-	"selfplay/internal/termtext"
 )
 
 // helpTopic is what `selfplay help NAME` prints: a whole document of docs/,
@@ -87,44 +86,41 @@ func helpTopics(fsys fs.FS) ([]helpTopic, error) {
 }
 
 // cmdHelp prints the commands and the help topics, or one topic.
-func cmdHelp(_ context.Context, e env, args []string) int {
+func cmdHelp(_ context.Context, e env, args []string) error {
 	topics, err := helpTopics(docs.Files())
 	if err != nil {
 		// The documents are part of the binary: TestHelpCoversEveryDoc
 		// keeps their topics apart.
-		fmt.Fprintf(e.stderr, "selfplay help: %v\n", err)
-		return exitFailure
+		return err
 	}
 	var list strings.Builder
 	listTopics(&list, topics)
+	showList := func() { fmt.Fprint(e.stderr, list.String()) }
 	flags := newFlagSet(e, "help", "[TOPIC]", strings.TrimSuffix(list.String(), "\n"))
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return err
 		}
-		return exitUsage
+		return errFlagsReported
 	}
 	switch flags.NArg() {
 	case 0:
 		usage(e.stdout)
 		fmt.Fprintln(e.stdout)
 		fmt.Fprint(e.stdout, list.String())
-		return exitOK
+		return nil
 	case 1:
 	default:
-		fmt.Fprintf(e.stderr, "selfplay help: one topic at a time, got %d: %s\n", flags.NArg(), termtext.Escape(strings.Join(flags.Args(), " ")))
-		fmt.Fprint(e.stderr, list.String())
-		return exitUsage
+		return &cmdError{kind: kindUsage, showUsage: showList,
+			err: fmt.Errorf("one topic at a time, got %d: %s", flags.NArg(), strings.Join(flags.Args(), " "))}
 	}
 	for _, t := range topics {
 		if t.name == flags.Arg(0) {
 			fmt.Fprint(e.stdout, renderMarkdown(t.text, linkTopics(topics)))
-			return exitOK
+			return nil
 		}
 	}
-	fmt.Fprintf(e.stderr, "selfplay help: unknown topic %q\n", flags.Arg(0))
-	fmt.Fprint(e.stderr, list.String())
-	return exitUsage
+	return &cmdError{kind: kindUsage, showUsage: showList, err: fmt.Errorf("unknown topic %q", flags.Arg(0))}
 }
 
 // listTopics prints the topics, the guide's sections under the guide.
