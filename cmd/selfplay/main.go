@@ -37,6 +37,9 @@ type env struct {
 	// lookupEnv reads an environment variable (run -shard slurm, k8s/N);
 	// nil: os.LookupEnv.
 	lookupEnv func(string) (string, bool)
+	// searchDone, if set, is called after each finished search of suite
+	// (a test interrupts a run at a known point with it).
+	searchDone func(done, total int)
 }
 
 // getenv reads an environment variable through e.lookupEnv.

@@ -162,8 +162,11 @@ func loadSuite(ctx context.Context, e env, epdFile string, plan suite.Plan) (use
 // is a terminal.
 func runSuite(ctx context.Context, e env, cfg suite.Config) (*suite.Results, error) {
 	bar := progressTo(e, e.stderr).bar("searches")
-	if bar != nil {
-		cfg.Progress = bar.update
+	cfg.Progress = func(done, total int) {
+		bar.update(done, total)
+		if e.searchDone != nil {
+			e.searchDone(done, total)
+		}
 	}
 	res, err := suite.Run(ctx, cfg)
 	bar.finish()

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"selfplay/store"
 )
@@ -172,13 +171,17 @@ func TestSuiteInterrupted(t *testing.T) {
 	dir, epdPath := suiteFile(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(300*time.Millisecond, cancel)
 	dbPath := filepath.Join(dir, "s.db")
-	start := time.Now()
-	code, out, errs := suiteCmd(t, ctx, "-epd", epdPath, "-nodes", "1000,1000000000", "-hash", "1", "-db", dbPath, "-concurrency", "2")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v to stop", d)
-	}
+	// Interrupted once the four searches at 1,000 nodes are done: those at
+	// 1,000,000,000 nodes never finish before it.
+	var stdout, errb bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &errb, searchDone: func(done, _ int) {
+		if done == 4 {
+			cancel()
+		}
+	}}
+	code := dispatch(ctx, e, []string{"suite", "-epd", epdPath, "-nodes", "1000,1000000000", "-hash", "1", "-db", dbPath, "-concurrency", "2"})
+	out, errs := stdout.String(), errb.String()
 	if code != exitInterrupted || !strings.Contains(out, "INTERRUPTED") || !strings.Contains(errs, "not stored") {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
