@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/standings"
 	"selfplay/store"
 	"selfplay/store/record"
@@ -251,7 +251,7 @@ func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error)
 			order = append(order, t.Name)
 		} else if t.ConfigHash != s.first.ConfigHash {
 			problems = append(problems, fmt.Sprintf("tournament %q has another configuration in %s than in %s:\n    %s",
-				t.Name, name(src), name(s.from), strings.Join(config.DiffSnapshots(s.first.Config, t.Config), "\n    ")))
+				t.Name, name(src), name(s.from), strings.Join(snapshot.Diff(s.first.Config, t.Config), "\n    ")))
 			return
 		}
 		s.id[src] = t.ID

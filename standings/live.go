@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -245,11 +245,11 @@ func (l *Live) Report(t record.Tournament, level float64, anchor string) (report
 }
 
 func (l *Live) report(t record.Tournament, level float64, anchor string) (report.Tournament, error) {
-	snap, err := config.ParseSnapshot(t.Config)
+	snap, err := snapshot.Parse(t.Config)
 	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}
-	test, err := sprtTest(snap)
+	test, err := snap.MatchSPRT()
 	if err != nil {
 		return report.Tournament{}, err
 	}
@@ -281,7 +281,7 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 	}
 	tally.Games = l.games
 	var decision *stats.SPRTResult
-	if d, ok := sprtDecision(t); ok {
+	if d, ok := storedSPRT(t); ok {
 		decision = &d
 	}
 	rt := report.Tournament{

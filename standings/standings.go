@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -133,23 +133,6 @@ func engineNames(ts []record.Tournament) string {
 	return strings.Join(names, ", ")
 }
 
-// sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
-// nil.
-func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
-	if s.SPRT == nil || s.Format != config.FormatMatch {
-		return nil, nil
-	}
-	model, err := stats.ParseEloModel(s.SPRT.Model)
-	if err != nil {
-		return nil, fmt.Errorf("stored SPRT: %w", err)
-	}
-	t := &stats.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: model}
-	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("stored SPRT: %w", err)
-	}
-	return t, nil
-}
-
 // Tournament computes a tournament's report from its games (moves are not
 // read) and each engine's search sums, at the confidence level, its
 // ratings anchored at anchor ("" for the average). Running figures follow
@@ -193,8 +176,8 @@ func shardSPRT(pairings []report.Pairing, sh record.Shard) {
 // pairingOrder lists the pairings as the schedule plays them (from the
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
-func pairingOrder(snap config.Snapshot, tally *Tally) [][2]string {
-	keys := config.Pairings(snap.Format, snap.Players)
+func pairingOrder(snap snapshot.Snapshot, tally *Tally) [][2]string {
+	keys := snapshot.Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)

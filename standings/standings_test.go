@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -105,12 +105,12 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 // Pairings follow the schedule's order, including ones without games.
 func TestPairingOrder(t *testing.T) {
 	tally := NewTally()
-	got := pairingOrder(config.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
+	got := pairingOrder(snapshot.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
 	want := [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("round-robin: %v, want %v", got, want)
 	}
-	got = pairingOrder(config.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
+	got = pairingOrder(snapshot.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
 	if want := [][2]string{{"a", "b"}, {"a", "c"}}; !slices.Equal(got, want) {
 		t.Errorf("gauntlet: %v, want %v", got, want)
 	}

@@ -6,16 +6,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"modernc.org/libc"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"selfplay/store/record"
-
-	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"selfplay/stats"
+	"selfplay/store/record"
 )
 
 // pinAllocator holds one block of each small size class of the C
@@ -349,7 +349,10 @@ func attachedTournaments(ctx context.Context, tx *sql.Tx) ([]record.Tournament, 
 }
 
 // decided reports whether a stored SPRT state is a decision.
-func decided(state string) bool { return state == "H0" || state == "H1" }
+func decided(state string) bool {
+	s, ok := stats.ParseSPRTState(state)
+	return ok && s.Decided()
+}
 
 // mergeTournament copies the planned games of the attached tournament st.
 func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan) (MergedTournament, error) {
