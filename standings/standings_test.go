@@ -215,7 +215,7 @@ func TestSPRTDecisionIsFinal(t *testing.T) {
 	row := record.Tournament{Name: "m", Status: record.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
 		Engines: []record.Engine{{Name: "a"}, {Name: "b"}},
 		Config:  `{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":150,"alpha":0.1,"beta":0.1,"model":"logistic"}}`}
-	rt, err := Tournament(row, games, record.SumSearch(games), 0.95, "")
+	rt, err := tournamentReport(row, games, record.SumSearch(games), 0.95, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,7 +256,7 @@ func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, er
 	var p0, p1 []float64
 	var err0, err1 error
 	if t.Model == NormalizedElo {
-		scale := math.Sqrt(gamesPerSample) / NEloPerT
+		scale := math.Sqrt(gamesPerSample) / neloPerT
 		p0, err0 = mleWithT(values, probs, 0.5, t.Elo0*scale)
 		p1, err1 = mleWithT(values, probs, 0.5, t.Elo1*scale)
 	} else {
