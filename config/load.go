@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/BurntSushi/toml"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"selfplay/config/snapshot"
 	"selfplay/internal/inputfile"

@@ -6,16 +6,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"modernc.org/libc"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"selfplay/stats"
 	"selfplay/store/record"
+
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // pinAllocator holds one block of each small size class of the C
