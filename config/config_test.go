@@ -15,6 +15,7 @@ import (
 
 	"selfplay/engines/search"
 	"selfplay/openings"
+	"selfplay/stats"
 )
 
 // writeFiles writes name -> content into a fresh temporary folder and
@@ -260,7 +261,7 @@ file = "book.EPD"
 	if t0.Adjudication != wantAdj {
 		t.Errorf("adjudication %+v", t0.Adjudication)
 	}
-	if t0.SPRT == nil || *t0.SPRT != (SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: "logistic"}) {
+	if t0.SPRT == nil || *t0.SPRT != (stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: stats.LogisticElo}) {
 		t.Errorf("sprt %+v", t0.SPRT)
 	}
 	if g := t0.Games(400); g != 1600 {
@@ -291,7 +292,7 @@ file = "book.EPD"
 	}
 
 	t3 := f.Tournaments[3]
-	if t3.SPRT == nil || *t3.SPRT != (SPRT{Elo0: -1.5, Elo1: 3, Alpha: 0.05, Beta: 0.05, Model: "normalized"}) ||
+	if t3.SPRT == nil || *t3.SPRT != (stats.SPRT{Elo0: -1.5, Elo1: 3, Alpha: 0.05, Beta: 0.05, Model: stats.NormalizedElo}) ||
 		t3.Limits.Depth != 6 || t3.Openings.File != filepath.Join(dir, "book.EPD") || t3.Openings.Plies != 0 ||
 		len(t3.Openings.List) != 2 || t3.Openings.List[1].ID != "d4" ||
 		t3.Openings.Hash != fmt.Sprintf("%x", sha256.Sum256([]byte(epdBook))) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"selfplay/config/snapshot"
 	"selfplay/internal/inputfile"
 	"selfplay/openings"
 )
@@ -267,22 +268,7 @@ func (t Tournament) OpeningSpec() openings.Spec {
 // every two engines (n(n-1)/2 pairings). The first engine of a pairing has
 // White in the first game of each game pair.
 func Pairings(format string, engines []string) [][2]string {
-	var out [][2]string
-	switch {
-	case format == FormatMatch && len(engines) == 2:
-		out = append(out, [2]string{engines[0], engines[1]})
-	case format == FormatGauntlet && len(engines) > 1:
-		for _, o := range engines[1:] {
-			out = append(out, [2]string{engines[0], o})
-		}
-	default:
-		for i := range engines {
-			for j := i + 1; j < len(engines); j++ {
-				out = append(out, [2]string{engines[i], engines[j]})
-			}
-		}
-	}
-	return out
+	return snapshot.Pairings(format, engines)
 }
 
 // Pairings lists the tournament's pairings in schedule order; see the

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"selfplay/config/snapshot"
 )
 
 // A match given as arguments is the config of the file one would write by
@@ -110,7 +112,7 @@ resign_moves = 3
 	}
 }
 
-func mustEncode(t *testing.T, s Snapshot) string {
+func mustEncode(t *testing.T, s snapshot.Snapshot) string {
 	t.Helper()
 	text, err := s.Encode()
 	if err != nil {

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"selfplay/config/snapshot"
+	"selfplay/stats"
 )
 
 // compatSnapshots are the snapshots of testdata/snapshot-compat.toml, one
@@ -57,11 +60,11 @@ func TestSnapshotCompatibleWithStored(t *testing.T) {
 	}
 	for i := range got {
 		if got[i] != want[i] {
-			t.Errorf("snapshot %d differs from the stored one (%v):\n got %s\nwant %s", i, DiffSnapshots(want[i], got[i]), got[i], want[i])
+			t.Errorf("snapshot %d differs from the stored one (%v):\n got %s\nwant %s", i, snapshot.Diff(want[i], got[i]), got[i], want[i])
 		}
 	}
 	for _, line := range want[:len(want)-1] {
-		snap, err := ParseSnapshot(line)
+		snap, err := snapshot.Parse(line)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,13 +81,13 @@ func TestSnapshotCompatibleWithStored(t *testing.T) {
 // A snapshot as the report's tests store it (a few keys) decodes, and a
 // snapshot that is not a JSON object is an error.
 func TestParseSnapshot(t *testing.T) {
-	s, err := ParseSnapshot(`{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"},"future":1}`)
-	if err != nil || s.Format != "match" || len(s.Players) != 2 || s.SPRT == nil || s.SPRT.Elo1 != 5 || s.SPRT.Model != "normalized" {
+	s, err := snapshot.Parse(`{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"},"future":1}`)
+	if err != nil || s.Format != "match" || len(s.Players) != 2 || s.SPRT == nil || s.SPRT.Elo1 != 5 || s.SPRT.Model != stats.NormalizedElo {
 		t.Errorf("ParseSnapshot = %+v, %v", s, err)
 	}
 	for _, bad := range []string{"", "[1]", "{not json", `{"engines":{"a":{"options":[1]}}}`} {
-		if _, err := ParseSnapshot(bad); err == nil {
-			t.Errorf("ParseSnapshot(%q) succeeded", bad)
+		if _, err := snapshot.Parse(bad); err == nil {
+			t.Errorf("snapshot.Parse(%q) succeeded", bad)
 		}
 	}
 }

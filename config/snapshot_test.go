@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"selfplay/config/snapshot"
 )
 
 const snapConfig = `
@@ -103,7 +105,7 @@ format = "gauntlet"
 tc = "40/2:00+0"
 `
 	if b := snapshots(t, same, nil); !slices.Equal(a, b) {
-		t.Errorf("equal configs give different snapshots:\n%s\n%s\ndiff: %v %v", a, b, DiffSnapshots(a[0], b[0]), DiffSnapshots(a[1], b[1]))
+		t.Errorf("equal configs give different snapshots:\n%s\n%s\ndiff: %v %v", a, b, snapshot.Diff(a[0], b[0]), snapshot.Diff(a[1], b[1]))
 	}
 	for _, s := range a {
 		var m map[string]any
@@ -176,7 +178,7 @@ func TestSnapshotChanges(t *testing.T) {
 			if got[c.i] == base[c.i] {
 				t.Fatalf("snapshot unchanged: %s", got[c.i])
 			}
-			diff := DiffSnapshots(base[c.i], got[c.i])
+			diff := snapshot.Diff(base[c.i], got[c.i])
 			text := strings.Join(diff, "\n")
 			for _, w := range c.want {
 				if !strings.Contains(text, w) {
@@ -187,7 +189,7 @@ func TestSnapshotChanges(t *testing.T) {
 				t.Errorf("diff not sorted: %v", diff)
 			}
 			if other := 1 - c.i; got[other] != base[other] && c.name != "switch" && c.name != "preset" && c.name != "hash" {
-				t.Errorf("the other tournament's snapshot changed too: %v", DiffSnapshots(base[other], got[other]))
+				t.Errorf("the other tournament's snapshot changed too: %v", snapshot.Diff(base[other], got[other]))
 			}
 		})
 	}
@@ -209,17 +211,17 @@ func TestSnapshotOutsidePath(t *testing.T) {
 
 func TestDiffSnapshots(t *testing.T) {
 	s := snapshots(t, snapConfig, nil)[0]
-	if d := DiffSnapshots(s, s); d != nil {
+	if d := snapshot.Diff(s, s); d != nil {
 		t.Errorf("equal snapshots: %v", d)
 	}
-	all := DiffSnapshots("", s)
+	all := snapshot.Diff("", s)
 	if len(all) == 0 || !strings.HasPrefix(all[0], "adjudication.margin: (none) -> 200") {
 		t.Errorf("from empty: %v", all)
 	}
-	if d := DiffSnapshots("{not json", s); len(d) != 1 || !strings.Contains(d[0], "old snapshot is unreadable") {
+	if d := snapshot.Diff("{not json", s); len(d) != 1 || !strings.Contains(d[0], "old snapshot is unreadable") {
 		t.Errorf("bad old: %v", d)
 	}
-	got := DiffSnapshots(`{"a":{"b":1,"c":[1,2]},"seed":18446744073709551615}`, `{"a":{"b":2,"c":[1,2]},"seed":18446744073709551614}`)
+	got := snapshot.Diff(`{"a":{"b":1,"c":[1,2]},"seed":18446744073709551615}`, `{"a":{"b":2,"c":[1,2]},"seed":18446744073709551614}`)
 	want := []string{"a.b: 1 -> 2", "seed: 18446744073709551615 -> 18446744073709551614"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)

@@ -12,6 +12,7 @@ import (
 
 	"selfplay/engines/search"
 	"selfplay/openings"
+	"selfplay/stats"
 )
 
 // Tournament defaults and bounds.
@@ -36,7 +37,7 @@ const (
 var (
 	formats   = []string{FormatMatch, FormatGauntlet, FormatRoundRobin}
 	policies  = []string{PolicyReferee, PolicyAgree, PolicyDraw}
-	sprtModel = []string{SPRTNormalized, SPRTLogistic}
+	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String()}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
 
@@ -404,9 +405,9 @@ func (p *parser) adjudication(t *table) Adjudication {
 }
 
 // sprt parses [tournament.sprt].
-func (p *parser) sprt(t *table) *SPRT {
+func (p *parser) sprt(t *table) *stats.SPRT {
 	t.unknown(sprtKeys, nil)
-	s := &SPRT{Alpha: DefaultSPRTAlpha, Beta: DefaultSPRTBeta, Model: SPRTNormalized}
+	s := &stats.SPRT{Alpha: DefaultSPRTAlpha, Beta: DefaultSPRTBeta, Model: stats.NormalizedElo}
 	for _, k := range []string{"elo0", "elo1"} {
 		if !t.has(k) {
 			p.errf(t.path, "missing %s (the SPRT tests elo0 against elo1)", k)
@@ -433,7 +434,7 @@ func (p *parser) sprt(t *table) *SPRT {
 		p.errf(t.path, "alpha + beta must be < 1 (got %v + %v)", s.Alpha, s.Beta)
 	}
 	if m, ok := t.oneOf("model", sprtModel); ok {
-		s.Model = m
+		s.Model, _ = stats.ParseEloModel(m) // one of sprtModel's names
 	}
 	return s
 }

@@ -9,8 +9,10 @@ package config
 import (
 	"time"
 
+	"selfplay/config/snapshot"
 	"selfplay/engines/search"
 	"selfplay/openings"
+	"selfplay/stats"
 )
 
 // File is a parsed and validated config file.
@@ -58,9 +60,9 @@ func (e Engine) External() bool { return e.Command != "" }
 
 // Tournament formats.
 const (
-	FormatMatch      = "match"
-	FormatGauntlet   = "gauntlet"
-	FormatRoundRobin = "round-robin"
+	FormatMatch      = snapshot.FormatMatch
+	FormatGauntlet   = snapshot.FormatGauntlet
+	FormatRoundRobin = snapshot.FormatRoundRobin
 )
 
 // Tournament is one [[tournament]] table.
@@ -75,7 +77,9 @@ type Tournament struct {
 	Openings     Openings
 	Limits       Limits
 	Adjudication Adjudication
-	SPRT         *SPRT // nil: no SPRT
+	// SPRT stops a match as soon as the test decides (matches only):
+	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
+	SPRT *stats.SPRT
 }
 
 // Openings selects the opening set: a built-in Set or a File.
@@ -143,17 +147,4 @@ type Adjudication struct {
 	DrawScore    int // |score| <= DrawScore ...
 	DrawMoves    int // ... for this many consecutive moves of both engines ...
 	DrawMoveFrom int // ... starting at this move number is a draw
-}
-
-// SPRT model names.
-const (
-	SPRTNormalized = "normalized"
-	SPRTLogistic   = "logistic"
-)
-
-// SPRT stops a match as soon as the test decides (matches only).
-type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64 // default 0.05 each
-	Model       string  // normalized (default) | logistic
 }

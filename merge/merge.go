@@ -21,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/standings"
 	"selfplay/store"
 	"selfplay/store/record"
@@ -230,81 +230,63 @@ type tournamentSeen struct {
 // cannot be merged: other configurations, overlapping shards, shards of
 // different splits, different games under the same key.
 func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error) {
-	name := func(s source) string {
-		if s == outputSource {
-			return "the output"
-		}
-		return inputs[s]
+	c := &checker{inputs: inputs, seen: map[string]*tournamentSeen{},
+		plan: &plan{games: make([]map[string][]store.GameKey, len(inputs)), stored: make([]map[string]int, len(inputs))}}
+	if err := c.readSources(ctx, st); err != nil {
+		return nil, err
 	}
-	seen := map[string]*tournamentSeen{}
-	var order []string // tournament names in the order seen
-	var problems []string
-	p := &plan{games: make([]map[string][]store.GameKey, len(inputs)), stored: make([]map[string]int, len(inputs))}
-
-	// add records the tournament t of source src with its game keys.
-	add := func(src source, t record.Tournament, keys []store.GameKey) {
-		s := seen[t.Name]
-		if s == nil {
-			s = &tournamentSeen{first: t, from: src, id: map[source]int64{}, shards: map[record.Shard]source{},
-				counts: map[int]source{}, owner: map[store.GameKey]source{}, twice: map[store.GameKey][]source{}}
-			seen[t.Name] = s
-			order = append(order, t.Name)
-		} else if t.ConfigHash != s.first.ConfigHash {
-			problems = append(problems, fmt.Sprintf("tournament %q has another configuration in %s than in %s:\n    %s",
-				t.Name, name(src), name(s.from), strings.Join(config.DiffSnapshots(s.first.Config, t.Config), "\n    ")))
-			return
-		}
-		s.id[src] = t.ID
-		if sh := t.Shard; sh.Sharded() {
-			if src == outputSource {
-				problems = append(problems, fmt.Sprintf("the output holds %s of tournament %q: merge into a new database",
-					sh, t.Name))
-			}
-			key := record.Shard{Index: sh.Index, Count: sh.Count}
-			if other, ok := s.shards[key]; ok {
-				problems = append(problems, fmt.Sprintf("%s and %s are both shard %d of %d of tournament %q "+
-					"(overlapping shard numbers): merge one of them", name(other), name(src), sh.Index, sh.Count, t.Name))
-			}
-			s.shards[key] = src
-			for n, other := range s.counts {
-				if n != sh.Count {
-					problems = append(problems, fmt.Sprintf("%s is a shard of %d and %s a shard of %d of tournament %q: "+
-						"the number of shards changed between waves (every wave of a tournament must use the same N)",
-						name(other), n, name(src), sh.Count, t.Name))
-				}
-			}
-			s.counts[sh.Count] = src
-		}
-		if src != outputSource {
-			p.stored[src][t.Name] = len(keys)
-		}
-		for _, k := range keys {
-			if _, ok := s.owner[k]; ok {
-				s.twice[k] = append(s.twice[k], src)
-				continue
-			}
-			s.owner[k] = src
-			if src != outputSource {
-				p.games[src][t.Name] = append(p.games[src][t.Name], k)
-			}
-		}
+	if len(c.problems) > 0 {
+		return nil, &RefusedError{Problems: c.problems}
 	}
+	// A game in two sources is merged once if it is the same game in both.
+	digests, err := c.readDigests(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.compareTwice(digests); err != nil {
+		return nil, err
+	}
+	if len(c.problems) > 0 {
+		return nil, &RefusedError{Problems: c.problems}
+	}
+	return c.plan, nil
+}
 
+// checker gathers what check finds.
+type checker struct {
+	inputs   []string
+	seen     map[string]*tournamentSeen
+	order    []string // tournament names in the order seen
+	problems []string
+	plan     *plan
+}
+
+// name is how a problem names a source.
+func (c *checker) name(s source) string {
+	if s == outputSource {
+		return "the output"
+	}
+	return c.inputs[s]
+}
+
+// readSources reads the tournaments and game keys of the output st (nil:
+// none) and of every input.
+func (c *checker) readSources(ctx context.Context, st *store.Store) error {
 	if st != nil {
 		ts, err := st.Tournaments(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, t := range ts {
 			keys, err := st.GameKeys(ctx, t.ID)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			add(outputSource, t, keys)
+			c.add(outputSource, t, keys)
 		}
 	}
-	for i, in := range inputs {
-		p.games[i], p.stored[i] = map[string][]store.GameKey{}, map[string]int{}
+	for i, in := range c.inputs {
+		c.plan.games[i], c.plan.stored[i] = map[string][]store.GameKey{}, map[string]int{}
 		err := readInput(ctx, in, true, func(r *store.Reader) error {
 			ts, err := r.Tournaments(ctx)
 			if err != nil {
@@ -315,23 +297,84 @@ func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error)
 				if err != nil {
 					return err
 				}
-				add(source(i), t, keys)
+				c.add(source(i), t, keys)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &RefusedError{Problems: problems}
-	}
+	return nil
+}
 
-	// A game in two sources is merged once if it is the same game in
-	// both; its digests are read from every source that has it.
+// add records the tournament t of source src with its game keys.
+func (c *checker) add(src source, t record.Tournament, keys []store.GameKey) {
+	s := c.seen[t.Name]
+	if s == nil {
+		s = &tournamentSeen{first: t, from: src, id: map[source]int64{}, shards: map[record.Shard]source{},
+			counts: map[int]source{}, owner: map[store.GameKey]source{}, twice: map[store.GameKey][]source{}}
+		c.seen[t.Name] = s
+		c.order = append(c.order, t.Name)
+	} else if t.ConfigHash != s.first.ConfigHash {
+		c.problems = append(c.problems, fmt.Sprintf("tournament %q has another configuration in %s than in %s:\n    %s",
+			t.Name, c.name(src), c.name(s.from), strings.Join(snapshot.Diff(s.first.Config, t.Config), "\n    ")))
+		return
+	}
+	s.id[src] = t.ID
+	if t.Shard.Sharded() {
+		c.addShard(s, src, t)
+	}
+	if src != outputSource {
+		c.plan.stored[src][t.Name] = len(keys)
+	}
+	for _, k := range keys {
+		if _, ok := s.owner[k]; ok {
+			s.twice[k] = append(s.twice[k], src)
+			continue
+		}
+		s.owner[k] = src
+		if src != outputSource {
+			c.plan.games[src][t.Name] = append(c.plan.games[src][t.Name], k)
+		}
+	}
+}
+
+// addShard records the shard t of tournament s held by src: the output
+// must hold the whole tournament, and the inputs distinct shards of one
+// split.
+func (c *checker) addShard(s *tournamentSeen, src source, t record.Tournament) {
+	sh := t.Shard
+	if src == outputSource {
+		c.problems = append(c.problems, fmt.Sprintf("the output holds %s of tournament %q: merge into a new database",
+			sh, t.Name))
+	}
+	key := record.Shard{Index: sh.Index, Count: sh.Count}
+	if other, ok := s.shards[key]; ok {
+		c.problems = append(c.problems, fmt.Sprintf("%s and %s are both shard %d of %d of tournament %q "+
+			"(overlapping shard numbers): merge one of them", c.name(other), c.name(src), sh.Index, sh.Count, t.Name))
+	}
+	s.shards[key] = src
+	for n, other := range s.counts {
+		if n != sh.Count {
+			c.problems = append(c.problems, fmt.Sprintf("%s is a shard of %d and %s a shard of %d of tournament %q: "+
+				"the number of shards changed between waves (every wave of a tournament must use the same N)",
+				c.name(other), n, c.name(src), sh.Count, t.Name))
+		}
+	}
+	s.counts[sh.Count] = src
+}
+
+// digests holds, per source and tournament, the digests of games read to
+// compare them.
+type digests map[source]map[string]map[store.GameKey]store.GameDigest
+
+// readDigests reads the digests of every game held by more than one
+// source, from each source that has it.
+func (c *checker) readDigests(ctx context.Context, st *store.Store) (digests, error) {
 	need := map[source]map[string][]store.GameKey{}
-	for _, tn := range order {
-		s := seen[tn]
+	for _, tn := range c.order {
+		s := c.seen[tn]
 		for k, srcs := range s.twice {
 			for _, src := range append([]source{s.owner[k]}, srcs...) {
 				if need[src] == nil {
@@ -341,11 +384,11 @@ func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error)
 			}
 		}
 	}
-	digests := map[source]map[string]map[store.GameKey]store.GameDigest{}
-	readDigests := func(src source, r *store.Reader) error {
-		digests[src] = map[string]map[store.GameKey]store.GameDigest{}
+	out := digests{}
+	read := func(src source, r *store.Reader) error {
+		out[src] = map[string]map[store.GameKey]store.GameDigest{}
 		for tn, keys := range need[src] {
-			ds, err := r.GameDigests(ctx, seen[tn].id[src], keys)
+			ds, err := r.GameDigests(ctx, c.seen[tn].id[src], keys)
 			if err != nil {
 				return fmt.Errorf("tournament %s: %w", tn, err)
 			}
@@ -353,23 +396,29 @@ func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error)
 			for _, d := range ds {
 				m[d.Key] = d
 			}
-			digests[src][tn] = m
+			out[src][tn] = m
 		}
 		return nil
 	}
 	for src := range need {
 		var err error
 		if src == outputSource {
-			err = readDigests(src, &st.Reader)
+			err = read(src, &st.Reader)
 		} else {
-			err = readInput(ctx, inputs[src], false, func(r *store.Reader) error { return readDigests(src, r) })
+			err = readInput(ctx, c.inputs[src], false, func(r *store.Reader) error { return read(src, r) })
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	for _, tn := range order {
-		s := seen[tn]
+	return out, nil
+}
+
+// compareTwice adds a problem for every game held by two sources that
+// differs between them, in key order per tournament.
+func (c *checker) compareTwice(ds digests) error {
+	for _, tn := range c.order {
+		s := c.seen[tn]
 		keys := make([]store.GameKey, 0, len(s.twice))
 		for k := range s.twice {
 			keys = append(keys, k)
@@ -377,23 +426,20 @@ func check(ctx context.Context, inputs []string, st *store.Store) (*plan, error)
 		sortKeys(keys)
 		for _, k := range keys {
 			first := s.owner[k]
-			a, aok := digests[first][tn][k]
+			a, aok := ds[first][tn][k]
 			for _, src := range s.twice[k] {
-				b, bok := digests[src][tn][k]
+				b, bok := ds[src][tn][k]
 				if !aok || !bok {
-					return nil, fmt.Errorf("tournament %s game %s: no longer in %s or %s (did an input change during the merge?)",
-						tn, k, name(first), name(src))
+					return fmt.Errorf("tournament %s game %s: no longer in %s or %s (did an input change during the merge?)",
+						tn, k, c.name(first), c.name(src))
 				}
 				if a.Sum != b.Sum {
-					problems = append(problems, conflict(tn, k, name(first), a, name(src), b))
+					c.problems = append(c.problems, conflict(tn, k, c.name(first), a, c.name(src), b))
 				}
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &RefusedError{Problems: problems}
-	}
-	return p, nil
+	return nil
 }
 
 // readInput opens an input read-only, checks that it is intact (if

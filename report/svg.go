@@ -91,87 +91,127 @@ func (c lineChart) svg() string {
 	c = c.thinned()
 	var b strings.Builder
 	svgOpen(&b, "chart line-chart", lineWidth, lineHeight, c.title)
-
-	left, top := float64(lineMarginLeft), float64(lineMarginTop)
-	right, bottom := float64(lineWidth-lineMarginRight), float64(lineHeight-lineMarginBottom)
-	fmt.Fprintf(&b, `<rect class="plot" x="%s" y="%s" width="%s" height="%s"/>`, num(left), num(top), num(right-left), num(bottom-top))
-
-	xMax := 1.0
-	for _, x := range c.x {
-		xMax = max(xMax, x)
-	}
-	px := func(x float64) float64 { return left + (right-left)*x/xMax }
-	py := func(y float64) float64 {
-		switch edge(y, c.yMin, c.yMax) {
-		case 1:
-			return top
-		case -1:
-			return bottom
-		}
-		return bottom - (bottom-top)*(y-c.yMin)/(c.yMax-c.yMin)
-	}
-
-	for _, t := range ticks(0, xMax) {
-		x := px(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x), num(top), num(x), num(bottom))
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, num(x), num(bottom+14), tickLabel(t))
-	}
-	for _, t := range ticks(c.yMin, c.yMax) {
-		y := py(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(left), num(y), num(right), num(y))
-		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-4), num(y+4), tickLabel(t))
-	}
-	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), lineHeight-6,
-		html.EscapeString(c.xLabel))
-	fmt.Fprintf(&b, `<text class="axis" x="14" y="%s" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>`,
-		num((top+bottom)/2), num((top+bottom)/2), html.EscapeString(c.yLabel))
-
+	p := newLinePlot(c)
+	fmt.Fprintf(&b, `<rect class="plot" x="%s" y="%s" width="%s" height="%s"/>`, num(p.left), num(p.top),
+		num(p.right-p.left), num(p.bottom-p.top))
+	c.drawAxes(&b, p)
 	band := len(c.low) == len(c.x) && len(c.high) == len(c.x) && len(c.x) > 0
 	if band {
-		var pts []string
-		for i := range c.x {
-			pts = append(pts, num(px(c.x[i]))+","+num(py(c.high[i])))
-		}
-		for i := len(c.x) - 1; i >= 0; i-- {
-			pts = append(pts, num(px(c.x[i]))+","+num(py(c.low[i])))
-		}
-		fmt.Fprintf(&b, `<polygon class="band" points="%s"/>`, strings.Join(pts, " "))
+		c.drawBand(&b, p)
 	}
 	for _, r := range c.refs {
-		y := py(r.y)
-		fmt.Fprintf(&b, `<line class="ref %s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, r.kind, num(left), num(y), num(right), num(y))
-		fmt.Fprintf(&b, `<text class="reflabel" x="%s" y="%s">%s</text>`, num(right+4), num(y+4), html.EscapeString(r.label))
+		y := p.py(r.y)
+		fmt.Fprintf(&b, `<line class="ref %s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, r.kind, num(p.left), num(y), num(p.right), num(y))
+		fmt.Fprintf(&b, `<text class="reflabel" x="%s" y="%s">%s</text>`, num(p.right+4), num(y+4), html.EscapeString(r.label))
 	}
 	if len(c.x) > 0 {
 		var pts []string
 		for i := range c.x {
-			pts = append(pts, num(px(c.x[i]))+","+num(py(c.y[i])))
+			pts = append(pts, num(p.px(c.x[i]))+","+num(p.py(c.y[i])))
 		}
 		fmt.Fprintf(&b, `<polyline class="line" points="%s"/>`, strings.Join(pts, " "))
 		n := len(c.x) - 1
-		fmt.Fprintf(&b, `<circle class="last" cx="%s" cy="%s" r="3"/>`, num(px(c.x[n])), num(py(c.y[n])))
+		fmt.Fprintf(&b, `<circle class="last" cx="%s" cy="%s" r="3"/>`, num(p.px(c.x[n])), num(p.py(c.y[n])))
 	}
+	if c.markClamped(&b, p, band) > 0 {
+		clipLegend(&b, lineWidth, lineHeight, "beyond the scale")
+	}
+	if c.note != "" {
+		fmt.Fprintf(&b, `<text class="note" x="%s" y="%s" text-anchor="middle">%s</text>`, num((p.left+p.right)/2),
+			num((p.top+p.bottom)/2), html.EscapeString(c.note))
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
 
-	// Marks of the clamped stretches: the band's, then the line's.
-	edgeY := func(e int) float64 {
-		if e > 0 {
-			return top
-		}
-		return bottom
+// linePlot places a line chart's values in its plot area: x from 0 to the
+// largest x (at least 1), y from yMin to yMax, values beyond that range on
+// the plot's edge.
+type linePlot struct {
+	left, top, right, bottom float64
+	xMax, yMin, yMax         float64
+}
+
+func newLinePlot(c lineChart) linePlot {
+	p := linePlot{
+		left: lineMarginLeft, top: lineMarginTop,
+		right: lineWidth - lineMarginRight, bottom: lineHeight - lineMarginBottom,
+		xMax: 1, yMin: c.yMin, yMax: c.yMax,
 	}
+	for _, x := range c.x {
+		p.xMax = max(p.xMax, x)
+	}
+	return p
+}
+
+func (p linePlot) px(x float64) float64 { return p.left + (p.right-p.left)*x/p.xMax }
+
+func (p linePlot) py(y float64) float64 {
+	switch edge(y, p.yMin, p.yMax) {
+	case 1:
+		return p.top
+	case -1:
+		return p.bottom
+	}
+	return p.bottom - (p.bottom-p.top)*(y-p.yMin)/(p.yMax-p.yMin)
+}
+
+// edgeY is the plot's edge beyond which values of edge e lie.
+func (p linePlot) edgeY(e int) float64 {
+	if e > 0 {
+		return p.top
+	}
+	return p.bottom
+}
+
+// drawAxes draws the grid, the ticks and the axis labels.
+func (c lineChart) drawAxes(b *strings.Builder, p linePlot) {
+	left, top, right, bottom := p.left, p.top, p.right, p.bottom
+	for _, t := range ticks(0, p.xMax) {
+		x := p.px(t)
+		fmt.Fprintf(b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x), num(top), num(x), num(bottom))
+		fmt.Fprintf(b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, num(x), num(bottom+14), tickLabel(t))
+	}
+	for _, t := range ticks(c.yMin, c.yMax) {
+		y := p.py(t)
+		fmt.Fprintf(b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(left), num(y), num(right), num(y))
+		fmt.Fprintf(b, `<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, num(left-4), num(y+4), tickLabel(t))
+	}
+	fmt.Fprintf(b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), lineHeight-6,
+		html.EscapeString(c.xLabel))
+	fmt.Fprintf(b, `<text class="axis" x="14" y="%s" text-anchor="middle" transform="rotate(-90 14 %s)">%s</text>`,
+		num((top+bottom)/2), num((top+bottom)/2), html.EscapeString(c.yLabel))
+}
+
+// drawBand draws the interval band between low and high.
+func (c lineChart) drawBand(b *strings.Builder, p linePlot) {
+	var pts []string
+	for i := range c.x {
+		pts = append(pts, num(p.px(c.x[i]))+","+num(p.py(c.high[i])))
+	}
+	for i := len(c.x) - 1; i >= 0; i-- {
+		pts = append(pts, num(p.px(c.x[i]))+","+num(p.py(c.low[i])))
+	}
+	fmt.Fprintf(b, `<polygon class="band" points="%s"/>`, strings.Join(pts, " "))
+}
+
+// markClamped marks the stretches drawn on the plot's edge, the band's
+// (with band) then the line's with arrowheads, and returns how many there
+// are.
+func (c lineChart) markClamped(b *strings.Builder, p linePlot, band bool) int {
 	clampedRuns := 0
 	mark := func(rs []run, arrows bool) {
 		for _, r := range rs {
 			clampedRuns++
-			x1, x2 := px(c.x[r.from]), px(c.x[r.to])
+			x1, x2 := p.px(c.x[r.from]), p.px(c.x[r.to])
 			if x2-x1 < 4 {
 				x1, x2 = x1-2, x2+2
 			}
-			y := edgeY(r.edge)
-			fmt.Fprintf(&b, `<line class="clip" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x1), num(y), num(x2), num(y))
+			y := p.edgeY(r.edge)
+			fmt.Fprintf(b, `<line class="clip" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x1), num(y), num(x2), num(y))
 			if arrows {
 				for _, i := range []int{r.from, r.to} {
-					b.WriteString(arrowhead(px(c.x[i]), y, r.edge))
+					b.WriteString(arrowhead(p.px(c.x[i]), y, r.edge))
 					if r.from == r.to {
 						break
 					}
@@ -184,15 +224,7 @@ func (c lineChart) svg() string {
 		mark(runs(c.low, c.yMin, c.yMax), false)
 	}
 	mark(runs(c.y, c.yMin, c.yMax), true)
-	if clampedRuns > 0 {
-		clipLegend(&b, lineWidth, lineHeight, "beyond the scale")
-	}
-	if c.note != "" {
-		fmt.Fprintf(&b, `<text class="note" x="%s" y="%s" text-anchor="middle">%s</text>`, num((left+right)/2),
-			num((top+bottom)/2), html.EscapeString(c.note))
-	}
-	b.WriteString(`</svg>`)
-	return b.String()
+	return clampedRuns
 }
 
 // clipLegend explains the orange edge marks in the chart's bottom right

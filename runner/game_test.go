@@ -583,12 +583,9 @@ end) finally}
 // the result, even games that would have undone the decision.
 func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	tr := &config.Tournament{Name: "m", Format: config.FormatMatch, Engines: []string{"a", "b"},
-		SPRT: &config.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: config.SPRTLogistic}}
+		SPRT: &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: stats.LogisticElo}}
 	tally := standings.NewTally()
-	s, err := newSPRTState(tr, tally)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSPRTState(tr, tally)
 	pair := 0
 	addPair := func(first0, first1 string) { // results of the pair's games, White's view
 		t.Helper()
@@ -608,7 +605,7 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	// defined) until H0 is accepted.
 	for i := 0; !s.decided(); i++ {
 		if i == 200 {
-			t.Fatalf("no decision after 200 pairs: %+v", s.result)
+			t.Fatalf("no decision after 200 pairs: %+v", s.result())
 		}
 		if i%3 == 0 {
 			addPair("1/2-1/2", "1/2-1/2")
@@ -616,7 +613,7 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 			addPair("0-1", "1-0")
 		}
 	}
-	decision := s.result
+	decision := s.result()
 	if decision.State != stats.SPRTAcceptH0 {
 		t.Fatalf("decision %v, want H0", decision.State)
 	}
@@ -624,15 +621,12 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	for range 3 * pair {
 		addPair("1-0", "0-1")
 	}
-	if s.result != decision {
-		t.Fatalf("the decision changed: %+v -> %+v", decision, s.result)
+	if s.result() != decision {
+		t.Fatalf("the decision changed: %+v -> %+v", decision, s.result())
 	}
-	fresh, err := newSPRTState(tr, tally)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fresh.result.State == stats.SPRTAcceptH0 {
-		t.Fatalf("the later games would not have undone the decision (%+v): the test proves nothing", fresh.result)
+	fresh := newSPRTState(tr, tally)
+	if fresh.result().State == stats.SPRTAcceptH0 {
+		t.Fatalf("the later games would not have undone the decision (%+v): the test proves nothing", fresh.result())
 	}
 }
 

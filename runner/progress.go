@@ -85,7 +85,7 @@ func (p *progress) status() status {
 		s.standings = standingsOf(ps)
 	}
 	if p.sprt.enabled() {
-		r := p.sprt.result
+		r := p.sprt.result()
 		s.sprt = &r
 	}
 	return s

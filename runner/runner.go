@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/engines"
 	"selfplay/engines/local"
 	"selfplay/report"
@@ -124,11 +125,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return fmt.Errorf("tournament %s: %w", t.Name, err)
 	}
-	snapshot, err := snap.Encode()
+	snapText, err := snap.Encode()
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256([]byte(snapshot))
+	sum := sha256.Sum256([]byte(snapText))
 	hash := hex.EncodeToString(sum[:])
 
 	row, err := st.TournamentByName(ctx, t.Name)
@@ -143,7 +144,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 		row = record.Tournament{}
 	case row.ConfigHash != hash:
-		return &ConfigChangedError{Tournament: t.Name, Changes: config.DiffSnapshots(row.Config, snapshot)}
+		return &ConfigChangedError{Tournament: t.Name, Changes: snapshot.Diff(row.Config, snapText)}
 	}
 
 	// Without PGN and moves: the tally needs only results, pairs and colors
@@ -167,8 +168,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	var sprt *sprtState
 	if share.Sharded() {
 		sprt = &sprtState{} // no test: a shard's games alone do not decide it
-	} else if sprt, err = newSPRTState(t, tally); err != nil {
-		return err
+	} else {
+		sprt = newSPRTState(t, tally)
 	}
 	// Replayed game by game, so the SPRT decides where it decided in the
 	// interrupted run and later stored games cannot undo that.
@@ -213,7 +214,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 	}
 	if row.ID == 0 {
-		row = record.Tournament{Name: t.Name, Config: snapshot, ConfigHash: hash, TotalGames: sched.total, Shard: share}
+		row = record.Tournament{Name: t.Name, Config: snapText, ConfigHash: hash, TotalGames: sched.total, Shard: share}
 		for _, name := range t.Engines {
 			e, _ := cfg.Engine(name)
 			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
@@ -242,10 +243,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 	}
 	r.prog.finish()
-	state, llr := "", 0.0
-	if sprt.enabled() {
-		state, llr = sprt.result.State.String(), sprt.result.LLR
-	}
+	state, llr := sprt.stored()
 	// A share is not the tournament: only the whole schedule, or a
 	// decided SPRT, completes it.
 	status := record.StatusComplete

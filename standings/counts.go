@@ -28,7 +28,7 @@ type Counts struct {
 // the ratings anchored at anchor ("" for the average; an engine not in
 // c.Engines is an error wrapping ErrNotFound): the rating table and, per
 // pairing, the counts, both models' estimates and the verdict, computed as
-// Tournament computes them for stored games.
+// Load computes them for stored games.
 func FromCounts(c Counts, level float64, anchor string) (report.Tournament, error) {
 	if level == 0 {
 		level = stats.DefaultLevel

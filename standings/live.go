@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -17,9 +17,9 @@ import (
 // SPRT's LLR after each pair: an SPRT evaluation per pair) are kept from
 // one Report to the next and recomputed only from the first pair that new
 // games changed, which for a run's new games is near the end of the
-// schedule; Tournament is a Live that counts all games at once. Counting
+// schedule; tournamentReport is a Live that counts all games at once. Counting
 // and reporting do not depend on the order games are added: Report gives
-// what Tournament gives for the same games in schedule order.
+// what tournamentReport gives for the same games in schedule order.
 //
 // A Live is not safe for concurrent use; the reports it returns share
 // nothing with it.
@@ -30,7 +30,7 @@ type Live struct {
 	played   *report.TimeRange
 	sums     map[string]record.SearchSums
 
-	// keep: figures are kept for the next Report (false for Tournament's
+	// keep: figures are kept for the next Report (false for tournamentReport's
 	// one report, which would only pay their memory).
 	keep bool
 	// What the cached figures were computed with (Report's level, the
@@ -232,7 +232,7 @@ func (p *livePairing) eval(i int, level float64, test *stats.SPRT) (stepEval, er
 	return *e, nil
 }
 
-// Report is the tournament's report (as Tournament builds it) from the
+// Report is the tournament's report (as tournamentReport builds it) from the
 // games added so far, at the confidence level, its ratings anchored at
 // anchor ("" for the average). t is the tournament as stored now (status,
 // SPRT decision, schedule, config snapshot).
@@ -245,11 +245,11 @@ func (l *Live) Report(t record.Tournament, level float64, anchor string) (report
 }
 
 func (l *Live) report(t record.Tournament, level float64, anchor string) (report.Tournament, error) {
-	snap, err := config.ParseSnapshot(t.Config)
+	snap, err := snapshot.Parse(t.Config)
 	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}
-	test, err := sprtTest(snap)
+	test, err := snap.MatchSPRT()
 	if err != nil {
 		return report.Tournament{}, err
 	}
@@ -281,7 +281,7 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 	}
 	tally.Games = l.games
 	var decision *stats.SPRTResult
-	if d, ok := sprtDecision(t); ok {
+	if d, ok := storedSPRT(t); ok {
 		decision = &d
 	}
 	rt := report.Tournament{

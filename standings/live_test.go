@@ -121,7 +121,7 @@ func TestLiveEqualsTournament(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want, err := Tournament(tour, sorted, record.SumSearch(sorted), level, "")
+					want, err := tournamentReport(tour, sorted, record.SumSearch(sorted), level, "")
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -129,7 +129,7 @@ func TestLiveEqualsTournament(t *testing.T) {
 						t.Fatalf("after %d games (report %d): incremental report differs from the full one:\n%s\n%s",
 							len(added), reports, g, w)
 					}
-					// Tournament is a Live too: the counts also agree with
+					// tournamentReport is a Live too: the counts also agree with
 					// a Tally, which counts by Add alone.
 					tally := NewTally()
 					for i := range sorted {

@@ -8,23 +8,16 @@ import (
 	"selfplay/store/record"
 )
 
-// sprtDecision is the SPRT state stored with a tournament, if there is
+// storedSPRT is the SPRT state stored with a tournament, if there is
 // one: the runner's decision (Tournament.SPRTState "H0" or "H1" and the LLR
 // at which it decided), or "continue" with the LLR where the runner found
 // no decision in a complete tournament, or where a merge of shards found
 // none in the games before the first missing one (so that the games
 // present after a gap, in whatever order, cannot make a decision that
 // filling the gap would undo).
-func sprtDecision(t record.Tournament) (stats.SPRTResult, bool) {
-	var state stats.SPRTState
-	switch t.SPRTState {
-	case stats.SPRTContinue.String():
-		state = stats.SPRTContinue
-	case stats.SPRTAcceptH0.String():
-		state = stats.SPRTAcceptH0
-	case stats.SPRTAcceptH1.String():
-		state = stats.SPRTAcceptH1
-	default:
+func storedSPRT(t record.Tournament) (stats.SPRTResult, bool) {
+	state, ok := stats.ParseSPRTState(t.SPRTState)
+	if !ok {
 		return stats.SPRTResult{}, false
 	}
 	return stats.SPRTResult{LLR: t.SPRTLLR, State: state}, true
@@ -71,7 +64,7 @@ func pairingReport(pt *PairingTally, lp *livePairing, level float64, test *stats
 	// each game. Each step's figures are computed once (livePairing.eval).
 	var path *llrPath
 	if test != nil {
-		path = &llrPath{test: *test}
+		path = newLLRPath(*test, decision)
 	}
 	var steps []pairingStep
 	if lp != nil {
@@ -91,7 +84,7 @@ func pairingReport(pt *PairingTally, lp *livePairing, level float64, test *stats
 		}
 	}
 	if path != nil {
-		p.SPRT = path.report(decision)
+		p.SPRT = path.report()
 	}
 	p.Openings = openingsReport(steps)
 	return p, nil
@@ -110,59 +103,52 @@ func estimateReport(e stats.Estimate) report.Estimate {
 	}
 }
 
-// llrPath evaluates the SPRT after each complete pair as the runner does
-// (pentanomial). Bounds too extreme for the result make the LLR undefined;
-// such pairs are left off the path and, if the last one is, the verdict
-// says so instead of failing the whole report.
+// llrPath follows the SPRT after each complete pair as the runner does
+// (pentanomial), and draws its LLR path. Bounds too extreme for the result
+// make the LLR undefined; such pairs are left off the path and, if the
+// last one is, the verdict says so instead of failing the whole report.
 type llrPath struct {
-	test    stats.SPRT
-	points  []report.LLRPoint
-	pairs   int
-	last    *stats.SPRTResult // after the last pair with a defined LLR
-	crossed *stats.SPRTResult // the first result outside the bounds
-	err     error             // of the last pair's evaluation
+	run    *stats.SPRTRun
+	points []report.LLRPoint
+	pairs  int // complete pairs so far
 }
 
-// add appends the test's result on the pairs so far (r, or err where the
+// newLLRPath starts the path of test; a stored state (decision, when not
+// nil) is the test's result whatever the pairs say: a decision is final,
+// as in fishtest, and so is the state a merge settled on the games before
+// a gap (storedSPRT).
+func newLLRPath(test stats.SPRT, decision *stats.SPRTResult) *llrPath {
+	l := &llrPath{run: stats.NewSPRTRun(test)}
+	if decision != nil {
+		l.run.Restore(decision.State, decision.LLR)
+	}
+	return l
+}
+
+// add takes the test's result on the pairs so far (r, or err where the
 // LLR is undefined).
 func (l *llrPath) add(pairs stats.Pentanomial, r stats.SPRTResult, err error) {
 	l.pairs = pairs.Pairs()
-	if l.err = err; err != nil {
-		return
-	}
-	l.last = &r
-	l.points = append(l.points, report.LLRPoint{Pairs: pairs.Pairs(), Games: pairs.Games(), LLR: report.Float(r.LLR)})
-	if l.crossed == nil && r.State != stats.SPRTContinue {
-		l.crossed = &r
+	l.run.Step(r, err)
+	if err == nil {
+		l.points = append(l.points, report.LLRPoint{Pairs: pairs.Pairs(), Games: pairs.Games(), LLR: report.Float(r.LLR)})
 	}
 }
 
-// report is the SPRT's state: a decision is final, as in fishtest, so it is
-// the runner's stored decision (decision, when not nil) or else the first
-// point of the path outside the bounds, whatever games were stored after
-// it; without one, the LLR after the last pair.
-func (l *llrPath) report(decision *stats.SPRTResult) *report.SPRT {
-	lower, upper := l.test.Bounds()
-	res := stats.SPRTResult{Lower: lower, Upper: upper} // no pair yet: LLR 0, continue
+// report is the SPRT's state: the stored one, or else the first point of
+// the path outside the bounds, whatever games were stored after it;
+// without one, the LLR after the last pair with a defined LLR.
+func (l *llrPath) report() *report.SPRT {
+	res := l.run.Result()
 	var note string
-	switch {
-	case decision != nil:
-		res.LLR, res.State = decision.LLR, decision.State
-	case l.crossed != nil:
-		res = *l.crossed
-	default:
-		if l.last != nil {
-			res = *l.last
-		}
-		if l.err != nil {
-			note = fmt.Sprintf(" (LLR of all %d pairs undefined: %v)", l.pairs, l.err)
-		}
+	if err := l.run.Err(); err != nil {
+		note = fmt.Sprintf(" (LLR of all %d pairs undefined: %v)", l.pairs, err)
 	}
-	t := l.test
+	t := l.run.Test()
 	return &report.SPRT{
 		Elo0: report.Float(t.Elo0), Elo1: report.Float(t.Elo1),
 		Alpha: report.Float(t.Alpha), Beta: report.Float(t.Beta), Model: t.Model.String(),
-		Lower: report.Float(lower), Upper: report.Float(upper),
+		Lower: report.Float(res.Lower), Upper: report.Float(res.Upper),
 		LLR: report.Float(res.LLR), State: res.State.String(),
 		Verdict: stats.SPRTVerdict(t, res) + note,
 		Path:    l.points,

@@ -3,7 +3,7 @@ package standings
 import (
 	"fmt"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/stats"
 	"selfplay/store/record"
 )
@@ -27,11 +27,11 @@ type Settlement struct {
 // decided or every scheduled game is stored; otherwise it is running, and
 // `selfplay run` on the database plays what is missing.
 func Settle(t record.Tournament, games []record.Game) (Settlement, error) {
-	snap, err := config.ParseSnapshot(t.Config)
+	snap, err := snapshot.Parse(t.Config)
 	if err != nil {
 		return Settlement{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}
-	test, err := sprtTest(snap)
+	test, err := snap.MatchSPRT()
 	if err != nil {
 		return Settlement{}, err
 	}
@@ -42,33 +42,36 @@ func Settle(t record.Tournament, games []record.Game) (Settlement, error) {
 	if test == nil {
 		return s, nil
 	}
-	if d, ok := sprtDecision(t); ok && d.State != stats.SPRTContinue {
-		s.Status, s.SPRTState, s.SPRTLLR = record.StatusComplete, d.State.String(), d.LLR
-		return s, nil
+	run := stats.NewSPRTRun(*test)
+	if d, ok := storedSPRT(t); ok && d.State.Decided() {
+		run.Restore(d.State, d.LLR)
 	}
-	tally := NewTally()
-	s.SPRTState = stats.SPRTContinue.String()
-	for i := range games {
-		g := &games[i]
-		if 2*g.Pair+g.Index != i {
-			break // the first missing game
-		}
-		if err := tally.Add(g); err != nil {
-			return Settlement{}, err
-		}
-		if g.Index == 0 {
-			continue // a pair completes with its second game
-		}
-		ps := tally.Pairings()
-		r, err := test.Pentanomial(ps[0].Pairs)
-		if err != nil {
-			continue // undefined LLR (too few kinds of results yet): keep the last one, as the runner does
-		}
-		s.SPRTLLR = r.LLR
-		if r.State != stats.SPRTContinue {
-			s.Status, s.SPRTState = record.StatusComplete, r.State.String()
-			break
-		}
+	if err := settleSPRT(run, games); err != nil {
+		return Settlement{}, err
+	}
+	r := run.Result()
+	s.SPRTState, s.SPRTLLR = r.State.String(), r.LLR
+	if run.Decided() {
+		s.Status = record.StatusComplete
 	}
 	return s, nil
+}
+
+// settleSPRT runs the test pair by pair over the games (in schedule
+// order) before the first missing one, until it decides.
+func settleSPRT(run *stats.SPRTRun, games []record.Game) error {
+	tally := NewTally()
+	for i := range games {
+		g := &games[i]
+		if run.Decided() || 2*g.Pair+g.Index != i {
+			return nil // decided, or the first missing game
+		}
+		if err := tally.Add(g); err != nil {
+			return err
+		}
+		if g.Index == 1 { // a pair completes with its second game
+			run.Add(tally.Pairings()[0].Pairs)
+		}
+	}
+	return nil
 }

@@ -3,8 +3,8 @@
 // its SPRT and progress line), and the report model of package report
 // built from records — ratings, pairings with their estimates, Elo progress
 // and LLR path, openings, terminations, search averages and suite runs.
-// Building is a pure function of the records (Tournament, SuiteRuns); Load
-// reads them from a Source such as the store.
+// Building is a pure function of the records; Load reads them from a
+// Source such as the store.
 package standings
 
 import (
@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -92,7 +92,7 @@ func Load(ctx context.Context, src Source, opt Options) (report.Report, error) {
 		if slices.ContainsFunc(t.Engines, func(e record.Engine) bool { return e.Name == opt.Anchor }) {
 			anchor, anchored = opt.Anchor, true
 		}
-		rt, err := Tournament(t, games, sums, level, anchor)
+		rt, err := tournamentReport(t, games, sums, level, anchor)
 		if err != nil {
 			return report.Report{}, err
 		}
@@ -107,7 +107,7 @@ func Load(ctx context.Context, src Source, opt Options) (report.Report, error) {
 		if err != nil {
 			return report.Report{}, err
 		}
-		r.SuiteRuns = SuiteRuns(runs)
+		r.SuiteRuns = suiteRunsReport(runs)
 	}
 	return r, nil
 }
@@ -133,28 +133,11 @@ func engineNames(ts []record.Tournament) string {
 	return strings.Join(names, ", ")
 }
 
-// sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
-// nil.
-func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
-	if s.SPRT == nil || s.Format != config.FormatMatch {
-		return nil, nil
-	}
-	model, err := stats.ParseEloModel(s.SPRT.Model)
-	if err != nil {
-		return nil, fmt.Errorf("stored SPRT: %w", err)
-	}
-	t := &stats.SPRT{Elo0: s.SPRT.Elo0, Elo1: s.SPRT.Elo1, Alpha: s.SPRT.Alpha, Beta: s.SPRT.Beta, Model: model}
-	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("stored SPRT: %w", err)
-	}
-	return t, nil
-}
-
-// Tournament computes a tournament's report from its games (moves are not
+// tournamentReport computes a tournament's report from its games (moves are not
 // read) and each engine's search sums, at the confidence level, its
 // ratings anchored at anchor ("" for the average). Running figures follow
 // the schedule's order (pair, then index), whatever the order of games.
-func Tournament(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
+func tournamentReport(t record.Tournament, games []record.Game, sums map[string]record.SearchSums, level float64,
 	anchor string) (report.Tournament, error) {
 	l := NewLive()
 	l.keep = false
@@ -193,8 +176,8 @@ func shardSPRT(pairings []report.Pairing, sh record.Shard) {
 // pairingOrder lists the pairings as the schedule plays them (from the
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
-func pairingOrder(snap config.Snapshot, tally *Tally) [][2]string {
-	keys := config.Pairings(snap.Format, snap.Players)
+func pairingOrder(snap snapshot.Snapshot, tally *Tally) [][2]string {
+	keys := snapshot.Pairings(snap.Format, snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)
@@ -225,8 +208,8 @@ func ratingsReport(names []string, tally *Tally, level float64, anchor string) (
 	return rows, nil
 }
 
-// SuiteRuns is the report of suite runs.
-func SuiteRuns(runs []record.SuiteRun) []report.SuiteRun {
+// suiteRunsReport is the report of suite runs.
+func suiteRunsReport(runs []record.SuiteRun) []report.SuiteRun {
 	var out []report.SuiteRun
 	for _, run := range runs {
 		r := report.SuiteRun{ID: run.ID, Suite: run.Suite, LimitKind: run.LimitKind, Settings: run.Settings,

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"selfplay/config"
+	"selfplay/config/snapshot"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -105,12 +105,12 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 // Pairings follow the schedule's order, including ones without games.
 func TestPairingOrder(t *testing.T) {
 	tally := NewTally()
-	got := pairingOrder(config.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
+	got := pairingOrder(snapshot.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
 	want := [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("round-robin: %v, want %v", got, want)
 	}
-	got = pairingOrder(config.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
+	got = pairingOrder(snapshot.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
 	if want := [][2]string{{"a", "b"}, {"a", "c"}}; !slices.Equal(got, want) {
 		t.Errorf("gauntlet: %v, want %v", got, want)
 	}
@@ -215,7 +215,7 @@ func TestSPRTDecisionIsFinal(t *testing.T) {
 	row := record.Tournament{Name: "m", Status: record.StatusComplete, TotalGames: 40, SPRTState: "H1", SPRTLLR: 2.5,
 		Engines: []record.Engine{{Name: "a"}, {Name: "b"}},
 		Config:  `{"format":"match","players":["a","b"],"sprt":{"elo0":0,"elo1":150,"alpha":0.1,"beta":0.1,"model":"logistic"}}`}
-	rt, err := Tournament(row, games, record.SumSearch(games), 0.95, "")
+	rt, err := tournamentReport(row, games, record.SumSearch(games), 0.95, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,17 +19,17 @@ func (t Trinomial) Swapped() Trinomial {
 	return Trinomial{Wins: t.Losses, Losses: t.Wins, Draws: t.Draws}
 }
 
-// MaxGames bounds the games of a result: up to it every count and sum is
+// maxResultGames bounds the games of a result: up to it every count and sum is
 // an exact integer, also as a float64 (2^53), and no sum overflows.
-const MaxGames = 1 << 53
+const maxResultGames = 1 << 53
 
-// Validate reports negative counts and results of more than MaxGames games.
+// Validate reports negative counts and results of more than maxResultGames games.
 func (t Trinomial) Validate() error {
 	if t.Wins < 0 || t.Losses < 0 || t.Draws < 0 {
 		return fmt.Errorf("negative count in W/L/D %d/%d/%d", t.Wins, t.Losses, t.Draws)
 	}
-	if !sumAtMost([]int{t.Wins, t.Losses, t.Draws}, MaxGames) {
-		return fmt.Errorf("W/L/D %d/%d/%d add up to more than %d games", t.Wins, t.Losses, t.Draws, int64(MaxGames))
+	if !sumAtMost([]int{t.Wins, t.Losses, t.Draws}, maxResultGames) {
+		return fmt.Errorf("W/L/D %d/%d/%d add up to more than %d games", t.Wins, t.Losses, t.Draws, int64(maxResultGames))
 	}
 	return nil
 }
@@ -101,8 +101,8 @@ func (p Pentanomial) Swapped() Pentanomial {
 	return Pentanomial{LL: p.WW, LD: p.WD, DD: p.DD, WD: p.LD, WW: p.LL}
 }
 
-// Validate reports negative counts and results of more than MaxGames games
-// (MaxGames/2 pairs).
+// Validate reports negative counts and results of more than maxResultGames games
+// (maxResultGames/2 pairs).
 func (p Pentanomial) Validate() error {
 	c := p.Counts()
 	for _, n := range c {
@@ -110,8 +110,8 @@ func (p Pentanomial) Validate() error {
 			return fmt.Errorf("negative count in pentanomial %v", c)
 		}
 	}
-	if !sumAtMost(c[:], MaxGames/2) {
-		return fmt.Errorf("pentanomial %v adds up to more than %d pairs (%d games)", c, int64(MaxGames/2), int64(MaxGames))
+	if !sumAtMost(c[:], maxResultGames/2) {
+		return fmt.Errorf("pentanomial %v adds up to more than %d pairs (%d games)", c, int64(maxResultGames/2), int64(maxResultGames))
 	}
 	return nil
 }

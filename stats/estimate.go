@@ -46,8 +46,8 @@ type Estimate struct {
 	// report (the pentanomial counts cannot tell DD from WL).
 	DrawRatio float64
 
-	// Elo is EloFromScore(Score); EloLow and EloHigh are the score interval
-	// endpoints mapped through EloFromScore, so the interval is asymmetric
+	// Elo is eloFromScore(Score); EloLow and EloHigh are the score interval
+	// endpoints mapped through eloFromScore, so the interval is asymmetric
 	// in Elo. A score endpoint at 0 or 1 maps to -Inf or +Inf.
 	Elo, EloLow, EloHigh float64
 
@@ -135,7 +135,7 @@ func validLevel(level float64) error {
 //
 // Follows fishtest stat_util.get_elo and fastchess EloWDL/EloPentanomial:
 // mean and population variance of the sample scores, standard error
-// sqrt(var/N), interval mean ± z·se mapped through EloFromScore, and
+// sqrt(var/N), interval mean ± z·se mapped through eloFromScore, and
 // LOS = Phi((mean-0.5)/se). Unlike fishtest it does not add 1e-3 pseudo-counts
 // to empty bins, so an all-wins result gives +Inf rather than a clamped value.
 func analyze(counts, values []float64, model Model, level float64) (Estimate, error) {
@@ -161,12 +161,12 @@ func analyze(counts, values []float64, model Model, level float64) (Estimate, er
 
 	m := momentsOf(values, distribution(counts))
 	e.Score = m.mean
-	e.Elo = EloFromScore(e.Score)
+	e.Elo = eloFromScore(e.Score)
 
 	if nonEmpty == 1 {
 		e.Exact = true
 		e.ScoreLow, e.ScoreHigh, e.LOS = zeroVarianceBounds(values[only], samples, level)
-		e.EloLow, e.EloHigh = EloFromScore(e.ScoreLow), EloFromScore(e.ScoreHigh)
+		e.EloLow, e.EloHigh = eloFromScore(e.ScoreLow), eloFromScore(e.ScoreHigh)
 		e.NElo = signedInf(e.Score - 0.5)
 		e.NEloLow, e.NEloHigh = math.Inf(-1), math.Inf(1)
 		return e, nil
@@ -176,7 +176,7 @@ func analyze(counts, values []float64, model Model, level float64) (Estimate, er
 	se := math.Sqrt(m.variance / samples)
 	e.ScoreLow = math.Max(0, e.Score-z*se)
 	e.ScoreHigh = math.Min(1, e.Score+z*se)
-	e.EloLow, e.EloHigh = EloFromScore(e.ScoreLow), EloFromScore(e.ScoreHigh)
+	e.EloLow, e.EloHigh = eloFromScore(e.ScoreLow), eloFromScore(e.ScoreHigh)
 	e.LOS = normalCDF((e.Score - 0.5) / se)
 	e.NElo, e.NEloLow, e.NEloHigh = normalizedElo(m, samples, model, z)
 	return e, nil

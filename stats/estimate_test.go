@@ -50,8 +50,8 @@ func TestAnalyzeTrinomialNMRTable6(t *testing.T) {
 	if e.Games != 1000 || e.Pairs != 0 || e.Points != 546 || e.Exact {
 		t.Errorf("counts wrong: %+v", e)
 	}
-	if e.Significance() != Stronger {
-		t.Errorf("significance = %v, want Stronger", e.Significance())
+	if e.significance() != sigStronger {
+		t.Errorf("significance = %v, want sigStronger", e.significance())
 	}
 }
 
@@ -81,8 +81,8 @@ func TestAnalyzePentanomialByHand(t *testing.T) {
 	if e.Games != 800 || e.Pairs != 400 || e.Points != 408.5 {
 		t.Errorf("counts wrong: %+v", e)
 	}
-	if e.Significance() != NoDifference {
-		t.Errorf("significance = %v, want NoDifference", e.Significance())
+	if e.significance() != sigNoDifference {
+		t.Errorf("significance = %v, want sigNoDifference", e.significance())
 	}
 }
 
@@ -109,35 +109,35 @@ func TestEstimateEdgeCases(t *testing.T) {
 		elo, eloLow, eloHi float64
 		los                float64
 		exact              bool
-		sig                Significance
+		sig                significance
 	}{
-		{name: "no games", tri: &Trinomial{}, elo: 0, eloLow: -inf, eloHi: inf, los: 0.5, sig: NoGames},
-		{name: "no pairs", penta: &Pentanomial{}, elo: 0, eloLow: -inf, eloHi: inf, los: 0.5, sig: NoGames},
+		{name: "no games", tri: &Trinomial{}, elo: 0, eloLow: -inf, eloHi: inf, los: 0.5, sig: sigNoGames},
+		{name: "no pairs", penta: &Pentanomial{}, elo: 0, eloLow: -inf, eloHi: inf, los: 0.5, sig: sigNoGames},
 		// one win: score 1, Elo +inf; lower end 0.025^(1/1) = 0.025 → Elo(0.025) = -636.4;
 		// LOS = 1 - 0.5^1
-		{name: "single win", tri: &Trinomial{Wins: 1}, elo: inf, eloLow: EloFromScore(0.025), eloHi: inf, los: 0.5, exact: true, sig: NoDifference},
-		{name: "single loss", tri: &Trinomial{Losses: 1}, elo: -inf, eloLow: -inf, eloHi: EloFromScore(0.975), los: 0.5, exact: true, sig: NoDifference},
+		{name: "single win", tri: &Trinomial{Wins: 1}, elo: inf, eloLow: eloFromScore(0.025), eloHi: inf, los: 0.5, exact: true, sig: sigNoDifference},
+		{name: "single loss", tri: &Trinomial{Losses: 1}, elo: -inf, eloLow: -inf, eloHi: eloFromScore(0.975), los: 0.5, exact: true, sig: sigNoDifference},
 		// one draw: [0.5·0.025, 1-0.5·0.025]
-		{name: "single draw", tri: &Trinomial{Draws: 1}, elo: 0, eloLow: EloFromScore(0.0125), eloHi: EloFromScore(0.9875), los: 0.5, exact: true, sig: NoDifference},
+		{name: "single draw", tri: &Trinomial{Draws: 1}, elo: 0, eloLow: eloFromScore(0.0125), eloHi: eloFromScore(0.9875), los: 0.5, exact: true, sig: sigNoDifference},
 		// 20 wins: lower end 0.025^(1/20) = 0.83185 → +277.6 Elo; LOS = 1 - 2^-20
-		{name: "all wins", tri: &Trinomial{Wins: 20}, elo: inf, eloLow: EloFromScore(math.Pow(0.025, 1.0/20)), eloHi: inf, los: 1 - math.Pow(0.5, 20), exact: true, sig: Stronger},
-		{name: "all losses", tri: &Trinomial{Losses: 20}, elo: -inf, eloLow: -inf, eloHi: -EloFromScore(math.Pow(0.025, 1.0/20)), los: math.Pow(0.5, 20), exact: true, sig: Weaker},
+		{name: "all wins", tri: &Trinomial{Wins: 20}, elo: inf, eloLow: eloFromScore(math.Pow(0.025, 1.0/20)), eloHi: inf, los: 1 - math.Pow(0.5, 20), exact: true, sig: sigStronger},
+		{name: "all losses", tri: &Trinomial{Losses: 20}, elo: -inf, eloLow: -inf, eloHi: -eloFromScore(math.Pow(0.025, 1.0/20)), los: math.Pow(0.5, 20), exact: true, sig: sigWeaker},
 		// 100 draws: [0.5·0.025^(1/100), 1 - 0.5·0.025^(1/100)] = [0.48191, 0.51809] → ±12.57 Elo
-		{name: "all draws", tri: &Trinomial{Draws: 100}, elo: 0, eloLow: EloFromScore(0.5 * math.Pow(0.025, 0.01)), eloHi: EloFromScore(1 - 0.5*math.Pow(0.025, 0.01)), los: 0.5, exact: true, sig: NoDifference},
-		{name: "single pair WL", penta: &Pentanomial{DD: 1}, elo: 0, eloLow: EloFromScore(0.0125), eloHi: EloFromScore(0.9875), los: 0.5, exact: true, sig: NoDifference},
-		{name: "single pair WW", penta: &Pentanomial{WW: 1}, elo: inf, eloLow: EloFromScore(0.025), eloHi: inf, los: 0.5, exact: true, sig: NoDifference},
+		{name: "all draws", tri: &Trinomial{Draws: 100}, elo: 0, eloLow: eloFromScore(0.5 * math.Pow(0.025, 0.01)), eloHi: eloFromScore(1 - 0.5*math.Pow(0.025, 0.01)), los: 0.5, exact: true, sig: sigNoDifference},
+		{name: "single pair WL", penta: &Pentanomial{DD: 1}, elo: 0, eloLow: eloFromScore(0.0125), eloHi: eloFromScore(0.9875), los: 0.5, exact: true, sig: sigNoDifference},
+		{name: "single pair WW", penta: &Pentanomial{WW: 1}, elo: inf, eloLow: eloFromScore(0.025), eloHi: inf, los: 0.5, exact: true, sig: sigNoDifference},
 		// one WD pair: v = 0.75, [0.75·0.025, 1-0.25·0.025]. The bound's
 		// 1 - (0.5/0.75)^1 = 1/3 (the value this test used to expect) would
 		// call a winning result "likely weaker"; a bound that weak means no
 		// evidence, so LOS is clamped to 0.5.
-		{name: "single pair WD", penta: &Pentanomial{WD: 1}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 * 0.025), eloHi: EloFromScore(1 - 0.25*0.025), los: 0.5, exact: true, sig: NoDifference},
+		{name: "single pair WD", penta: &Pentanomial{WD: 1}, elo: eloFromScore(0.75), eloLow: eloFromScore(0.75 * 0.025), eloHi: eloFromScore(1 - 0.25*0.025), los: 0.5, exact: true, sig: sigNoDifference},
 		// the mirror: one LD pair, v = 0.25; (0.5/0.75)^1 = 2/3 clamped to 0.5
-		{name: "single pair LD", penta: &Pentanomial{LD: 1}, elo: EloFromScore(0.25), eloLow: EloFromScore(0.25 * 0.025), eloHi: EloFromScore(1 - 0.75*0.025), los: 0.5, exact: true, sig: NoDifference},
+		{name: "single pair LD", penta: &Pentanomial{LD: 1}, elo: eloFromScore(0.25), eloLow: eloFromScore(0.25 * 0.025), eloHi: eloFromScore(1 - 0.75*0.025), los: 0.5, exact: true, sig: sigNoDifference},
 		// three WD pairs: 1 - (2/3)^3 = 19/27 > 0.5, not clamped
-		{name: "three pairs WD", penta: &Pentanomial{WD: 3}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 * math.Pow(0.025, 1.0/3)), eloHi: EloFromScore(1 - 0.25*math.Pow(0.025, 1.0/3)), los: 19.0 / 27, exact: true, sig: NoDifference},
+		{name: "three pairs WD", penta: &Pentanomial{WD: 3}, elo: eloFromScore(0.75), eloLow: eloFromScore(0.75 * math.Pow(0.025, 1.0/3)), eloHi: eloFromScore(1 - 0.25*math.Pow(0.025, 1.0/3)), los: 19.0 / 27, exact: true, sig: sigNoDifference},
 		// W=1, D=1: score .75, var = .5·.25²·2 = .0625, se = .25/√2 = .17678,
 		// upper end .75+.34648 > 1 → +inf
-		{name: "win and draw", tri: &Trinomial{Wins: 1, Draws: 1}, elo: EloFromScore(0.75), eloLow: EloFromScore(0.75 - 1.959963984540054*0.25/math.Sqrt2), eloHi: inf, los: normalCDF(0.25 / (0.25 / math.Sqrt2)), sig: NoDifference},
+		{name: "win and draw", tri: &Trinomial{Wins: 1, Draws: 1}, elo: eloFromScore(0.75), eloLow: eloFromScore(0.75 - 1.959963984540054*0.25/math.Sqrt2), eloHi: inf, los: normalCDF(0.25 / (0.25 / math.Sqrt2)), sig: sigNoDifference},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,8 +159,8 @@ func TestEstimateEdgeCases(t *testing.T) {
 			if e.Exact != tc.exact {
 				t.Errorf("Exact = %v, want %v", e.Exact, tc.exact)
 			}
-			if e.Significance() != tc.sig {
-				t.Errorf("Significance = %v, want %v", e.Significance(), tc.sig)
+			if e.significance() != tc.sig {
+				t.Errorf("significance = %v, want %v", e.significance(), tc.sig)
 			}
 			if !(e.EloLow <= e.Elo && e.Elo <= e.EloHigh) {
 				t.Errorf("interval [%v, %v] misses estimate %v", e.EloLow, e.EloHigh, e.Elo)
@@ -303,7 +303,7 @@ func TestCountsBounds(t *testing.T) {
 	bad := []Trinomial{
 		{Wins: maxInt, Losses: 1},
 		{Wins: maxInt, Losses: maxInt, Draws: maxInt},
-		{Wins: MaxGames, Draws: 1},
+		{Wins: maxResultGames, Draws: 1},
 	}
 	for _, r := range bad {
 		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "more than") {
@@ -313,15 +313,15 @@ func TestCountsBounds(t *testing.T) {
 			t.Errorf("%+v analysed", r)
 		}
 	}
-	if err := (Trinomial{Wins: MaxGames / 2, Losses: MaxGames / 2}).Validate(); err != nil {
-		t.Errorf("MaxGames games: %v", err)
+	if err := (Trinomial{Wins: maxResultGames / 2, Losses: maxResultGames / 2}).Validate(); err != nil {
+		t.Errorf("maxResultGames games: %v", err)
 	}
-	for _, p := range []Pentanomial{{LL: maxInt, WW: maxInt}, {DD: MaxGames/2 + 1}, {LL: MaxGames / 4, WW: MaxGames/4 + 1}} {
+	for _, p := range []Pentanomial{{LL: maxInt, WW: maxInt}, {DD: maxResultGames/2 + 1}, {LL: maxResultGames / 4, WW: maxResultGames/4 + 1}} {
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "more than") {
 			t.Errorf("%+v: Validate = %v", p, err)
 		}
 	}
-	if err := (Pentanomial{LL: MaxGames / 4, WW: MaxGames / 4}).Validate(); err != nil {
-		t.Errorf("MaxGames/2 pairs: %v", err)
+	if err := (Pentanomial{LL: maxResultGames / 4, WW: maxResultGames / 4}).Validate(); err != nil {
+		t.Errorf("maxResultGames/2 pairs: %v", err)
 	}
 }

@@ -2,17 +2,17 @@ package stats
 
 import "math"
 
-// NEloPerT converts a t-value (score excess over 0.5 divided by the standard
+// neloPerT converts a t-value (score excess over 0.5 divided by the standard
 // deviation per game) into normalized Elo: 800/ln(10) ≈ 347.43558552. This is
 // fishtest's nelo_divided_by_nt (LLRcalc.py); fastchess uses the same factor.
-const NEloPerT = 800 / math.Ln10
+const neloPerT = 800 / math.Ln10
 
-// EloFromScore returns the logistic Elo difference that predicts the mean
+// eloFromScore returns the logistic Elo difference that predicts the mean
 // score s per game: RD = -400·log10(1/s - 1) (NMR paper, Appendix B;
 // fishtest stat_util.elo without its clamping). A score of 1 or more gives
 // +Inf and 0 or less gives -Inf, so an all-wins result is reported as +inf
 // rather than fishtest's clamped ±1200. NaN in gives NaN out.
-func EloFromScore(s float64) float64 {
+func eloFromScore(s float64) float64 {
 	switch {
 	case math.IsNaN(s):
 		return math.NaN()

@@ -22,20 +22,20 @@ func TestEloFromScore(t *testing.T) {
 		{-0.1, -inf},
 	}
 	for _, tc := range tests {
-		checkNear(t, "EloFromScore", EloFromScore(tc.score), tc.elo, 1e-9)
+		checkNear(t, "eloFromScore", eloFromScore(tc.score), tc.elo, 1e-9)
 	}
-	if !math.IsNaN(EloFromScore(math.NaN())) {
-		t.Error("EloFromScore(NaN) should stay NaN")
+	if !math.IsNaN(eloFromScore(math.NaN())) {
+		t.Error("eloFromScore(NaN) should stay NaN")
 	}
 }
 
 func TestScoreFromEloRoundTrip(t *testing.T) {
 	for _, elo := range []float64{-800, -191, -32.05, 0, 5, 32.05, 400, 1200} {
-		checkNear(t, "round trip", EloFromScore(ScoreFromElo(elo)), elo, 1e-9)
+		checkNear(t, "round trip", eloFromScore(ScoreFromElo(elo)), elo, 1e-9)
 	}
 	checkNear(t, "ScoreFromElo(+inf)", ScoreFromElo(math.Inf(1)), 1, 0)
 	checkNear(t, "ScoreFromElo(-inf)", ScoreFromElo(math.Inf(-1)), 0, 0)
-	checkNear(t, "NEloPerT", NEloPerT, 347.43558552260146, 1e-10)
+	checkNear(t, "neloPerT", neloPerT, 347.43558552260146, 1e-10)
 }
 
 func TestNormalQuantile(t *testing.T) {

@@ -20,7 +20,7 @@ func normalizedElo(m moments, samples float64, model Model, z float64) (nelo, lo
 	t := (m.mean - 0.5) / math.Sqrt(m.variance)
 	varT := math.Max(1-t*m.skewness+0.25*t*t*(m.exKurtosis+2), 0)
 	half := z * math.Sqrt(varT/samples)
-	scale := NEloPerT
+	scale := neloPerT
 	if model == ModelPentanomial {
 		scale /= math.Sqrt2
 	}

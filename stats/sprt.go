@@ -1,13 +1,16 @@
 package stats
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
-// EloModel is the unit of the SPRT bounds elo0 and elo1.
+// EloModel is the unit of the SPRT bounds elo0 and elo1. A model is a
+// constant, a row of eloModels (its names) and a case of SPRT.llr.
 type EloModel int
 
 const (
@@ -18,23 +21,52 @@ const (
 	NormalizedElo
 )
 
+// eloModels names the models: the first name is the model's text form
+// (String, and the stored config snapshot), the others are also accepted.
+var eloModels = []struct {
+	model EloModel
+	names []string
+}{
+	{LogisticElo, []string{"logistic"}},
+	{NormalizedElo, []string{"normalized", "normalised"}},
+}
+
+// String is the model's text form: "logistic" or "normalized" (fishtest's
+// and fastchess's names).
 func (m EloModel) String() string {
-	if m == NormalizedElo {
-		return "normalized"
+	for _, e := range eloModels {
+		if e.model == m {
+			return e.names[0]
+		}
 	}
 	return "logistic"
 }
 
-// ParseEloModel accepts "logistic" or "normalized" (fishtest's and
-// fastchess's names).
-func ParseEloModel(s string) (EloModel, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "logistic":
-		return LogisticElo, nil
-	case "normalized", "normalised":
-		return NormalizedElo, nil
+// known reports whether m is one of the models.
+func (m EloModel) known() bool {
+	for _, e := range eloModels {
+		if e.model == m {
+			return true
+		}
 	}
-	return 0, fmt.Errorf("unknown Elo model %q (want logistic or normalized)", s)
+	return false
+}
+
+// ParseEloModel accepts a model's name, in any case: "logistic" or
+// "normalized" (also "normalised").
+func ParseEloModel(s string) (EloModel, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, e := range eloModels {
+		if slices.Contains(e.names, name) {
+			return e.model, nil
+		}
+	}
+	names := make([]string, len(eloModels))
+	for i, e := range eloModels {
+		names[i] = e.names[0]
+	}
+	last := len(names) - 1
+	return 0, fmt.Errorf("unknown Elo model %q (want %s or %s)", s, strings.Join(names[:last], ", "), names[last])
 }
 
 // SPRT is a sequential probability ratio test of H0: elo = Elo0 against
@@ -44,6 +76,37 @@ type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
 	Model       EloModel
+}
+
+// sprtJSON is the text form of an SPRT (as the config snapshot stores
+// it): its keys in sorted order, the model by name.
+type sprtJSON struct {
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Model string  `json:"model"`
+}
+
+// MarshalJSON writes the test's text form, such as
+// {"alpha":0.05,"beta":0.05,"elo0":0,"elo1":5,"model":"normalized"}.
+func (t SPRT) MarshalJSON() ([]byte, error) {
+	return json.Marshal(sprtJSON{Alpha: t.Alpha, Beta: t.Beta, Elo0: t.Elo0, Elo1: t.Elo1, Model: t.Model.String()})
+}
+
+// UnmarshalJSON reads the text form. Missing numbers are 0; the model
+// must be one of ParseEloModel's (the bounds are not validated: Validate).
+func (t *SPRT) UnmarshalJSON(b []byte) error {
+	var v sprtJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	m, err := ParseEloModel(v.Model)
+	if err != nil {
+		return err
+	}
+	*t = SPRT{Elo0: v.Elo0, Elo1: v.Elo1, Alpha: v.Alpha, Beta: v.Beta, Model: m}
+	return nil
 }
 
 // Validate applies fastchess's SPRT::isValid checks: elo0 < elo1, alpha and
@@ -60,7 +123,7 @@ func (t SPRT) Validate() error {
 		return fmt.Errorf("SPRT beta %v is not in (0, 1)", t.Beta)
 	case t.Alpha+t.Beta >= 1:
 		return fmt.Errorf("SPRT alpha+beta (%v) must be less than 1", t.Alpha+t.Beta)
-	case t.Model != LogisticElo && t.Model != NormalizedElo:
+	case !t.Model.known():
 		return fmt.Errorf("unknown SPRT Elo model %d", int(t.Model))
 	}
 	return nil
@@ -84,7 +147,8 @@ const (
 	SPRTAcceptH1
 )
 
-// String gives "continue", "H0" or "H1".
+// String gives "continue", "H0" or "H1": the state's text form, as the
+// database stores it (ParseSPRTState reads it back).
 func (s SPRTState) String() string {
 	switch s {
 	case SPRTAcceptH0:
@@ -94,6 +158,20 @@ func (s SPRTState) String() string {
 	}
 	return "continue"
 }
+
+// ParseSPRTState reads a state's text form (SPRTState.String); any other
+// text, such as the "" stored without an SPRT, is not a state.
+func ParseSPRTState(text string) (SPRTState, bool) {
+	for _, s := range []SPRTState{SPRTContinue, SPRTAcceptH0, SPRTAcceptH1} {
+		if text == s.String() {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// Decided reports whether the state is a decision (H0 or H1).
+func (s SPRTState) Decided() bool { return s != SPRTContinue }
 
 // SPRTResult is the state of an SPRT after some games.
 type SPRTResult struct {
@@ -178,7 +256,7 @@ func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, er
 	var p0, p1 []float64
 	var err0, err1 error
 	if t.Model == NormalizedElo {
-		scale := math.Sqrt(gamesPerSample) / NEloPerT
+		scale := math.Sqrt(gamesPerSample) / neloPerT
 		p0, err0 = mleWithT(values, probs, 0.5, t.Elo0*scale)
 		p1, err1 = mleWithT(values, probs, 0.5, t.Elo1*scale)
 	} else {

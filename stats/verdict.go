@@ -2,35 +2,35 @@ package stats
 
 import "fmt"
 
-// Significance is what an Estimate's interval says about the first engine.
-type Significance int
+// significance is what an Estimate's interval says about the first engine.
+type significance int
 
 const (
-	// NoGames means there is nothing to judge.
-	NoGames Significance = iota
-	// NoDifference means the Elo interval contains 0.
-	NoDifference
-	// Stronger means the whole interval lies above 0.
-	Stronger
-	// Weaker means the whole interval lies below 0.
-	Weaker
+	// sigNoGames means there is nothing to judge.
+	sigNoGames significance = iota
+	// sigNoDifference means the Elo interval contains 0.
+	sigNoDifference
+	// sigStronger means the whole interval lies above 0.
+	sigStronger
+	// sigWeaker means the whole interval lies below 0.
+	sigWeaker
 )
 
-// Significance classifies the estimate by its interval (this package's own
+// significance classifies the estimate by its interval (this package's own
 // wording rule, consistent with the printed interval): the first engine is
 // called stronger only when the lower end of the interval is above 0 Elo,
 // which is a two-sided test at level 1-Level. (LOS > 1-(1-Level)/2 says the
 // same in the normal approximation.)
-func (e Estimate) Significance() Significance {
+func (e Estimate) significance() significance {
 	switch {
 	case e.Games == 0:
-		return NoGames
+		return sigNoGames
 	case e.ScoreLow > 0.5:
-		return Stronger
+		return sigStronger
 	case e.ScoreHigh < 0.5:
-		return Weaker
+		return sigWeaker
 	}
-	return NoDifference
+	return sigNoDifference
 }
 
 // Verdict is a one-line plain-language summary, for example
@@ -47,10 +47,10 @@ func Verdict(first, second string, e Estimate) string {
 	}
 	level := FormatLevel(1 - e.Level)
 	var conclusion string
-	switch e.Significance() {
-	case Stronger:
+	switch e.significance() {
+	case sigStronger:
 		conclusion = fmt.Sprintf("%s is stronger at the %s level", first, level)
-	case Weaker:
+	case sigWeaker:
 		conclusion = fmt.Sprintf("%s is weaker at the %s level", first, level)
 	default:
 		conclusion = fmt.Sprintf("no significant difference at the %s level", level)

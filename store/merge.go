@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"selfplay/stats"
 	"selfplay/store/record"
 
 	"modernc.org/libc"
@@ -349,7 +350,10 @@ func attachedTournaments(ctx context.Context, tx *sql.Tx) ([]record.Tournament, 
 }
 
 // decided reports whether a stored SPRT state is a decision.
-func decided(state string) bool { return state == "H0" || state == "H1" }
+func decided(state string) bool {
+	s, ok := stats.ParseSPRTState(state)
+	return ok && s.Decided()
+}
 
 // mergeTournament copies the planned games of the attached tournament st.
 func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan) (MergedTournament, error) {

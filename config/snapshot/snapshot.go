@@ -1,0 +1,243 @@
+// Package snapshot is the stored form of a tournament's config: the
+// canonical JSON that the database keeps with the tournament (package
+// config builds it from a config file), read back by the report and the
+// merge, and compared key by key when a config changes. It depends on no
+// engine, so that reading a database does not link the search.
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"selfplay/stats"
+)
+
+// Version is the "snapshot" field of every snapshot; it changes when the
+// snapshot format does.
+const Version = 1
+
+// The tournament formats as a snapshot names them.
+const (
+	FormatMatch      = "match"
+	FormatGauntlet   = "gauntlet"
+	FormatRoundRobin = "round-robin"
+)
+
+// Snapshot is everything that defines a tournament's games, stored with
+// the tournament (as its canonical JSON, Encode) and compared on a rerun
+// and by merge: equal configs give byte-identical snapshots, and
+// Diff lists what changed, key by key.
+//
+// The JSON keys are named like the config keys, so that diffs read like
+// the config. Fields are declared in the order of their keys, and optional
+// ones are left out when unset, so Encode writes the keys sorted, exactly
+// as the snapshots stored by earlier versions (which were written from a
+// map): a stored tournament keeps its config hash. Fields that may be set
+// to zero and are present only with some settings are pointers.
+//
+// Left out because they do not change the games: concurrency, the database
+// path, external engines' init_timeout and ping_timeout, and settings
+// that the chosen limit or policy ignores. Paths inside the config
+// directory are written
+// relative to it, so moving the whole directory changes nothing.
+type Snapshot struct {
+	Adjudication Adjudication      `json:"adjudication"`
+	Engines      map[string]Engine `json:"engines"` // per engine name
+	Format       string            `json:"format"`
+	Limits       Limits            `json:"limits"`
+	Name         string            `json:"name"`
+	Openings     Openings          `json:"openings"`
+	Players      []string          `json:"players"` // the tournament's engine names, in order
+	Rounds       int               `json:"rounds"`
+	Seed         uint64            `json:"seed"`
+	Version      int               `json:"snapshot"` // Version
+	SPRT         *stats.SPRT       `json:"sprt,omitempty"`
+}
+
+// Adjudication: move; with move > 0 the policy, margin (referee and
+// agree) and for the referee policy referee, referee_nodes and
+// referee_options (the referee's resolved switches); resign_* and draw_*
+// when enabled.
+type Adjudication struct {
+	DrawMoveFrom   *int   `json:"draw_move_from,omitempty"`
+	DrawMoves      int    `json:"draw_moves,omitempty"`
+	DrawScore      *int   `json:"draw_score,omitempty"`
+	Margin         *int   `json:"margin,omitempty"`
+	Move           int    `json:"move"`
+	Policy         string `json:"policy,omitempty"`
+	Referee        string `json:"referee,omitempty"`
+	RefereeNodes   int64  `json:"referee_nodes,omitempty"`
+	RefereeOptions string `json:"referee_options,omitempty"`
+	ResignMoves    int    `json:"resign_moves,omitempty"`
+	ResignScore    int    `json:"resign_score,omitempty"`
+}
+
+// Engine is an in-process engine {preset, options
+// (search.Options.String()), hash} or an external one {command, args,
+// options (UCI setoption values), dir}: External says which, and the JSON
+// key "options" holds a string or an object accordingly.
+type Engine struct {
+	Preset  string
+	Options string // in-process: the resolved switches
+	Hash    int
+
+	External   bool
+	Command    string
+	Args       []string
+	UCIOptions map[string]string
+	Dir        string
+}
+
+// The JSON forms of Engine, keys in sorted order.
+type (
+	localEngineJSON struct {
+		Hash    int    `json:"hash"`
+		Options string `json:"options"`
+		Preset  string `json:"preset"`
+	}
+	externalEngineJSON struct {
+		Args    []string          `json:"args,omitempty"`
+		Command string            `json:"command"`
+		Dir     string            `json:"dir,omitempty"`
+		Options map[string]string `json:"options,omitempty"`
+	}
+)
+
+// MarshalJSON writes the engine's form.
+func (e Engine) MarshalJSON() ([]byte, error) {
+	if e.External {
+		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Options: e.UCIOptions})
+	}
+	return marshalCanonical(localEngineJSON{Hash: e.Hash, Options: e.Options, Preset: e.Preset})
+}
+
+// UnmarshalJSON reads either form: an engine with a command is external.
+func (e *Engine) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Preset  string          `json:"preset"`
+		Hash    int             `json:"hash"`
+		Command *string         `json:"command"`
+		Args    []string        `json:"args"`
+		Dir     string          `json:"dir"`
+		Options json.RawMessage `json:"options"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = Engine{Preset: v.Preset, Hash: v.Hash, Args: v.Args, Dir: v.Dir}
+	if v.Command != nil {
+		e.External, e.Command = true, *v.Command
+		if len(v.Options) > 0 && string(v.Options) != "null" {
+			return json.Unmarshal(v.Options, &e.UCIOptions)
+		}
+		return nil
+	}
+	if len(v.Options) > 0 {
+		return json.Unmarshal(v.Options, &e.Options)
+	}
+	return nil
+}
+
+// Openings is {set, order} or {file, sha256 (Openings.Hash: of the
+// file's content as loaded), plies (PGN only), order}.
+type Openings struct {
+	File   string `json:"file,omitempty"`
+	Order  string `json:"order"`
+	Plies  int    `json:"plies,omitempty"`
+	Set    string `json:"set,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// Limits is the one limit set: nodes (+ nodes_jitter when > 0),
+// depth, movetime or tc (canonical "moves/seconds+increment"); time_margin
+// with movetime and tc only.
+type Limits struct {
+	Depth       int     `json:"depth,omitempty"`
+	MoveTime    string  `json:"movetime,omitempty"`
+	Nodes       int64   `json:"nodes,omitempty"`
+	NodesJitter float64 `json:"nodes_jitter,omitempty"`
+	TC          string  `json:"tc,omitempty"`
+	TimeMargin  string  `json:"time_margin,omitempty"`
+}
+
+// Encode returns the snapshot's canonical JSON: object keys sorted, no
+// insignificant whitespace, no HTML escaping. It is what the database
+// stores, and its sha256 the tournament's config hash.
+func (s Snapshot) Encode() (string, error) {
+	b, err := marshalCanonical(s)
+	if err != nil {
+		return "", fmt.Errorf("config: snapshot of tournament %q: %w", s.Name, err)
+	}
+	return string(b), nil
+}
+
+// Parse reads a stored snapshot. Keys it does not know (from a
+// later version) are ignored; missing ones stay zero.
+func Parse(text string) (Snapshot, error) {
+	var s Snapshot
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return Snapshot{}, fmt.Errorf("config snapshot: %w", err)
+	}
+	return s, nil
+}
+
+// Diff lists what differs from old to s, as Diff does.
+func (s Snapshot) Diff(old Snapshot) ([]string, error) {
+	a, err := old.Encode()
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return Diff(a, b), nil
+}
+
+// marshalCanonical encodes v without HTML escaping and without the
+// encoder's trailing newline.
+func marshalCanonical(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// MatchSPRT is the snapshot's SPRT as the runner runs it (matches only),
+// validated, or nil.
+func (s Snapshot) MatchSPRT() (*stats.SPRT, error) {
+	if s.SPRT == nil || s.Format != FormatMatch {
+		return nil, nil
+	}
+	if err := s.SPRT.Validate(); err != nil {
+		return nil, fmt.Errorf("stored SPRT: %w", err)
+	}
+	return s.SPRT, nil
+}
+
+// Pairings lists the pairings of a tournament of the format with the
+// players, in schedule order: a match's one pairing, the gauntlet's first
+// player against each other in order, or a round robin's every pair
+// (i, j) with i < j in order.
+func Pairings(format string, players []string) [][2]string {
+	var out [][2]string
+	switch {
+	case format == FormatMatch && len(players) == 2:
+		out = append(out, [2]string{players[0], players[1]})
+	case format == FormatGauntlet && len(players) > 1:
+		for _, o := range players[1:] {
+			out = append(out, [2]string{players[0], o})
+		}
+	default:
+		for i := range players {
+			for j := i + 1; j < len(players); j++ {
+				out = append(out, [2]string{players[i], players[j]})
+			}
+		}
+	}
+	return out
+}
