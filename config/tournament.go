@@ -31,6 +31,7 @@ const (
 	DefaultMargin       = 200 // centipawns
 	DefaultSPRTAlpha    = 0.05
 	DefaultSPRTBeta     = 0.05
+	DefaultSPRTModel    = stats.NormalizedElo
 )
 
 // Names of the fixed sets of values.
@@ -407,7 +408,7 @@ func (p *parser) adjudication(t *table) Adjudication {
 // sprt parses [tournament.sprt].
 func (p *parser) sprt(t *table) *stats.SPRT {
 	t.unknown(sprtKeys, nil)
-	s := &stats.SPRT{Alpha: DefaultSPRTAlpha, Beta: DefaultSPRTBeta, Model: stats.NormalizedElo}
+	s := &stats.SPRT{Alpha: DefaultSPRTAlpha, Beta: DefaultSPRTBeta, Model: DefaultSPRTModel}
 	for _, k := range []string{"elo0", "elo1"} {
 		if !t.has(k) {
 			p.errf(t.path, "missing %s (the SPRT tests elo0 against elo1)", k)

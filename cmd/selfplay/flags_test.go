@@ -54,7 +54,7 @@ func TestMatchHelpDefaults(t *testing.T) {
 		"  -time-margin duration\n    \tgrace before a time forfeit under -movetime and -tc (default " + config.DefaultTimeMargin.String() + ")\n",
 		"  -move-timeout duration\n    \tan external engine's longest move under -nodes or -depth before it loses as hung (default 2m)\n",
 		"(default " + openings.SetFHR25 + ")\n", "(default " + openings.OrderSequential + ")\n",
-		"(default " + config.PolicyReferee + ")\n", "(default " + config.SPRTNormalized + ")\n",
+		"(default " + config.PolicyReferee + ")\n", "(default " + config.DefaultSPRTModel.String() + ")\n",
 		"  -db string\n    \tdatabase file (default \"selfplay.db\")\n",
 	} {
 		if !strings.Contains(stderr, want) {

@@ -56,7 +56,7 @@ func matchFlags() []matchFlag {
 		{"sprt", "sprt", &textSetting{}, "stop the match when the SPRT of ELO0 against ELO1 decides, e.g. 0,5 (matches only)"},
 		{"alpha", "sprt.alpha", floatDefault(config.DefaultSPRTAlpha), "the SPRT's false positive rate"},
 		{"beta", "sprt.beta", floatDefault(config.DefaultSPRTBeta), "the SPRT's false negative rate"},
-		{"sprt-model", "sprt.model", textDefault(config.SPRTNormalized), "the SPRT's Elo model: normalized or logistic"},
+		{"sprt-model", "sprt.model", textDefault(config.DefaultSPRTModel), "the SPRT's Elo model: normalized or logistic"},
 	}
 }
 
