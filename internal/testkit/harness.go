@@ -29,6 +29,19 @@ func Marker(name string) string { return markerPrefix + name }
 // that a helper's own children (a selfplay run started as a helper,
 // starting fake engines) are not helpers too by inheritance.
 func Main(m *testing.M, helpers map[string]Helper, cleanups ...func()) {
+	RunHelper(helpers)
+	code := m.Run()
+	for _, c := range cleanups {
+		c()
+	}
+	os.Exit(code)
+}
+
+// RunHelper runs the helper the test binary was started as, and exits with
+// its status; it returns at once when the binary was not started as a
+// helper. It is for a TestMain with more to do than Main (set-up before
+// the tests).
+func RunHelper(helpers map[string]Helper) {
 	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], markerPrefix) {
 		name := strings.TrimPrefix(os.Args[1], markerPrefix)
 		h, ok := helpers[name]
@@ -38,11 +51,6 @@ func Main(m *testing.M, helpers map[string]Helper, cleanups ...func()) {
 		}
 		os.Exit(h(os.Args[2:]))
 	}
-	code := m.Run()
-	for _, c := range cleanups {
-		c()
-	}
-	os.Exit(code)
 }
 
 // HelperCommand is the command line that runs this test binary as helper
