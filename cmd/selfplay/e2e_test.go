@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"selfplay/internal/golden"
+	"selfplay/internal/testkit"
 )
 
 // The end-to-end golden test: everything selfplay writes, byte for byte,
@@ -36,78 +37,25 @@ r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - id "italian";
 // a time, so that the games do not depend on the machine: a round robin
 // (referee, resign and draw adjudication, node jitter), a gauntlet (depth
 // limit, draw policy, random order) and a match stopped by its SPRT.
-const e2eConfig = `database = "games.db"
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.b]
-preset = "fhr"
-hash = 1
-[engines.c]
-preset = "nmr-r3-4"
-hash = 1
-
-[[tournament]]
-name = "rr"
-engines = ["a", "b", "c"]
-format = "round-robin"
-rounds = 1
-concurrency = 1
-seed = 7
-[tournament.openings]
-file = "book.epd"
-order = "sequential"
-[tournament.limits]
-nodes = 400
-nodes_jitter = 0.25
-[tournament.adjudication]
-move = 40
-referee_nodes = 2000
-resign_score = 600
-resign_moves = 3
-draw_score = 10
-draw_moves = 6
-draw_move_from = 30
-
-[[tournament]]
-name = "gauntlet"
-engines = ["b", "a", "c"]
-format = "gauntlet"
-rounds = 1
-concurrency = 1
-seed = 3
-[tournament.openings]
-file = "book.epd"
-order = "random"
-[tournament.limits]
-depth = 2
-[tournament.adjudication]
-move = 30
-policy = "draw"
-
-[[tournament]]
-name = "sprt"
-engines = ["a", "c"]
-format = "match"
-rounds = 5
-concurrency = 1
-seed = 11
-[tournament.openings]
-file = "book.epd"
-order = "random"
-[tournament.limits]
-nodes = 300
-nodes_jitter = 0.5
-[tournament.adjudication]
-move = 30
-referee_nodes = 1000
-[tournament.sprt]
-elo0 = 0
-elo1 = 200
-alpha = 0.1
-beta = 0.1
-model = "logistic"
-`
+var e2eConfig = testkit.Config{
+	Database: "games.db",
+	Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "b", Preset: "fhr", Hash: 1}, {Name: "c", Preset: "nmr-r3-4", Hash: 1}},
+	Tournaments: []testkit.Tournament{
+		{Name: "rr", Engines: []string{"a", "b", "c"}, Format: "round-robin", Rounds: 1, Concurrency: 1, Seed: 7,
+			Openings:     testkit.Table{"file": "book.epd", "order": "sequential"},
+			Limits:       testkit.Table{"nodes": 400, "nodes_jitter": 0.25},
+			Adjudication: testkit.Table{"move": 40, "referee_nodes": 2000, "resign_score": 600, "resign_moves": 3, "draw_score": 10, "draw_moves": 6, "draw_move_from": 30}},
+		{Name: "gauntlet", Engines: []string{"b", "a", "c"}, Format: "gauntlet", Rounds: 1, Concurrency: 1, Seed: 3,
+			Openings:     testkit.Table{"file": "book.epd", "order": "random"},
+			Limits:       testkit.Table{"depth": 2},
+			Adjudication: testkit.Table{"move": 30, "policy": "draw"}},
+		{Name: "sprt", Engines: []string{"a", "c"}, Format: "match", Rounds: 5, Concurrency: 1, Seed: 11,
+			Openings:     testkit.Table{"file": "book.epd", "order": "random"},
+			Limits:       testkit.Table{"nodes": 300, "nodes_jitter": 0.5},
+			Adjudication: testkit.Table{"move": 30, "referee_nodes": 1000},
+			SPRT:         testkit.Table{"elo0": 0, "elo1": 200, "alpha": 0.1, "beta": 0.1, "model": "logistic"}},
+	},
+}
 
 // e2eSession runs commands in one folder and keeps a transcript of their
 // exit codes and standard error, with the folder's path masked.
@@ -339,7 +287,7 @@ func e2eFixClock(t *testing.T, path string) {
 func TestE2EPlayedGolden(t *testing.T) {
 	s := &e2eSession{t: t, dir: t.TempDir()}
 	writeFile(t, s.dir, "book.epd", e2eBook)
-	cfg := writeFile(t, s.dir, "t.toml", e2eConfig)
+	cfg := e2eConfig.Write(t, s.dir, "t.toml")
 	db := filepath.Join(s.dir, "games.db")
 	check := func(name, got string) {
 		t.Helper()
