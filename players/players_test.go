@@ -13,17 +13,14 @@ import (
 	"selfplay/engines/local"
 	"selfplay/engines/search"
 	"selfplay/engines/uci/ucitest"
+	"selfplay/internal/testkit"
 )
 
-// With fakeEnv set, the test binary is ucitest's fake UCI engine.
-const fakeEnv = "SELFPLAY_PLAYERS_TEST_FAKE"
+// The test binary re-run as helper fakeEngine is ucitest's fake UCI engine.
+const fakeEngine = "fake-engine"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) == "1" {
-		ucitest.Main(os.Args[1:])
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	testkit.Main(m, map[string]testkit.Helper{fakeEngine: func(args []string) int { ucitest.Main(args); return 0 }})
 }
 
 func TestInProcess(t *testing.T) {
@@ -47,13 +44,9 @@ func TestExternalLogsStderr(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an engine process")
 	}
-	t.Setenv(fakeEnv, "1")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe, fake := testkit.HelperCommand(t, fakeEngine)
 	dir := filepath.Join(t.TempDir(), "logs")
-	e, err := New(context.Background(), config.Engine{Name: "fake", Command: exe, Args: []string{"-mode", "crash", "-option", "Skill Level"},
+	e, err := New(context.Background(), config.Engine{Name: "fake", Command: exe, Args: append(fake, "-mode", "crash", "-option", "Skill Level"),
 		UCIOptions: map[string]string{"Skill Level": "3"}}, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +63,7 @@ func TestExternalLogsStderr(t *testing.T) {
 		t.Fatalf("log %q, %v", log, err)
 	}
 	// An option the engine does not have is a setup error.
-	if _, err := New(context.Background(), config.Engine{Name: "fake", Command: exe, UCIOptions: map[string]string{"Bogus": "1"}}, ""); err == nil || !strings.Contains(err.Error(), "Bogus") {
+	if _, err := New(context.Background(), config.Engine{Name: "fake", Command: exe, Args: fake, UCIOptions: map[string]string{"Bogus": "1"}}, ""); err == nil || !strings.Contains(err.Error(), "Bogus") {
 		t.Fatalf("unknown option: %v", err)
 	}
 }
@@ -130,15 +123,11 @@ func TestExternalLogNameFromHostileName(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an engine process")
 	}
-	t.Setenv(fakeEnv, "1")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe, fake := testkit.HelperCommand(t, fakeEngine)
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b", "engine-logs")
 	for _, name := range []string{"../../x/evil", "team/engine", "../../../y/evil"} {
-		e, err := New(context.Background(), config.Engine{Name: name, Command: exe, Args: []string{"-mode", "crash"}}, dir)
+		e, err := New(context.Background(), config.Engine{Name: name, Command: exe, Args: append(fake, "-mode", "crash")}, dir)
 		if err != nil {
 			t.Fatalf("engine %q: %v", name, err)
 		}

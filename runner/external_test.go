@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -15,16 +14,15 @@ import (
 
 	"selfplay/engines/uci/ucitest"
 	"selfplay/engines/uciserver"
+	"selfplay/internal/testkit"
 	"selfplay/internal/tooltest"
 	"selfplay/store"
 	"selfplay/store/record"
 )
 
-// The test binary re-runs itself as the engines of these tests (the
-// helper-process pattern of os/exec's own tests): with helperEnv set, its
-// first argument names the helper, the rest are the helper's arguments.
+// The test binary re-runs itself as the engines of these tests
+// (testkit.Main): these are the helpers' names.
 const (
-	helperEnv  = "SELFPLAY_RUNNER_TEST_HELPER"
 	fakeEngine = "runner-helper-fakeengine" // ucitest's fake UCI engine
 	// startFault is the fake engine whose starts are counted (one file per
 	// start in -starts DIR): start number -fail is slow (-how slow: it
@@ -34,10 +32,8 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "1" && len(os.Args) > 1 {
-		os.Exit(runHelper(os.Args[1], os.Args[2:]))
-	}
-	os.Exit(m.Run())
+	helper := func(name string) testkit.Helper { return func(args []string) int { return runHelper(name, args) } }
+	testkit.Main(m, map[string]testkit.Helper{fakeEngine: helper(fakeEngine), startFault: helper(startFault), uciVariant: helper(uciVariant)})
 }
 
 // runHelper is the process of a helper engine; it returns the exit status.
@@ -105,16 +101,7 @@ func helperEngine(t *testing.T, name string, args ...string) string {
 	if testing.Short() {
 		t.Skip("starts engine processes")
 	}
-	t.Setenv(helperEnv, "1")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := make([]string, 0, len(args)+1)
-	for _, a := range append([]string{name}, args...) {
-		q = append(q, strconv.Quote(a))
-	}
-	return fmt.Sprintf("command = %q\nargs = [%s]", exe, strings.Join(q, ", "))
+	return testkit.EngineTOML(t, name, args...)
 }
 
 // externalConfig: one opening (a game pair) between an external engine and
@@ -148,40 +135,7 @@ referee_nodes = 1000
 // command line contains marker: other processes on the machine, such as
 // another test's stockfish, do not count.
 func processesRunning(marker string) int {
-	entries, _ := os.ReadDir("/proc")
-	n := 0
-	for _, e := range entries {
-		if parentPID(e.Name()) != os.Getpid() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), marker) {
-			n++
-		}
-	}
-	return n
-}
-
-// parentPID is the parent of process pid (the field after the state in
-// /proc/PID/stat, whose command name in parentheses may hold spaces), or -1.
-func parentPID(pid string) int {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-	if err != nil {
-		return -1
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return -1
-	}
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		return -1
-	}
-	return ppid
+	return len(testkit.Children(os.Getpid(), marker))
 }
 
 func TestFaultyExternalEnginesLose(t *testing.T) {

@@ -13,18 +13,18 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/internal/testkit"
 	"selfplay/store/record"
 )
 
-// helperEnv makes the test binary act as a helper process (TestMain): the
-// value is the action, the arguments follow on the command line.
-const helperEnv = "STORE_TEST_HELPER"
-
+// The test binary acts as a helper process (testkit.Main) named by its
+// action, the arguments following.
 func TestMain(m *testing.M) {
-	if action := os.Getenv(helperEnv); action != "" {
-		os.Exit(helperMain(action, os.Args[1:]))
+	helpers := map[string]testkit.Helper{}
+	for _, action := range []string{"hold-writer", "hold-write-tx", "read", "write", "write-and-die", "touch", "sqlite-write"} {
+		helpers[action] = func(args []string) int { return helperMain(action, args) }
 	}
-	os.Exit(m.Run())
+	testkit.Main(m, helpers)
 }
 
 // helperMain is a second process for the tests:
@@ -53,17 +53,7 @@ func helperMain(action string, args []string) int {
 		}
 		defer s.Close()
 		if action == "hold-write-tx" {
-			tx, err := s.db.BeginTx(ctx, nil)
-			if err != nil {
-				fmt.Println("error:", err)
-				return 1
-			}
-			defer tx.Rollback()
-			if _, err := tx.Exec(`INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at)
-				VALUES ('uncommitted', '{}', 'h', 'running', 2, '', '')`); err != nil {
-				fmt.Println("error:", err)
-				return 1
-			}
+			return testkit.HoldWriteTx(s.db)
 		}
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
@@ -163,8 +153,7 @@ type helper struct {
 // "ready"; the test's cleanup ends it.
 func startHelper(t *testing.T, action, path string) *helper {
 	t.Helper()
-	cmd := exec.Command(testBinary(t), path)
-	cmd.Env = append(os.Environ(), helperEnv+"="+action)
+	cmd := testkit.Command(t, action, path)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -202,27 +191,9 @@ func startHelper(t *testing.T, action, path string) *helper {
 // runHelper runs a helper to its end and returns its output and exit code.
 func runHelper(t *testing.T, action, path string, configure func(*exec.Cmd)) (string, int) {
 	t.Helper()
-	cmd := exec.Command(testBinary(t), path)
-	cmd.Env = append(os.Environ(), helperEnv+"="+action)
+	cmd := testkit.Command(t, action, path)
 	if configure != nil {
 		configure(cmd)
 	}
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("helper %s: %v", action, err)
-	}
-	return string(out), code
-}
-
-// testBinary is this test binary.
-func testBinary(t *testing.T) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exe
+	return testkit.ExitCode(t, cmd)
 }

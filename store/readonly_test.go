@@ -4,89 +4,33 @@ package store
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"selfplay/internal/testkit"
 	"selfplay/store/record"
 )
 
 // unprivileged returns how to run a helper so that file permissions apply
-// to it. Root ignores them (CI runs as root), so then the helper runs as
-// nobody (uid and gid 65534) from a copy of the test binary that nobody
-// may execute; otherwise as this user.
+// to it (testkit.AsNobody: as nobody when the tests run as root).
 func unprivileged(t *testing.T) func(*exec.Cmd) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		return nil
-	}
-	dir := sharedDir(t)
-	bin := filepath.Join(dir, "store.test")
-	src, err := os.Open(testBinary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return func(cmd *exec.Cmd) {
-		cmd.Path, cmd.Args[0] = bin, bin
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	}
+	return testkit.AsNobody(t, sharedDir(t))
 }
 
 // sharedDir is a new directory that every user can enter and read, made
 // writable again before it is removed.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "store-readonly-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if err == nil && info.IsDir() {
-				os.Chmod(p, 0o755)
-			}
-			return nil
-		})
-		os.RemoveAll(dir)
-	})
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func sharedDir(t *testing.T) string { return testkit.SharedDir(t, 0o755) }
 
 // makeReadOnly makes the files of dir, then dir, read-only, and checks
 // that the helper's user indeed cannot create a file there.
 func makeReadOnly(t *testing.T, dir string, as func(*exec.Cmd)) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if err := os.Chmod(filepath.Join(dir, e.Name()), 0o444); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
-	}
+	testkit.MakeReadOnly(t, dir)
 	if out, code := runHelper(t, "touch", filepath.Join(dir, "probe"), as); code == 0 {
 		t.Fatalf("the helper can still create files in the read-only directory: %s", out)
 	}

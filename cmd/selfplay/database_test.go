@@ -7,69 +7,38 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"selfplay/internal/testkit"
 )
 
 // The tests of this file run real second processes: the test binary
-// itself, started again with one of these variables set, acts as the
-// selfplay command (commandEnv) or as a writer holding a transaction open
-// (holdTxEnv), instead of running the tests.
-const (
-	commandEnv = "SELFPLAY_TEST_AS_COMMAND"
-	holdTxEnv  = "SELFPLAY_TEST_HOLD_WRITE_TX"
-)
+// itself, started again as a helper (TestMain), acts as the selfplay
+// command (selfplayProcess) or as a writer holding a transaction open
+// (holdWriteTransaction), instead of running the tests.
 
-func init() {
-	if os.Getenv(commandEnv) == "1" {
-		main()
-	}
-	if path := os.Getenv(holdTxEnv); path != "" {
-		os.Exit(holdWriteTransaction(path))
-	}
-}
-
-// holdWriteTransaction begins a write transaction on the database at path
-// that inserts a tournament, says "ready" and waits for its standard input
-// to close.
-func holdWriteTransaction(path string) int {
-	db, err := sql.Open("sqlite", path)
+// holdWriteTransaction begins a write transaction on the database at
+// args[0] that inserts a tournament, says "ready" and waits for its
+// standard input to close (testkit.HoldWriteTx).
+func holdWriteTransaction(args []string) int {
+	db, err := sql.Open("sqlite", args[0])
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
 	}
 	defer db.Close()
-	tx, err := db.Begin()
-	if err != nil {
-		fmt.Println("error:", err)
-		return 1
-	}
-	defer tx.Rollback()
-	if _, err := tx.Exec(`INSERT INTO tournaments (name, config, config_hash, status, total_games, created_at, updated_at)
-		VALUES ('uncommitted', '{}', 'h', 'running', 2, '', '')`); err != nil {
-		fmt.Println("error:", err)
-		return 1
-	}
-	fmt.Println("ready")
-	io.Copy(io.Discard, os.Stdin)
-	return 0
+	return testkit.HoldWriteTx(db)
 }
 
 // selfplayProcess is `selfplay args...` as a process of the test binary.
 func selfplayProcess(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), commandEnv+"=1")
-	return cmd
+	return testkit.Command(t, selfplayHelper, args...)
 }
 
 // runFor runs a command in this process like run, interrupting it after
@@ -340,12 +309,7 @@ func TestReportBesideWriteTransaction(t *testing.T) {
 	if err := os.WriteFile(db, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	holder := exec.Command(exe)
-	holder.Env = append(os.Environ(), holdTxEnv+"="+db)
+	holder := testkit.Command(t, holdWriteTx, db)
 	stdin, _ := holder.StdinPipe()
 	stdout, _ := holder.StdoutPipe()
 	if err := holder.Start(); err != nil {

@@ -2,38 +2,31 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
+
+	"selfplay/internal/testkit"
 )
 
-// The test binary re-runs itself as ucitest's fake UCI engine when
-// fakeEngineEnv is set (the helper-process pattern); its first argument is
-// fakeEngineMarker, so that its processes can be found.
+// The test binary's helper processes (TestMain); fakeEngineMarker is in
+// the fake engine's command line, so that its processes can be found.
 const (
-	fakeEngineEnv    = "SELFPLAY_CMD_TEST_FAKE_ENGINE"
-	fakeEngineMarker = "selfplay-cmd-test-fake-engine"
+	fakeEngine     = "fake-engine"
+	selfplayHelper = "selfplay"
+	holdWriteTx    = "hold-write-tx"
+	measureHelper  = "measure"
 )
+
+var fakeEngineMarker = testkit.Marker(fakeEngine)
 
 // fakeEngineTOML returns the TOML of an external engine that is this test
-// binary re-run as the fake engine with args. The environment variable is
-// set for the test, and selfplay passes it on to its engines.
+// binary re-run as the fake engine with args.
 func fakeEngineTOML(t *testing.T, args ...string) string {
 	t.Helper()
-	t.Setenv(fakeEngineEnv, "1")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := []string{strconv.Quote(fakeEngineMarker)}
-	for _, a := range args {
-		q = append(q, strconv.Quote(a))
-	}
-	return fmt.Sprintf("command = %q\nargs = [%s]", exe, strings.Join(q, ", "))
+	return testkit.EngineTOML(t, fakeEngine, args...)
 }
 
 // childrenOf lists the processes whose parent is pid and whose command
@@ -42,21 +35,7 @@ func childrenOf(pid int, marker string) int {
 	return len(children(pid, marker))
 }
 
-func children(pid int, marker string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil || parentPID(child) != pid {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(marker)) {
-			out = append(out, child)
-		}
-	}
-	return out
-}
+func children(pid int, marker string) []int { return testkit.Children(pid, marker) }
 
 // killMarked kills process pid if it is still the one whose command line
 // contains marker (not a later process that got its number).
@@ -65,26 +44,4 @@ func killMarked(pid int, marker string) {
 	if err == nil && bytes.Contains(b, []byte(marker)) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
-}
-
-// parentPID is the parent of process pid (the field after the state in
-// /proc/PID/stat, whose command name in parentheses may hold spaces), or -1.
-func parentPID(pid int) int {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return -1
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return -1
-	}
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		return -1
-	}
-	return ppid
 }

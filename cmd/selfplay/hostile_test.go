@@ -18,32 +18,29 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"selfplay/internal/testkit"
 )
 
-// The test binary re-runs itself as a spawner that starts selfplay and
-// writes its peak RSS to a file, when measureEnv names that file (the
-// helper-process pattern): see runHostile.
-const measureEnv = "SELFPLAY_CMD_TEST_MEASURE"
-
-func init() {
-	out := os.Getenv(measureEnv)
-	if out == "" {
-		return
-	}
-	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+// measureRSS is the test binary re-run as a spawner (TestMain's
+// measureHelper) that starts selfplay, args[1:], and writes its peak RSS to
+// the file args[0]: see runHostile.
+func measureRSS(args []string) int {
+	out := args[0]
+	cmd := exec.Command(args[1], args[2:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(125)
+		return 125
 	}
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
 	if err := os.WriteFile(out, []byte(strconv.FormatInt(rss, 10)), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(125)
+		return 125
 	}
-	os.Exit(cmd.ProcessState.ExitCode())
+	return cmd.ProcessState.ExitCode()
 }
 
 // maxHostileRSS is the peak resident memory allowed to selfplay on any
@@ -105,13 +102,9 @@ func runHostile(t *testing.T, bin, dir, name string, src source, args ...string)
 	for i, a := range args {
 		args[i] = strings.ReplaceAll(a, "IN", path)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	rssFile := filepath.Join(t.TempDir(), "rss")
-	cmd := exec.CommandContext(ctx, exe, append([]string{bin}, args...)...)
-	cmd.Env = append(os.Environ(), measureEnv+"="+rssFile)
+	exe, argv := testkit.HelperCommand(t, measureHelper, append([]string{rssFile, bin}, args...)...)
+	cmd := exec.CommandContext(ctx, exe, argv...)
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -154,7 +147,7 @@ func runHostile(t *testing.T, bin, dir, name string, src source, args ...string)
 	if r, ok := cmd.Stdin.(*os.File); ok {
 		r.Close() // the child has it: writes fail with EPIPE when it exits
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ctx.Err() != nil {
 		t.Fatalf("%v: still running after two minutes\n%s", args, out.String())
 	}

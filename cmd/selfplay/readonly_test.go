@@ -3,13 +3,13 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"selfplay/internal/testkit"
 )
 
 // asUnprivileged returns `selfplay args...` as a process of the test binary
@@ -19,75 +19,27 @@ import (
 func asUnprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := selfplayProcess(t, args...)
-	if os.Geteuid() != 0 {
-		return cmd
+	if as := testkit.AsNobody(t, dir); as != nil {
+		as(cmd)
 	}
-	bin := filepath.Join(dir, "selfplay.test")
-	if _, err := os.Stat(bin); err != nil {
-		copyFile(t, cmd.Path, bin, 0o755)
-	}
-	cmd.Path, cmd.Args[0] = bin, bin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	return cmd
-}
-
-func copyFile(t *testing.T, from, to string, mode os.FileMode) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// openDir is a new directory that every user may enter (mode perm), made
-// writable again before it is removed.
-func openDir(t *testing.T, perm os.FileMode) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "selfplay-readonly-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		os.Chmod(dir, 0o755)
-		os.RemoveAll(dir)
-	})
-	if err := os.Chmod(dir, perm); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // outputOf runs cmd and returns its exit code and combined output.
 func outputOf(t *testing.T, cmd *exec.Cmd) (int, string) {
 	t.Helper()
-	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), string(out)
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, string(out)
+	out, code := testkit.ExitCode(t, cmd)
+	return code, out
 }
 
 // report and export read a database in a read-only file and directory,
 // and write nothing there; run refuses to start on a database it cannot
 // write (exit 2, before the first game), in a read-only file or directory.
 func TestReadOnlyDatabase(t *testing.T) {
-	bins := openDir(t, 0o755)
-	dir := openDir(t, 0o755)
+	bins := testkit.SharedDir(t, 0o755)
+	dir := testkit.SharedDir(t, 0o755)
 	db := filepath.Join(dir, "games.db")
-	copyFile(t, storedTiny(t), db, 0o444)
+	testkit.CopyFile(t, storedTiny(t), db, 0o444)
 	// Another tournament, so that only the database's permissions stand in
 	// the way of run.
 	cfg := smallConfig(t, dir, "t.toml", "other", `set = "fhr25"`, 300)

@@ -17,6 +17,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"selfplay/engines/uci/ucitest"
+	"selfplay/internal/testkit"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -134,18 +135,22 @@ var (
 
 // TestMain removes the directories that tests share (the binary's, the
 // stored tournament's).
+// The test binary re-runs itself (testkit.Main) as ucitest's fake UCI
+// engine, as the selfplay command, as a writer holding a transaction open
+// and as the spawner that measures selfplay's peak memory.
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeEngineEnv) == "1" && len(os.Args) > 1 && os.Args[1] == fakeEngineMarker {
-		ucitest.Main(os.Args[2:])
-		os.Exit(0)
-	}
-	code := m.Run()
-	for _, dir := range []string{buildDir, tinyDBDir} {
-		if dir != "" {
-			os.RemoveAll(dir)
+	testkit.Main(m, map[string]testkit.Helper{
+		fakeEngine:     func(args []string) int { ucitest.Main(args); return 0 },
+		selfplayHelper: func(args []string) int { os.Args = append(os.Args[:1], args...); main(); return 0 },
+		holdWriteTx:    holdWriteTransaction,
+		measureHelper:  measureRSS,
+	}, func() {
+		for _, dir := range []string{buildDir, tinyDBDir} {
+			if dir != "" {
+				os.RemoveAll(dir)
+			}
 		}
-	}
-	os.Exit(code)
+	})
 }
 
 // selfplayBinary builds the command once for tests that need a real process

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,10 +11,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"selfplay/internal/testkit"
 	"selfplay/serve"
 	"selfplay/store/storetest"
 )
@@ -47,23 +46,8 @@ func TestServeBadInput(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is safe for one writer and one reader.
+type syncBuffer = testkit.SyncBuffer
 
 // TestServeServesAndStops: serve listens on the address, answers, and
 // stops with exit 0 when its context ends (SIGINT, SIGTERM in main).

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,12 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/internal/testkit"
 	"selfplay/internal/tooltest"
 )
 
@@ -25,10 +24,7 @@ import (
 var fakePath string
 
 func TestMain(m *testing.M) {
-	if fake := os.Getenv(helperEnv); fake != "" {
-		runHelper(fake, os.Getenv(helperModeEnv))
-		return
-	}
+	testkit.RunHelper(map[string]testkit.Helper{runnerLike: func(args []string) int { runHelper(args[0], args[1]); return 0 }})
 	dir, err := os.MkdirTemp("", "uci-fakeengine")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -49,16 +45,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// The test binary runs as a runner-like helper process when helperEnv
-// names the fake engine: it starts the engine (mode immortal: it ignores
-// the end of its input), prints the engine's pid and waits to be killed.
-// With helperModeEnv "thread-exit" it starts the engine from a goroutine
-// locked to its thread, which then exits, so the Go runtime ends that
-// thread.
-const (
-	helperEnv     = "UCI_TEST_HELPER_FAKE"
-	helperModeEnv = "UCI_TEST_HELPER_MODE"
-)
+// The test binary runs as the runner-like helper process runnerLike
+// FAKE MODE: it starts the engine FAKE (mode immortal: it ignores the end
+// of its input), prints the engine's pid and waits to be killed. With MODE
+// "thread-exit" it starts the engine from a goroutine locked to its
+// thread, which then exits, so the Go runtime ends that thread.
+const runnerLike = "runner-like"
 
 func runHelper(fake, mode string) {
 	start := func() *Engine {
@@ -695,20 +687,5 @@ func TestStockfish(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the adapter's stderr copier.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is safe for the adapter's stderr copier.
+type syncBuffer = testkit.SyncBuffer

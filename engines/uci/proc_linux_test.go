@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"selfplay/internal/testkit"
 )
 
 // startHelper runs the test binary as a runner-like process that starts an
@@ -17,8 +19,7 @@ import (
 // whatever happens.
 func startHelper(t *testing.T, mode string) (*exec.Cmd, int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+fakePath, helperModeEnv+"="+mode)
+	cmd := testkit.Command(t, runnerLike, fakePath, mode)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

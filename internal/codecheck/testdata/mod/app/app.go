@@ -1,0 +1,8 @@
+package main
+
+import "example.com/mod/lib"
+
+// Exported in package main: not counted.
+func Exported() int { return lib.Used() }
+
+func main() { Exported() }
