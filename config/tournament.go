@@ -36,7 +36,7 @@ const (
 var (
 	formats   = []string{FormatMatch, FormatGauntlet, FormatRoundRobin}
 	policies  = []string{PolicyReferee, PolicyAgree, PolicyDraw}
-	sprtModel = []string{SPRTNormalized, SPRTLogistic}
+	sprtModel = []string{SPRTNormalized, SPRTLogistic, SPRTBayesian}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
 

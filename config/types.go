@@ -149,11 +149,12 @@ type Adjudication struct {
 const (
 	SPRTNormalized = "normalized"
 	SPRTLogistic   = "logistic"
+	SPRTBayesian   = "bayesian" // fastchess's BayesElo model: W/D/L counts, not pairs
 )
 
 // SPRT stops a match as soon as the test decides (matches only).
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64 // default 0.05 each
-	Model       string  // normalized (default) | logistic
+	Model       string  // normalized (default) | logistic | bayesian
 }

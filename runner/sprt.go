@@ -47,7 +47,7 @@ func (s *sprtState) update(tally *standings.Tally) {
 		s.result = stats.SPRTResult{Lower: lo, Upper: hi, State: stats.SPRTContinue}
 		return
 	}
-	r, err := s.test.Pentanomial(ps[0].Pairs)
+	r, err := s.test.Paired(ps[0].Pairs, ps[0].PairedGames)
 	if err != nil {
 		return // undefined LLR (e.g. too few kinds of results yet): keep the last one
 	}

@@ -60,7 +60,7 @@ func Settle(t record.Tournament, games []record.Game) (Settlement, error) {
 			continue // a pair completes with its second game
 		}
 		ps := tally.Pairings()
-		r, err := test.Pentanomial(ps[0].Pairs)
+		r, err := test.Paired(ps[0].Pairs, ps[0].PairedGames)
 		if err != nil {
 			continue // undefined LLR (too few kinds of results yet): keep the last one, as the runner does
 		}

@@ -55,7 +55,7 @@ var matchFlags = []matchFlag{
 	{"sprt", "sprt", 's', "stop the match when the SPRT of ELO0 against ELO1 decides, e.g. 0,5 (matches only)"},
 	{"alpha", "sprt.alpha", 'f', "the SPRT's false positive rate (default 0.05)"},
 	{"beta", "sprt.beta", 'f', "the SPRT's false negative rate (default 0.05)"},
-	{"sprt-model", "sprt.model", 's', "the SPRT's Elo model: normalized or logistic (default normalized)"},
+	{"sprt-model", "sprt.model", 's', "the SPRT's Elo model: normalized, logistic or bayesian (default normalized)"},
 }
 
 // cmdMatch plays a tournament given on the command line, without a config
