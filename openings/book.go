@@ -276,8 +276,11 @@ func (b *book) openings(ctx context.Context, spec Spec) ([]Opening, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(moves) == 0 {
+			break // no move from the initial position: every walk is empty
+		}
 		line := strings.Join(moves, " ")
-		if len(moves) == 0 || seen[line] {
+		if seen[line] {
 			continue
 		}
 		seen[line] = true
