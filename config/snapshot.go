@@ -128,9 +128,13 @@ func (e *EngineSnapshot) UnmarshalJSON(b []byte) error {
 }
 
 // OpeningsSnapshot is {set, order} or {file, sha256 (Openings.Hash: of the
-// file's content as loaded), plies (PGN only), order}.
+// file's content as loaded), plies (PGN and book), order}, with format when
+// given and a Polyglot book's choice and count (weighted only).
 type OpeningsSnapshot struct {
+	Choice string `json:"choice,omitempty"`
+	Count  int    `json:"count,omitempty"`
 	File   string `json:"file,omitempty"`
+	Format string `json:"format,omitempty"`
 	Order  string `json:"order"`
 	Plies  int    `json:"plies,omitempty"`
 	Set    string `json:"set,omitempty"`
@@ -188,6 +192,7 @@ func (t Tournament) Snapshot(f *File) (Snapshot, error) {
 		s.Openings.File = portablePath(f, t.Openings.File)
 		s.Openings.SHA256 = t.Openings.Hash
 		s.Openings.Plies = t.Openings.Plies
+		s.Openings.Format, s.Openings.Choice, s.Openings.Count = t.Openings.Format, t.Openings.Choice, t.Openings.Count
 	} else {
 		s.Openings.Set = t.Openings.Set
 	}

@@ -277,7 +277,7 @@ func TestLoad(t *testing.T) {
 		{"plies with a set", Spec{Set: "fhr25", Plies: 2}, 0, []string{"plies"}},
 		{"plies with epd", Spec{File: epd, Plies: 2}, 0, []string{"plies"}},
 		{"negative plies", Spec{File: pgn, Plies: -1}, 0, []string{"plies is -1"}},
-		{"unknown extension", Spec{File: "book.txt"}, 0, []string{"book.txt", ".epd, .pgn or .bin"}},
+		{"unknown extension", Spec{File: "book.txt"}, 0, []string{"book.txt", ".epd or .pgn"}},
 		{"missing file", Spec{File: filepath.Join(t.TempDir(), "none.epd")}, 0, []string{"none.epd"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

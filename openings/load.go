@@ -68,7 +68,7 @@ func FileFormat(file, format string) (string, error) {
 	case ".bin":
 		return FormatPolyglot, nil
 	default:
-		return "", fmt.Errorf("unknown file type %q (want .epd, .pgn or .bin, or a format)", ext)
+		return "", fmt.Errorf("unknown file type %q (want .epd or .pgn, or .bin for a Polyglot book)", ext)
 	}
 }
 
