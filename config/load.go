@@ -256,8 +256,11 @@ func (p *parser) tournamentTables(top *table) []map[string]any {
 // OpeningSpec is the openings.Spec of the tournament's openings, for
 // openings.Load.
 func (t Tournament) OpeningSpec() openings.Spec {
+	if o := t.Openings; o.Choice != "" { // a Polyglot book: its walks depend on the seed
+		return openings.Spec{File: o.File, Format: o.Format, Plies: o.Plies, Choice: o.Choice, Count: o.Count, Seed: t.Seed}
+	}
 	if t.Openings.File != "" {
-		return openings.Spec{File: t.Openings.File, Plies: t.Openings.Plies}
+		return openings.Spec{File: t.Openings.File, Format: t.Openings.Format, Plies: t.Openings.Plies}
 	}
 	return openings.Spec{Set: t.Openings.Set}
 }

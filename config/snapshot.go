@@ -38,6 +38,7 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		s.Openings.File = portablePath(f, t.Openings.File)
 		s.Openings.SHA256 = t.Openings.Hash
 		s.Openings.Plies = t.Openings.Plies
+		s.Openings.Format, s.Openings.Choice, s.Openings.Count = t.Openings.Format, t.Openings.Choice, t.Openings.Count
 	} else {
 		s.Openings.Set = t.Openings.Set
 	}

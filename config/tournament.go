@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ const (
 	DefaultRounds       = 1
 	DefaultSeed         = 1
 	DefaultPGNPlies     = 8
+	DefaultBookCount    = 100 // openings drawn from a Polyglot book
 	DefaultTimeMargin   = 100 * time.Millisecond
 	DefaultMoveTimeout  = 2 * time.Minute
 	MaxDepth            = 100
@@ -38,13 +38,13 @@ const (
 var (
 	formats   = []string{FormatMatch, FormatGauntlet, FormatRoundRobin}
 	policies  = []string{PolicyReferee, PolicyAgree, PolicyDraw}
-	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String()}
+	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String(), stats.BayesianElo.String()}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
 
 var (
 	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt"}
-	openingsKeys     = []string{"set", "file", "plies", "order"}
+	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
@@ -139,7 +139,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	// tournament keeps them, with the hash of the bytes they came from.
 	// With at least one opening, 2 engines and 1 round the tournament has
 	// games.
-	list, hash, key, err := p.loadOpenings(tr.Openings)
+	list, hash, key, err := p.loadOpenings(tr)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, openings.ErrNoOpenings) {
@@ -236,17 +236,18 @@ func (p *parser) openingsSpec(t *table) Openings {
 	if t.has("set") && t.has("file") {
 		p.errf(t.path, "both set and file given: want one of them")
 	}
-	isPGN := false
+	isPGN, isBook := false, false
+	format, _ := t.oneOf("format", openings.FormatNames())
 	if file, ok := t.str("file"); ok {
-		ext := strings.ToLower(filepath.Ext(file))
+		ff, err := openings.FileFormat(file, format)
 		switch {
 		case strings.TrimSpace(file) == "":
 			t.errf("file", "empty path")
-		case ext != ".epd" && ext != ".pgn":
-			t.errf("file", "%s: unknown file type %q (want .epd or .pgn)", file, ext)
+		case err != nil:
+			t.errf("file", "%s: %v", file, err)
 		default:
-			o.File = p.resolve(file)
-			isPGN = ext == ".pgn"
+			o.File, o.Format = p.resolve(file), format
+			isPGN, isBook = ff == openings.FormatPGN, ff == openings.FormatPolyglot
 		}
 	} else if !t.has("file") {
 		o.Set = openings.SetFHR25
@@ -254,13 +255,14 @@ func (p *parser) openingsSpec(t *table) Openings {
 			o.Set = set
 		}
 	}
-	if isPGN {
+	if isPGN || isBook {
 		o.Plies = DefaultPGNPlies
 	}
+	p.bookSettings(t, &o, isBook)
 	if t.has("plies") {
 		if pl, ok := t.integer("plies", 1, 1000); ok {
 			switch {
-			case isPGN:
+			case isPGN || isBook:
 				o.Plies = int(pl)
 			case o.File != "":
 				t.errf("plies", "plies applies only to a .pgn file, not to an EPD file")
@@ -275,8 +277,8 @@ func (p *parser) openingsSpec(t *table) Openings {
 // loadOpenings loads the openings of a tournament (cached per spec) and
 // returns them with the hash of the file's content ("" for a built-in set),
 // or the key to blame and the error.
-func (p *parser) loadOpenings(o Openings) ([]openings.Opening, string, string, error) {
-	spec := Tournament{Openings: o}.OpeningSpec()
+func (p *parser) loadOpenings(tr Tournament) ([]openings.Opening, string, string, error) {
+	spec := tr.OpeningSpec()
 	key := "set"
 	if spec.File != "" {
 		key = "file"
@@ -438,4 +440,28 @@ func (p *parser) sprt(t *table) *stats.SPRT {
 		s.Model, _ = stats.ParseEloModel(m) // one of sprtModel's names
 	}
 	return s
+}
+
+// bookSettings parses choice and count, which only a Polyglot book has.
+func (p *parser) bookSettings(t *table, o *Openings, isBook bool) {
+	if !isBook {
+		for _, k := range []string{"choice", "count"} {
+			if t.has(k) {
+				t.errf(k, "%s applies only to a Polyglot book (a .bin file or format = %q)", k, openings.FormatPolyglot)
+			}
+		}
+		return
+	}
+	o.Choice = openings.ChoiceWeighted
+	if c, ok := t.oneOf("choice", openings.ChoiceNames()); ok {
+		o.Choice = c
+	}
+	if o.Choice == openings.ChoiceWeighted {
+		o.Count = DefaultBookCount
+		if n, ok := t.integer("count", 1, openings.MaxOpenings); ok {
+			o.Count = int(n)
+		}
+	} else if t.has("count") {
+		t.errf("count", "count applies only to choice = %q (choice %q gives one opening)", openings.ChoiceWeighted, o.Choice)
+	}
 }

@@ -84,10 +84,13 @@ type Tournament struct {
 
 // Openings selects the opening set: a built-in Set or a File.
 type Openings struct {
-	Set   string // "fhr25" | "two-ply" (default "fhr25" when File is empty)
-	File  string // .epd or .pgn path, resolved against File.Dir
-	Plies int    // PGN: plies taken from each game (default 8 for PGN files)
-	Order string // "sequential" (default) | "random"
+	Set    string // "fhr25" | "two-ply" (default "fhr25" when File is empty)
+	File   string // .epd, .pgn or .bin (Polyglot book) path, resolved against File.Dir
+	Format string // "epd" | "pgn" | "polyglot"; "" (default): by File's extension
+	Plies  int    // PGN: plies taken from each game; book: the most book moves (default 8 for both)
+	Order  string // "sequential" (default) | "random"
+	Choice string // book only: "weighted" (default, seeded) | "best"
+	Count  int    // book with choice "weighted": distinct openings drawn (default 100)
 
 	// List is the openings as Parse loaded and validated them, in the
 	// set's or file's order (Order applies them per round). It is shared

@@ -17,13 +17,59 @@ import (
 type Spec struct {
 	// Set is a built-in set, one of SetNames(): "fhr25" or "two-ply".
 	Set string
-	// File is an opening file, EPD (".epd") or PGN (".pgn"), by extension,
-	// in any letter case.
+	// File is an opening file, EPD (".epd"), PGN (".pgn") or a Polyglot
+	// book (".bin"), by extension in any letter case unless Format says.
 	File string
+	// Format is the file's format, one of FormatNames(), or "" to go by
+	// File's extension.
+	Format string
 	// Plies is, for a PGN file, how many moves of each game make the
-	// opening (>= 0; 0 takes the games' start positions). It must be 0 for
-	// a built-in set or an EPD file.
+	// opening (>= 0; 0 takes the games' start positions), and for a book
+	// the most book moves of an opening (>= 1). It must be 0 for a
+	// built-in set or an EPD file.
 	Plies int
+	// Choice is, for a book only, how a position's book move is chosen:
+	// ChoiceWeighted or ChoiceBest.
+	Choice string
+	// Count is, for a book with ChoiceWeighted only, how many distinct
+	// openings to draw (1 to MaxOpenings); ChoiceBest gives one.
+	Count int
+	// Seed seeds a book's weighted choice (books only).
+	Seed uint64
+}
+
+// Names of the opening file formats.
+const (
+	FormatEPD      = "epd"
+	FormatPGN      = "pgn"
+	FormatPolyglot = "polyglot"
+)
+
+// FormatNames returns the names of the opening file formats.
+func FormatNames() []string { return []string{FormatEPD, FormatPGN, FormatPolyglot} }
+
+// FileFormat is the format of an opening file: format when it is not
+// empty, else the one its extension names (".epd", ".pgn", ".bin"), or an
+// error naming the valid ones.
+func FileFormat(file, format string) (string, error) {
+	if format != "" {
+		for _, f := range FormatNames() {
+			if format == f {
+				return f, nil
+			}
+		}
+		return "", fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(FormatNames(), ", "))
+	}
+	switch ext := strings.ToLower(filepath.Ext(file)); ext {
+	case ".epd":
+		return FormatEPD, nil
+	case ".pgn":
+		return FormatPGN, nil
+	case ".bin":
+		return FormatPolyglot, nil
+	default:
+		return "", fmt.Errorf("unknown file type %q (want .epd or .pgn, or .bin for a Polyglot book)", ext)
+	}
 }
 
 // Load returns the openings that spec names, in the set's or file's order.
@@ -64,15 +110,20 @@ func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error
 		}
 		return list, "", nil
 	}
-	ext := strings.ToLower(filepath.Ext(spec.File))
-	switch ext {
-	case ".epd":
-		if spec.Plies != 0 {
-			return nil, "", fmt.Errorf("openings: %s: plies (%d) applies only to PGN files", spec.File, spec.Plies)
+	format, err := FileFormat(spec.File, spec.Format)
+	if err != nil {
+		return nil, "", fmt.Errorf("openings: %s: %w", spec.File, err)
+	}
+	switch {
+	case format == FormatPolyglot:
+		if err := checkBookSpec(spec); err != nil {
+			return nil, "", err
 		}
-	case ".pgn":
-	default:
-		return nil, "", fmt.Errorf("openings: %s: unknown file type %q (want .epd or .pgn)", spec.File, ext)
+		return loadBook(ctx, spec)
+	case spec.Choice != "" || spec.Count != 0:
+		return nil, "", fmt.Errorf("openings: %s: choice and count: %w", spec.File, errNotBook)
+	case format == FormatEPD && spec.Plies != 0:
+		return nil, "", fmt.Errorf("openings: %s: plies (%d) applies only to PGN files", spec.File, spec.Plies)
 	}
 	f, err := inputfile.Open(ctx, spec.File)
 	if err != nil {
@@ -87,7 +138,7 @@ func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error
 	h := sha256.New()
 	r := io.TeeReader(f, h)
 	var list []Opening
-	if ext == ".epd" {
+	if format == FormatEPD {
 		list, err = ParseEPD(r, spec.File)
 	} else {
 		list, err = ParsePGN(r, spec.File, spec.Plies)

@@ -36,7 +36,7 @@ func (s *sprtState) update(tally *standings.Tally) {
 		return
 	}
 	if ps := tally.Pairings(); len(ps) > 0 {
-		s.run.Add(ps[0].Pairs)
+		s.run.Add(ps[0].Pairs, ps[0].PairedGames)
 	}
 }
 

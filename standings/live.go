@@ -54,11 +54,12 @@ type livePairing struct {
 // it (the games before it in schedule order and it): what the report's
 // running figures (Elo progress, LLR path) and opening table are made of.
 type pairingStep struct {
-	game   *record.Game
-	score  float64           // the pairing's first engine's points in the game
-	paired bool              // the game completed a pair
-	games  stats.Trinomial   // the pairing's game counts after the game
-	pairs  stats.Pentanomial // its complete pairs after the game
+	game      *record.Game
+	score     float64           // the pairing's first engine's points in the game
+	paired    bool              // the game completed a pair
+	games     stats.Trinomial   // the pairing's game counts after the game
+	pairs     stats.Pentanomial // its complete pairs after the game
+	pairGames stats.Trinomial   // the games of those pairs (for the bayesian SPRT)
 }
 
 // stepEval caches the figures of one step, computed when first needed.
@@ -185,11 +186,13 @@ func (p *livePairing) recount(k int) {
 	if k > 0 {
 		prev = p.steps[k-1]
 	}
-	s.games, s.pairs = prev.games, prev.pairs
+	s.games, s.pairs, s.pairGames = prev.games, prev.pairs, prev.pairGames
 	s.games.Add(s.score)
 	s.paired = k > 0 && prev.game.Pair == s.game.Pair && !prev.paired
 	if s.paired {
 		s.pairs.AddPair(prev.score, s.score)
+		s.pairGames.Add(prev.score)
+		s.pairGames.Add(s.score)
 	}
 }
 
@@ -226,7 +229,7 @@ func (p *livePairing) eval(i int, level float64, test *stats.SPRT) (stepEval, er
 		e.hasProgress = true
 	}
 	if test != nil && s.paired && !e.hasLLR {
-		e.llr, e.llrErr = test.Pentanomial(s.pairs)
+		e.llr, e.llrErr = test.Paired(s.pairs, s.pairGames)
 		e.hasLLR = true
 	}
 	return *e, nil

@@ -70,7 +70,8 @@ func settleSPRT(run *stats.SPRTRun, games []record.Game) error {
 			return err
 		}
 		if g.Index == 1 { // a pair completes with its second game
-			run.Add(tally.Pairings()[0].Pairs)
+			ps := tally.Pairings()
+			run.Add(ps[0].Pairs, ps[0].PairedGames)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ type PairingTally struct {
 	First, Second string
 	Games         stats.Trinomial
 	Pairs         stats.Pentanomial
+	PairedGames   stats.Trinomial // the games of the complete pairs (Pairs), for the bayesian SPRT
 	half          map[int]float64 // first's score in a pair's game whose partner is missing
 }
 
@@ -77,6 +78,8 @@ func (t *Tally) Add(g *record.Game) error {
 		if err := p.Pairs.AddPair(other, score); err != nil {
 			return err
 		}
+		p.PairedGames.Add(other) // scores checked by Games.Add
+		p.PairedGames.Add(score)
 	} else {
 		p.half[g.Pair] = score
 	}

@@ -19,6 +19,10 @@ const (
 	// NormalizedElo bounds are normalized Elo (fishtest's "normalized"
 	// model), which does not depend on the draw ratio.
 	NormalizedElo
+	// BayesianElo bounds are BayesElo differences (fastchess's "bayesian"
+	// model): the draw Elo is estimated from the games, so the test needs
+	// W/D/L counts and has no pentanomial form (see bayesianLLR).
+	BayesianElo
 )
 
 // eloModels names the models: the first name is the model's text form
@@ -29,10 +33,11 @@ var eloModels = []struct {
 }{
 	{LogisticElo, []string{"logistic"}},
 	{NormalizedElo, []string{"normalized", "normalised"}},
+	{BayesianElo, []string{"bayesian"}},
 }
 
-// String is the model's text form: "logistic" or "normalized" (fishtest's
-// and fastchess's names).
+// String is the model's text form: "logistic", "normalized" or "bayesian"
+// (fishtest's and fastchess's names).
 func (m EloModel) String() string {
 	for _, e := range eloModels {
 		if e.model == m {
@@ -52,8 +57,8 @@ func (m EloModel) known() bool {
 	return false
 }
 
-// ParseEloModel accepts a model's name, in any case: "logistic" or
-// "normalized" (also "normalised").
+// ParseEloModel accepts a model's name, in any case: "logistic",
+// "normalized" (also "normalised") or "bayesian".
 func ParseEloModel(s string) (EloModel, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for _, e := range eloModels {
@@ -189,13 +194,31 @@ func (t SPRT) Trinomial(r Trinomial) (SPRTResult, error) {
 	return t.evaluate(counts, values, 1)
 }
 
-// Pentanomial evaluates the test on game-pair counts (per-pair model).
+// errBayesianPairs is Pentanomial's error under the bayesian model.
+const errBayesianPairs = constError("the bayesian SPRT model needs W/D/L game counts: it has no pentanomial form (fastchess disables pentanomial statistics with it)")
+
+// Pentanomial evaluates the test on game-pair counts (per-pair model). The
+// bayesian model has no pentanomial form: it is an error; see Paired.
 func (t SPRT) Pentanomial(r Pentanomial) (SPRTResult, error) {
 	if err := r.Validate(); err != nil {
 		return SPRTResult{}, err
 	}
+	if t.Model == BayesianElo {
+		return SPRTResult{}, errBayesianPairs
+	}
 	counts, values := r.bins()
 	return t.evaluate(counts, values, 2)
+}
+
+// Paired evaluates the test over a match's complete game pairs: pairs are
+// their pentanomial counts and games the W/D/L counts of the same pairs'
+// games. The bayesian model, which fastchess runs on W/D/L counts only,
+// uses games; the others use pairs, as fishtest does for paired openings.
+func (t SPRT) Paired(pairs Pentanomial, games Trinomial) (SPRTResult, error) {
+	if t.Model == BayesianElo {
+		return t.Trinomial(games)
+	}
+	return t.Pentanomial(pairs)
 }
 
 // evaluate computes the LLR and compares it with the bounds the way
@@ -233,7 +256,10 @@ func (t SPRT) evaluate(counts, values []float64, gamesPerSample float64) (SPRTRe
 // hypotheses fix the mean score at ScoreFromElo(elo); in the normalized
 // model they fix the t-value (mean-0.5)/sigma_sample at nelo/(800/ln10),
 // times √2 for pairs since sigma_pair = sigma_game/√2 on the per-game scale.
-// With no samples at all the LLR is 0.
+// In the bayesian model (W/D/L only) they fix the mean score at
+// scoreFromBayesElo(elo, drawElo), drawElo estimated from the regularized
+// win and loss frequencies (drawEloFrom), and the LLR is 0 until there is a
+// win and a loss, as in fastchess. With no samples at all the LLR is 0.
 func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, error) {
 	total := 0.0
 	for _, c := range counts {
@@ -241,6 +267,12 @@ func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, er
 	}
 	if total == 0 {
 		return 0, nil
+	}
+	if t.Model == BayesianElo && (len(counts) != 3 || counts[0] == 0 || counts[2] == 0) {
+		if len(counts) != 3 {
+			return 0, errBayesianPairs
+		}
+		return 0, nil // no draw Elo without a win and a loss: fastchess's LLR is 0
 	}
 	reg := make([]float64, len(counts))
 	n := 0.0
@@ -255,11 +287,16 @@ func (t SPRT) llr(counts, values []float64, gamesPerSample float64) (float64, er
 
 	var p0, p1 []float64
 	var err0, err1 error
-	if t.Model == NormalizedElo {
+	switch t.Model {
+	case NormalizedElo:
 		scale := math.Sqrt(gamesPerSample) / neloPerT
 		p0, err0 = mleWithT(values, probs, 0.5, t.Elo0*scale)
 		p1, err1 = mleWithT(values, probs, 0.5, t.Elo1*scale)
-	} else {
+	case BayesianElo:
+		drawElo := drawEloFrom(probs[0], probs[2])
+		p0, err0 = mleWithMean(values, probs, scoreFromBayesElo(t.Elo0, drawElo))
+		p1, err1 = mleWithMean(values, probs, scoreFromBayesElo(t.Elo1, drawElo))
+	default:
 		p0, err0 = mleWithMean(values, probs, ScoreFromElo(t.Elo0))
 		p1, err1 = mleWithMean(values, probs, ScoreFromElo(t.Elo1))
 	}

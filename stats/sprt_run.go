@@ -26,12 +26,13 @@ func NewSPRTRun(t SPRT) *SPRTRun {
 // Test is the SPRT followed.
 func (r *SPRTRun) Test() SPRT { return r.test }
 
-// Add evaluates the test on the pairs so far, unless it has decided.
-func (r *SPRTRun) Add(pairs Pentanomial) {
+// Add evaluates the test on the pairs so far (pairs, and games: the W/D/L
+// of their games, which the bayesian model reads), unless it has decided.
+func (r *SPRTRun) Add(pairs Pentanomial, games Trinomial) {
 	if r.final {
 		return
 	}
-	r.Step(r.test.Pentanomial(pairs))
+	r.Step(r.test.Paired(pairs, games))
 }
 
 // Step takes the test's evaluation on the pairs so far (res, or err where

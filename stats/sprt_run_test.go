@@ -71,14 +71,14 @@ func TestSPRTRunAddDecidesOnce(t *testing.T) {
 		if i%3 == 0 {
 			pairs.DD++
 		}
-		r.Add(pairs)
+		r.Add(pairs, Trinomial{})
 	}
 	decision := r.Result()
 	if decision.State != SPRTAcceptH0 {
 		t.Fatalf("decision %+v, want H0", decision)
 	}
 	pairs.WW += 3 * pairs.Pairs()
-	r.Add(pairs)
+	r.Add(pairs, Trinomial{})
 	if r.Result() != decision {
 		t.Errorf("the decision changed: %+v -> %+v", decision, r.Result())
 	}
@@ -155,7 +155,7 @@ func TestEloModelNames(t *testing.T) {
 		}
 	}
 	_, err := ParseEloModel("x")
-	if want := `unknown Elo model "x" (want logistic or normalized)`; err == nil || err.Error() != want {
+	if want := `unknown Elo model "x" (want logistic, normalized or bayesian)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }

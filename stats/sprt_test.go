@@ -40,7 +40,8 @@ func TestParseEloModel(t *testing.T) {
 		{"logistic", LogisticElo, true},
 		{"normalized", NormalizedElo, true},
 		{" Normalized ", NormalizedElo, true},
-		{"bayesian", 0, false},
+		{"bayesian", BayesianElo, true},
+		{"bayes", 0, false},
 		{"", 0, false},
 	}
 	for _, tc := range tests {

@@ -201,7 +201,7 @@ func TestEloBadInput(t *testing.T) {
 		{[]string{"-w", "5", "-sprt", "0,5", "-alpha", "1.5"}, "alpha"},
 		{[]string{"-w", "5", "-sprt", "0,5", "-alpha", "0"}, "alpha"},
 		{[]string{"-w", "5", "-sprt", "0,5", "-beta", "1"}, "beta"},
-		{[]string{"-w", "5", "-sprt", "0,5", "-model", "bayesian"}, "unknown Elo model"},
+		{[]string{"-w", "5", "-sprt", "0,5", "-model", "bayes"}, "unknown Elo model"},
 		{[]string{"-w", "5", "-alpha", "0.1"}, "needs -sprt"},
 		{[]string{"-w", "5", "-model", "normalized"}, "needs -sprt"},
 		{[]string{"-w", "5", "-penta", "1,1,1,1,1"}, "not both"},

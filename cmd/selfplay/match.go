@@ -37,8 +37,10 @@ func matchFlags() []matchFlag {
 		{"tc", "limits.tc", &textSetting{}, "per-move limit: time control moves/seconds+increment, such as 40/60+0 or 10+0.1"},
 		{"time-margin", "limits.time_margin", durationDefault(config.DefaultTimeMargin), "grace before a time forfeit under -movetime and -tc"},
 		{"move-timeout", "limits.move_timeout", durationDefault(config.DefaultMoveTimeout), "an external engine's longest move under -nodes or -depth before it loses as hung"},
-		{"openings", "openings", textDefault(openings.SetFHR25), "opening set fhr25 or two-ply, or an .epd or .pgn file"},
-		{"plies", "openings.plies", intDefault(config.DefaultPGNPlies), "plies taken from each game of a .pgn openings file"},
+		{"openings", "openings", textDefault(openings.SetFHR25), "opening set fhr25 or two-ply, or an .epd or .pgn file or a .bin Polyglot book"},
+		{"plies", "openings.plies", intDefault(config.DefaultPGNPlies), "plies taken from each game of a .pgn openings file, or the most book moves of a .bin book"},
+		{"book-choice", "openings.choice", textDefault(openings.ChoiceWeighted), "a .bin book's move choice: weighted (at random by weight, from -seed) or best"},
+		{"book-count", "openings.count", intDefault(config.DefaultBookCount), "openings drawn from a .bin book with -book-choice weighted"},
 		{"order", "openings.order", textDefault(openings.OrderSequential), "opening order: sequential or random (reshuffled each round from -seed)"},
 		{"rounds", "rounds", intDefault(config.DefaultRounds), "passes over the openings; each opening is a game pair"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
@@ -56,7 +58,7 @@ func matchFlags() []matchFlag {
 		{"sprt", "sprt", &textSetting{}, "stop the match when the SPRT of ELO0 against ELO1 decides, e.g. 0,5 (matches only)"},
 		{"alpha", "sprt.alpha", floatDefault(config.DefaultSPRTAlpha), "the SPRT's false positive rate"},
 		{"beta", "sprt.beta", floatDefault(config.DefaultSPRTBeta), "the SPRT's false negative rate"},
-		{"sprt-model", "sprt.model", textDefault(config.DefaultSPRTModel), "the SPRT's Elo model: normalized or logistic"},
+		{"sprt-model", "sprt.model", textDefault(config.DefaultSPRTModel), "the SPRT's Elo model: normalized, logistic or bayesian"},
 	}
 }
 

@@ -140,9 +140,13 @@ func (e *Engine) UnmarshalJSON(b []byte) error {
 }
 
 // Openings is {set, order} or {file, sha256 (Openings.Hash: of the
-// file's content as loaded), plies (PGN only), order}.
+// file's content as loaded), plies (PGN and book), order}, with format when
+// given and a Polyglot book's choice and count (weighted only).
 type Openings struct {
+	Choice string `json:"choice,omitempty"`
+	Count  int    `json:"count,omitempty"`
 	File   string `json:"file,omitempty"`
+	Format string `json:"format,omitempty"`
 	Order  string `json:"order"`
 	Plies  int    `json:"plies,omitempty"`
 	Set    string `json:"set,omitempty"`
