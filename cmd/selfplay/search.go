@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/engines"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
@@ -55,8 +56,8 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
 		return exitUsage
 	}
-	lim := search.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
-		OnIteration: func(i search.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
+	lim := engines.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
+		OnIteration: func(i engines.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
 	res, err := s.Search(ctx, b, lim)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "selfplay search: %v\n", err)
@@ -66,7 +67,7 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 	fmt.Fprintf(e.stdout, "nodes %d\n", i.Nodes)
 	fmt.Fprintf(e.stdout, "time %d\n", i.Elapsed.Milliseconds())
 	fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(i.Nodes, i.Elapsed))
-	for _, c := range i.Counters.Fields() {
+	for _, c := range res.Counters.Fields() {
 		fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
 	}
 	fmt.Fprintf(e.stdout, "bestmove %s\n", res.Move.UCI())
@@ -77,8 +78,8 @@ func cmdSearch(ctx context.Context, e env, args []string) int {
 }
 
 // maxSearchDepth is the deepest iteration the search makes (it needs room
-// for extensions and quiescence below it, within search.MaxPly).
-const maxSearchDepth = search.MaxPly - 8
+// for extensions and quiescence below it, within engines.MaxPly).
+const maxSearchDepth = search.MaxDepth
 
 // checkSearchFlags checks -depth (0: none) and -hash of search and bench:
 // a depth the search would silently cap, or a table larger than the

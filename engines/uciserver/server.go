@@ -400,7 +400,7 @@ func parsePosition(args []string) (*board.Board, error) {
 
 // goArgs are the parsed arguments of go.
 type goArgs struct {
-	lim      search.Limits
+	lim      engines.Limits
 	infinite bool
 }
 
@@ -409,7 +409,7 @@ type goArgs struct {
 func parseGo(args []string) (goArgs, []error) {
 	var g goArgs
 	var errs []error
-	var clock search.Clock
+	var clock engines.Clock
 	haveClock := false
 	num := func(i int) (int64, bool) {
 		if i+1 >= len(args) {
@@ -516,7 +516,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 
 // think runs the search, printing an info line per iteration and a final
 // one when the search went on after its last iteration.
-func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim search.Limits) (move string) {
+func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim engines.Limits) (move string) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.out.errorf("search failed: %v", p)
@@ -524,8 +524,8 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 			r.failed = true
 		}
 	}()
-	var last *search.Info
-	lim.OnIteration = func(i search.Info) {
+	var last *engines.Info
+	lim.OnIteration = func(i engines.Info) {
 		s.out.info(FormatInfo(i))
 		last = &i
 	}
@@ -551,7 +551,7 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 
 // FormatInfo is the UCI info line (without end of line) of a search
 // iteration: depth, seldepth, score, nodes, nps, time and, if any, pv.
-func FormatInfo(i search.Info) string {
+func FormatInfo(i engines.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d",
 		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, NPS(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds())
