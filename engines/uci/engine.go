@@ -444,11 +444,13 @@ func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) 
 	}
 }
 
+// search is Search before ErrClosed is told apart: the position and go,
+// then the engine's lines until its bestmove, the caller's deadline
+// (counted from go) or its cancellation.
 func (e *Engine) search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, err)
 	}
-	var budget <-chan time.Time // the caller's deadline, counted from go
 	deadline, hasDeadline := ctx.Deadline()
 	allowed := deadline.Sub(e.now())
 
@@ -458,133 +460,176 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	if err != nil {
 		return engines.Result{}, err
 	}
-	// One write for both: one wake-up of the engine.
-	if p.send(positionCommand(startFEN, moves), "isready") != nil {
-		return engines.Result{}, e.crashedAbandon(p, "position")
-	}
-	if err := e.awaitReady(pctx, p, opPing, e.cfg.PingTimeout); err != nil {
-		if pctx.Err() == nil {
-			e.abandon(p)
-		}
-		if errors.Is(err, ErrTimeout) {
-			err = e.fault(ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+
-				"(the ping timeout; go was not sent and the move's clock had not started)", e.cfg.PingTimeout), nil)
-		}
+	if err := e.sendGo(pctx, p, startFEN, moves, lim); err != nil {
 		return engines.Result{}, err
 	}
-	if p.send(goCommand(lim)) != nil {
-		return engines.Result{}, e.crashedAbandon(p, "go")
-	}
-	start := time.Now()
+	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now()}
+	var budget <-chan time.Time // the caller's deadline, counted from go
 	if hasDeadline {
 		c, stop := e.newTimer(max(allowed, 0))
 		defer stop()
 		budget = c
 	}
-
-	var (
-		si       searchInfo
-		stopTime <-chan time.Time // StopTimeout after stop was sent
-		why      error            // why stop was sent: nil (time limit), or ctx.Err()
-		garbage  int
-		done     = ctx.Done()
-
-		firstGarbage string
-	)
 	var watch <-chan time.Time
 	if d := watchdog(startFEN, moves, lim); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		watch = t.C
 	}
-	sendStop := func() {
-		if stopTime == nil {
-			_ = p.send("stop") // a dead engine shows as closed stdout
-			t := time.NewTimer(e.cfg.StopTimeout)
-			stopTime = t.C
-		}
-	}
+	done := ctx.Done()
 	for {
 		select {
 		case l, ok := <-p.lines:
-			if !ok {
-				return engines.Result{}, e.crashedAbandon(p, opSearch)
-			}
-			if l.tooLong {
-				e.abandon(p)
-				return engines.Result{}, e.lineTooLong(opSearch, l)
-			}
-			f := strings.Fields(l.text)
-			if len(f) == 0 {
-				continue
-			}
-			switch f[0] {
-			case "info":
-				if si.add(parseInfo(f[1:])) && lim.OnIteration != nil {
-					i := si.info()
-					i.Nodes, i.Elapsed = si.nodes, time.Since(start)
-					lim.OnIteration(i)
-				}
-			case "bestmove":
-				elapsed := time.Since(start)
-				mv, err := parseBestMove(f[1:])
-				if err != nil {
-					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, opSearch, err.Error(), nil)
-				}
-				switch {
-				case why == context.DeadlineExceeded:
-					return engines.Result{}, e.fault(ErrTimeout, opSearch,
-						fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), why)
-				case why != nil:
-					return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, why)
-				}
-				info := si.info()
-				info.Nodes = si.nodes
-				info.Elapsed = elapsed
-				return engines.Result{Move: mv, Info: info}, nil
-			case "readyok", "uciok", "id", "option", "copyprotection", "registration":
-				// out of place but harmless
-			default:
-				if garbage == 0 {
-					firstGarbage = l.text
-				}
-				if garbage++; garbage > maxGarbage {
-					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, opSearch,
-						fmt.Sprintf("more than %d lines that are not UCI, e.g. %s", maxGarbage, excerpt(l.text)), nil)
-				}
+			if res, over, err := r.onLine(l, ok); over {
+				return res, err
 			}
 		case <-watch:
 			watch = nil
-			sendStop()
+			r.sendStop()
 		case <-budget:
 			budget = nil
-			if why == nil {
-				why = context.DeadlineExceeded
+			if r.why == nil {
+				r.why = context.DeadlineExceeded
 			}
-			sendStop()
+			r.sendStop()
 		case <-done:
 			done = nil
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				continue // the budget, counted from go, decides
 			}
-			why = ctx.Err()
-			sendStop()
-		case <-stopTime:
+			r.why = ctx.Err()
+			r.sendStop()
+		case <-r.stopTime:
 			e.abandon(p)
-			if why != nil && why != context.DeadlineExceeded {
-				return engines.Result{}, fmt.Errorf("engine %q: search: no bestmove %v after stop, killed: %w",
-					e.cfg.Name, e.cfg.StopTimeout, why)
-			}
-			detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
-				time.Since(start).Round(time.Millisecond))
-			if garbage > 0 {
-				detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %s", garbage, excerpt(firstGarbage))
-			}
-			return engines.Result{}, e.fault(ErrTimeout, opSearch, detail, why)
+			return engines.Result{}, r.noBestMove()
 		}
 	}
+}
+
+// sendGo sends the position and go, with a readiness check between them:
+// a fault there comes before the move's clock starts.
+func (e *Engine) sendGo(ctx context.Context, p *proc, startFEN string, moves []string, lim engines.Limits) error {
+	// One write for both: one wake-up of the engine.
+	if p.send(positionCommand(startFEN, moves), "isready") != nil {
+		return e.crashedAbandon(p, "position")
+	}
+	if err := e.awaitReady(ctx, p, opPing, e.cfg.PingTimeout); err != nil {
+		if ctx.Err() == nil {
+			e.abandon(p)
+		}
+		if errors.Is(err, ErrTimeout) {
+			err = e.fault(ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+
+				"(the ping timeout; go was not sent and the move's clock had not started)", e.cfg.PingTimeout), nil)
+		}
+		return err
+	}
+	if p.send(goCommand(lim)) != nil {
+		return e.crashedAbandon(p, "go")
+	}
+	return nil
+}
+
+// searchRun is the state of one search between go and bestmove.
+type searchRun struct {
+	e           *Engine
+	p           *proc
+	onIteration func(engines.Info)
+	start       time.Time // when go was sent
+
+	si       searchInfo
+	stopTime <-chan time.Time // StopTimeout after stop was sent
+	why      error            // why stop was sent: nil (time limit), or ctx.Err()
+
+	garbage      int // lines that are not UCI
+	firstGarbage string
+}
+
+// sendStop sends stop once and starts waiting StopTimeout for bestmove.
+func (r *searchRun) sendStop() {
+	if r.stopTime == nil {
+		_ = r.p.send("stop") // a dead engine shows as closed stdout
+		t := time.NewTimer(r.e.cfg.StopTimeout)
+		r.stopTime = t.C
+	}
+}
+
+// onLine reads one line of the engine (ok false: its output closed); over
+// says the search ended, with the result or the error.
+func (r *searchRun) onLine(l line, ok bool) (res engines.Result, over bool, err error) {
+	e, p := r.e, r.p
+	if !ok {
+		return engines.Result{}, true, e.crashedAbandon(p, opSearch)
+	}
+	if l.tooLong {
+		e.abandon(p)
+		return engines.Result{}, true, e.lineTooLong(opSearch, l)
+	}
+	f := strings.Fields(l.text)
+	if len(f) == 0 {
+		return engines.Result{}, false, nil
+	}
+	switch f[0] {
+	case "info":
+		if r.si.add(parseInfo(f[1:])) && r.onIteration != nil {
+			i := r.si.info()
+			i.Nodes, i.Elapsed = r.si.nodes, time.Since(r.start)
+			r.onIteration(i)
+		}
+	case "bestmove":
+		res, err := r.bestMove(f[1:])
+		return res, true, err
+	case "readyok", "uciok", "id", "option", "copyprotection", "registration":
+		// out of place but harmless
+	default:
+		if r.garbage == 0 {
+			r.firstGarbage = l.text
+		}
+		if r.garbage++; r.garbage > maxGarbage {
+			e.abandon(p)
+			return engines.Result{}, true, e.fault(ErrProtocol, opSearch,
+				fmt.Sprintf("more than %d lines that are not UCI, e.g. %s", maxGarbage, excerpt(l.text)), nil)
+		}
+	}
+	return engines.Result{}, false, nil
+}
+
+// bestMove ends the search on the engine's bestmove (args: what follows
+// it): its move and the last info, unless stop was sent for the caller.
+func (r *searchRun) bestMove(args []string) (engines.Result, error) {
+	e := r.e
+	elapsed := time.Since(r.start)
+	mv, err := parseBestMove(args)
+	if err != nil {
+		e.abandon(r.p)
+		return engines.Result{}, e.fault(ErrProtocol, opSearch, err.Error(), nil)
+	}
+	switch {
+	case r.why == context.DeadlineExceeded:
+		return engines.Result{}, e.fault(ErrTimeout, opSearch,
+			fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), r.why)
+	case r.why != nil:
+		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, r.why)
+	}
+	info := r.si.info()
+	info.Nodes = r.si.nodes
+	info.Elapsed = elapsed
+	return engines.Result{Move: mv, Info: info}, nil
+}
+
+// noBestMove is the error of an engine that did not answer stop within
+// StopTimeout (it has been abandoned).
+func (r *searchRun) noBestMove() error {
+	e := r.e
+	if r.why != nil && r.why != context.DeadlineExceeded {
+		return fmt.Errorf("engine %q: search: no bestmove %v after stop, killed: %w",
+			e.cfg.Name, e.cfg.StopTimeout, r.why)
+	}
+	detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
+		time.Since(r.start).Round(time.Millisecond))
+	if r.garbage > 0 {
+		detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %s", r.garbage, excerpt(r.firstGarbage))
+	}
+	return e.fault(ErrTimeout, opSearch, detail, r.why)
 }
 
 // crashedAbandon reports a crash and forgets the process.
