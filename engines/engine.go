@@ -35,13 +35,16 @@ type Result struct {
 }
 
 // Limits bound one search. Zero values mean "no limit"; with none set the
-// engine searches until its context is cancelled.
+// engine searches until its context is cancelled (the in-process search
+// also stops at its deepest iteration).
 type Limits struct {
 	Depth    int           // maximum iteration depth
-	Nodes    int64         // node budget
+	Nodes    int64         // node budget (the in-process search stops the moment it is spent)
 	MoveTime time.Duration // time for this move, used in full
 	Clock    *Clock        // game clock; the engine's time manager decides
-	// OnIteration, if set, is called after every completed iteration.
+	// OnIteration, if set, is called after every completed iteration (the
+	// in-process search also calls it once for an interrupted iteration
+	// whose best move changed).
 	OnIteration func(Info)
 }
 
@@ -64,7 +67,7 @@ type Info struct {
 }
 
 // Bound says whether a score is exact or only a bound (UCI's lowerbound and
-// upperbound).
+// upperbound; the in-process search reports exact scores).
 type Bound uint8
 
 // Bounds.

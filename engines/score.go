@@ -4,8 +4,8 @@ import "fmt"
 
 // Score is a search value in centipawns from the side to move's point of
 // view; values beyond ±MateBound encode mates by their distance in plies.
-// Stored games keep scores in this encoding, which is also that of
-// engines/search.
+// Stored games keep scores in this encoding; engines/search computes with
+// this type.
 type Score int
 
 // Score limits.
@@ -34,6 +34,14 @@ func MateIn(n int) Score {
 		return Mate - Score(2*n-1)
 	}
 	return -Mate + Score(-2*n)
+}
+
+// UCI formats the score as UCI's info line does: "cp 31" or "mate -2".
+func (s Score) UCI() string {
+	if s.IsMate() {
+		return fmt.Sprintf("mate %d", s.MateMoves())
+	}
+	return fmt.Sprintf("cp %d", int(s))
 }
 
 // Pawns formats the score in pawns for PGN comments, e.g. "+0.31", "+M3", "-M2".

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"selfplay/engines"
 	"selfplay/engines/search"
 )
 
@@ -24,15 +25,15 @@ const (
 
 // Limits bounding the budgets a run accepts.
 const (
-	MaxBudgets = 64                // budgets in one run
-	MaxNodes   = int64(1) << 50    // one node budget
-	MaxDepth   = search.MaxPly - 8 // the search's own iteration cap
-	maxExp     = 50                // the exponent in BASEx2^E
-	minMove    = time.Millisecond  // smallest -movetime
-	maxMove    = 24 * time.Hour    // largest -movetime
-	rangeSep   = ".."              // 4..8, 2^1..10
-	powMarker  = "2^"              // 2700x2^3
-	mulSymbols = "x*X×"            // 2700x2^3, 2700*2^3
+	MaxBudgets = 64               // budgets in one run
+	MaxNodes   = int64(1) << 50   // one node budget
+	MaxDepth   = search.MaxDepth  // the search's own iteration cap
+	maxExp     = 50               // the exponent in BASEx2^E
+	minMove    = time.Millisecond // smallest -movetime
+	maxMove    = 24 * time.Hour   // largest -movetime
+	rangeSep   = ".."             // 4..8, 2^1..10
+	powMarker  = "2^"             // 2700x2^3
+	mulSymbols = "x*X×"           // 2700x2^3, 2700*2^3
 )
 
 // Plan is the list of budgets of a run, ascending and distinct; each
@@ -44,14 +45,14 @@ type Plan struct {
 }
 
 // Limits returns the search limits of budget v.
-func (p Plan) Limits(v int64) search.Limits {
+func (p Plan) Limits(v int64) engines.Limits {
 	switch p.Kind {
 	case Nodes:
-		return search.Limits{Nodes: v}
+		return engines.Limits{Nodes: v}
 	case Depth:
-		return search.Limits{Depth: int(v)}
+		return engines.Limits{Depth: int(v)}
 	default:
-		return search.Limits{MoveTime: time.Duration(v) * time.Millisecond}
+		return engines.Limits{MoveTime: time.Duration(v) * time.Millisecond}
 	}
 }
 

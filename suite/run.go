@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/epd"
@@ -114,7 +115,7 @@ type Outcome struct {
 	Move       string // final move, UCI
 	FirstDepth int    // first iteration that chose the final move (later ones may have left it and come back); -1 if none
 	Depth      int    // iteration depth of the final move
-	Score      search.Score
+	Score      engines.Score
 	Nodes      int64
 	MainNodes  int64
 	QNodes     int64
@@ -261,7 +262,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 // may change) with a pooled searcher, reset first, so each search starts
 // from an empty table exactly like a new Searcher.
 func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash int, rec epd.Record, b *board.Board,
-	lim search.Limits) (Outcome, error) {
+	lim engines.Limits) (Outcome, error) {
 	if *sp == nil {
 		s, err := search.New(o, hash)
 		if err != nil {
@@ -276,7 +277,7 @@ func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash
 		move  string
 	}
 	var iters []iter
-	lim.OnIteration = func(i search.Info) {
+	lim.OnIteration = func(i engines.Info) {
 		if len(i.PV) > 0 {
 			iters = append(iters, iter{i.Depth, i.PV[0]})
 		}
@@ -297,7 +298,7 @@ func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash
 	return Outcome{
 		Done: true, Judged: Judged(rec), Solved: Solves(rec, move), Move: move,
 		FirstDepth: first, Depth: i.Depth, Score: i.Score,
-		Nodes: i.Nodes, MainNodes: i.Counters.MainNodes, QNodes: i.Counters.QNodes, Time: i.Elapsed,
+		Nodes: i.Nodes, MainNodes: r.Counters.MainNodes, QNodes: r.Counters.QNodes, Time: i.Elapsed,
 	}, nil
 }
 

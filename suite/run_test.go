@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/epd"
@@ -169,7 +170,7 @@ func TestRunSolves(t *testing.T) {
 						if plan.Kind == Depth && o.Depth != int(plan.Values[b]) {
 							t.Errorf("%s %s: depth %d at depth limit %d", res.Variants[v], rec.ID, o.Depth, plan.Values[b])
 						}
-						if rec.ID == "mate1" && (o.FirstDepth != 1 || o.Score != search.MateIn(1)) {
+						if rec.ID == "mate1" && (o.FirstDepth != 1 || o.Score != engines.MateIn(1)) {
 							t.Errorf("mate1: first depth %d score %v", o.FirstDepth, o.Score)
 						}
 					}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
@@ -70,9 +71,9 @@ func cmdBench(ctx context.Context, e env, args []string) error {
 	if *nodes < 0 {
 		return usageErrorf("-nodes must be >= 1")
 	}
-	lim := search.Limits{Depth: *depth}
+	lim := engines.Limits{Depth: *depth}
 	if *nodes > 0 {
-		lim = search.Limits{Nodes: *nodes}
+		lim = engines.Limits{Nodes: *nodes}
 		fs.Visit(func(f *flag.Flag) {
 			if f.Name == "depth" {
 				lim.Depth = *depth // both: whichever comes first
@@ -142,7 +143,7 @@ func loadBenchPositions(ctx context.Context, e env, epdFile string) ([]benchPosi
 	return positions, nil
 }
 
-func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Options, positions []benchPosition, lim search.Limits, hash int, perPosition bool) (benchRow, error) {
+func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Options, positions []benchPosition, lim engines.Limits, hash int, perPosition bool) (benchRow, error) {
 	row := benchRow{variant: spec}
 	s, err := search.New(o, hash)
 	if err != nil {
@@ -164,7 +165,7 @@ func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Option
 		i := res.Info
 		row.nodes += i.Nodes
 		row.elapsed += i.Elapsed
-		row.counters.Add(i.Counters)
+		row.counters.Add(res.Counters)
 		row.depths += i.Depth
 		if perPosition {
 			fmt.Fprintf(w, "position %s depth %d score %s nodes %d time %d bestmove %s\n",
@@ -174,7 +175,7 @@ func benchVariant(ctx context.Context, w io.Writer, spec string, o search.Option
 	return row, nil
 }
 
-func printBenchTable(w io.Writer, rows []benchRow, lim search.Limits, positions int) {
+func printBenchTable(w io.Writer, rows []benchRow, lim engines.Limits, positions int) {
 	budget := lim.Nodes > 0
 	if budget {
 		fmt.Fprintf(w, "bench nodes %d positions %d\n", lim.Nodes, positions)

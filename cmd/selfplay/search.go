@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/engines"
 	"selfplay/engines/search"
 	"selfplay/engines/uciserver"
 )
@@ -48,8 +49,8 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	lim := search.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
-		OnIteration: func(i search.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
+	lim := engines.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
+		OnIteration: func(i engines.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
 	res, err := s.Search(ctx, b, lim)
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "nodes %d\n", i.Nodes)
 	fmt.Fprintf(e.stdout, "time %d\n", i.Elapsed.Milliseconds())
 	fmt.Fprintf(e.stdout, "nps %d\n", uciserver.NPS(i.Nodes, i.Elapsed))
-	for _, c := range i.Counters.Fields() {
+	for _, c := range res.Counters.Fields() {
 		fmt.Fprintf(e.stdout, "%s %d\n", c.Name, c.Value)
 	}
 	fmt.Fprintf(e.stdout, "bestmove %s\n", res.Move.UCI())
@@ -69,8 +70,8 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 }
 
 // maxSearchDepth is the deepest iteration the search makes (it needs room
-// for extensions and quiescence below it, within search.MaxPly).
-const maxSearchDepth = search.MaxPly - 8
+// for extensions and quiescence below it, within engines.MaxPly).
+const maxSearchDepth = search.MaxDepth
 
 // checkSearchFlags checks -depth (0: none) and -hash of search and bench:
 // a depth the search would silently cap, or a table larger than the

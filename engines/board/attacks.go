@@ -32,8 +32,8 @@ func KnightAttacks(s Square) Bitboard { return tables.knight[s] }
 // KingAttacks returns the squares a king on s attacks.
 func KingAttacks(s Square) Bitboard { return tables.king[s] }
 
-// PawnAttacks returns the squares a pawn of color c on s attacks.
-func PawnAttacks(c Color, s Square) Bitboard { return tables.pawn[c][s] }
+// pawnAttacks returns the squares a pawn of color c on s attacks.
+func pawnAttacks(c Color, s Square) Bitboard { return tables.pawn[c][s] }
 
 // RookAttacks returns the squares a rook on s attacks given the occupancy.
 func RookAttacks(s Square, occ Bitboard) Bitboard {
@@ -57,7 +57,7 @@ func QueenAttacks(s Square, occ Bitboard) Bitboard {
 func Attacks(p Piece, s Square, occ Bitboard) Bitboard {
 	switch p.Type() {
 	case Pawn:
-		return PawnAttacks(p.Color(), s)
+		return pawnAttacks(p.Color(), s)
 	case Knight:
 		return KnightAttacks(s)
 	case Bishop:
@@ -72,20 +72,20 @@ func Attacks(p Piece, s Square, occ Bitboard) Bitboard {
 	return 0
 }
 
-// Between returns the squares strictly between a and b when they share a
+// between returns the squares strictly between a and b when they share a
 // rank, file or diagonal, else the empty set.
-func Between(a, b Square) Bitboard { return tables.between[a][b] }
+func between(a, b Square) Bitboard { return tables.between[a][b] }
 
-// Line returns the whole line (rank, file or diagonal) through a and b, or
+// line returns the whole line (rank, file or diagonal) through a and b, or
 // the empty set when they are not aligned.
-func Line(a, b Square) Bitboard { return tables.line[a][b] }
+func line(a, b Square) Bitboard { return tables.line[a][b] }
 
 // PawnAttacksBB returns the squares attacked by the pawns of color c.
 func PawnAttacksBB(c Color, pawns Bitboard) Bitboard {
 	if c == White {
-		return (pawns&^FileA)<<7 | (pawns&^FileH)<<9
+		return (pawns&^fileA)<<7 | (pawns&^fileH)<<9
 	}
-	return (pawns&^FileA)>>9 | (pawns&^FileH)>>7
+	return (pawns&^fileA)>>9 | (pawns&^fileH)>>7
 }
 
 var rookDirs = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}

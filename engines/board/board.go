@@ -12,10 +12,10 @@ const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 // Castling rights bits.
 const (
-	CastleWK = 1 << iota
-	CastleWQ
-	CastleBK
-	CastleBQ
+	castleWK = 1 << iota
+	castleWQ
+	castleBK
+	castleBQ
 )
 
 // undo is what make needs to restore on unmake.
@@ -81,12 +81,6 @@ func (b *Board) King(c Color) Square { return b.kings[c] }
 
 // EnPassant returns the FEN en-passant square or NoSquare.
 func (b *Board) EnPassant() Square { return b.ep }
-
-// Castling returns the castling-rights bits (CastleWK, ...).
-func (b *Board) Castling() uint8 { return b.castle }
-
-// HalfmoveClock returns the plies since the last capture or pawn move.
-func (b *Board) HalfmoveClock() int { return b.halfmove }
 
 // FullmoveNumber returns the FEN move number.
 func (b *Board) FullmoveNumber() int { return b.fullmove }
@@ -160,13 +154,13 @@ func FromFEN(fen string) (*Board, error) {
 			var bit uint8
 			switch c {
 			case 'K':
-				bit = CastleWK
+				bit = castleWK
 			case 'Q':
-				bit = CastleWQ
+				bit = castleWQ
 			case 'k':
-				bit = CastleBK
+				bit = castleBK
 			case 'q':
-				bit = CastleBQ
+				bit = castleBQ
 			default:
 				return nil, fmt.Errorf("fen %q: castling field %q: bad letter %q", fen, fields[2], c)
 			}
@@ -177,7 +171,7 @@ func FromFEN(fen string) (*Board, error) {
 		}
 	}
 	if fields[3] != "-" {
-		s, err := ParseSquare(fields[3])
+		s, err := parseSquare(fields[3])
 		if err != nil {
 			return nil, fmt.Errorf("fen %q: en-passant field: %w", fen, err)
 		}
@@ -246,7 +240,7 @@ func (b *Board) validate() error {
 		}
 		b.kings[c] = k.First()
 	}
-	if b.pieces[Pawn]&(Rank1|Rank8) != 0 {
+	if b.pieces[Pawn]&(rank1|rank8) != 0 {
 		return errors.New("pawn on the first or eighth rank")
 	}
 	if b.attackersTo(b.kings[b.side.Other()], b.Occupied())&b.colors[b.side] != 0 {
@@ -259,10 +253,10 @@ func (b *Board) validate() error {
 		name       string
 	}
 	for _, r := range []right{
-		{CastleWK, E1, H1, White, "K"}, {CastleWQ, E1, A1, White, "Q"},
-		{CastleBK, E8, H8, Black, "k"}, {CastleBQ, E8, A8, Black, "q"},
+		{castleWK, e1, h1, White, "K"}, {castleWQ, e1, a1, White, "Q"},
+		{castleBK, e8, h8, Black, "k"}, {castleBQ, e8, a8, Black, "q"},
 	} {
-		if b.castle&r.bit != 0 && (b.squares[r.king] != MakePiece(r.c, King) || b.squares[r.rook] != MakePiece(r.c, Rook)) {
+		if b.castle&r.bit != 0 && (b.squares[r.king] != makePiece(r.c, King) || b.squares[r.rook] != makePiece(r.c, Rook)) {
 			return fmt.Errorf("castling right %s without king on %s and rook on %s", r.name, r.king, r.rook)
 		}
 	}
@@ -274,7 +268,7 @@ func (b *Board) validate() error {
 		if b.ep.Rank() != wantRank {
 			return fmt.Errorf("en-passant square %s is not on rank %d", b.ep, wantRank+1)
 		}
-		if b.squares[pawnSq] != MakePiece(b.side.Other(), Pawn) {
+		if b.squares[pawnSq] != makePiece(b.side.Other(), Pawn) {
 			return fmt.Errorf("en-passant square %s without the pawn that just moved", b.ep)
 		}
 	}
@@ -297,7 +291,7 @@ func (b *Board) FEN() string {
 				sb.WriteByte(byte('0' + empty))
 				empty = 0
 			}
-			sb.WriteByte(p.Letter())
+			sb.WriteByte(p.letter())
 		}
 		if empty > 0 {
 			sb.WriteByte(byte('0' + empty))
@@ -325,8 +319,8 @@ func (b *Board) FEN() string {
 	return sb.String()
 }
 
-// ParseSquare parses an algebraic square name like "e4".
-func ParseSquare(s string) (Square, error) {
+// parseSquare parses an algebraic square name like "e4".
+func parseSquare(s string) (Square, error) {
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
 		return NoSquare, fmt.Errorf("bad square %q", s)
 	}

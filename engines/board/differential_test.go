@@ -36,11 +36,11 @@ func TestDifferentialNotnil(t *testing.T) {
 			if !b.InCheck() {
 				before := b.FEN()
 				b.MakeNullMove()
-				if b.Hash() != b.HashFromScratch() {
+				if b.Hash() != b.hashFromScratch() {
 					t.Fatalf("null move from %s: incremental hash differs from scratch", before)
 				}
 				b.UnmakeNullMove()
-				if b.FEN() != before || b.Hash() != b.HashFromScratch() {
+				if b.FEN() != before || b.Hash() != b.hashFromScratch() {
 					t.Fatalf("null move not undone exactly: %s -> %s", before, b.FEN())
 				}
 			}
@@ -49,11 +49,11 @@ func TestDifferentialNotnil(t *testing.T) {
 			moves := slices.Clone(l.Slice())
 			for _, m := range moves {
 				b.MakeMove(m)
-				if b.Hash() != b.HashFromScratch() || b.PawnHash() != b.PawnHashFromScratch() {
+				if b.Hash() != b.hashFromScratch() || b.PawnHash() != b.pawnHashFromScratch() {
 					t.Fatalf("%s after %s: incremental hash differs from scratch", before, m)
 				}
 				b.UnmakeMove()
-				if b.FEN() != before || b.Hash() != h || b.PawnHash() != b.PawnHashFromScratch() {
+				if b.FEN() != before || b.Hash() != h || b.PawnHash() != b.pawnHashFromScratch() {
 					t.Fatalf("%s: make/unmake %s left %s", before, m, b.FEN())
 				}
 			}
@@ -102,15 +102,15 @@ func checkAgainstNotnil(t *testing.T, b *Board, l *MoveList) {
 			t.Fatalf("%s: ParseUCI(%s) = %v, %v", fen, m, p, err)
 		}
 	}
-	// Noisy and Quiet partition All.
-	var noisy, quiet MoveList
-	b.Generate(&noisy, Noisy)
-	b.Generate(&quiet, Quiet)
-	if noisy.N+quiet.N != l.N {
-		t.Fatalf("%s: noisy %d + quiet %d != all %d", fen, noisy.N, quiet.N, l.N)
+	// Noisy and quiet partition All.
+	var noisyList, quietList MoveList
+	b.Generate(&noisyList, Noisy)
+	b.Generate(&quietList, quiet)
+	if noisyList.N+quietList.N != l.N {
+		t.Fatalf("%s: noisy %d + quiet %d != all %d", fen, noisyList.N, quietList.N, l.N)
 	}
-	for _, m := range noisy.Slice() {
-		if !slices.Contains(l.Slice(), m) || slices.Contains(quiet.Slice(), m) {
+	for _, m := range noisyList.Slice() {
+		if !slices.Contains(l.Slice(), m) || slices.Contains(quietList.Slice(), m) {
 			t.Fatalf("%s: noisy move %s not in all or also quiet", fen, m)
 		}
 	}

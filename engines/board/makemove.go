@@ -6,26 +6,26 @@ var castleMask = func() [64]uint8 {
 	for i := range m {
 		m[i] = 0xf
 	}
-	m[E1] &^= CastleWK | CastleWQ
-	m[H1] &^= CastleWK
-	m[A1] &^= CastleWQ
-	m[E8] &^= CastleBK | CastleBQ
-	m[H8] &^= CastleBK
-	m[A8] &^= CastleBQ
+	m[e1] &^= castleWK | castleWQ
+	m[h1] &^= castleWK
+	m[a1] &^= castleWQ
+	m[e8] &^= castleBK | castleBQ
+	m[h8] &^= castleBK
+	m[a8] &^= castleBQ
 	return m
 }()
 
 // castleRook returns the rook's move for a castling king landing on kingTo.
 func castleRook(kingTo Square) (from, to Square) {
 	switch kingTo {
-	case C1:
-		return A1, D1
-	case G8:
-		return H8, F8
-	case C8:
-		return A8, D8
+	case c1:
+		return a1, d1
+	case g8:
+		return h8, f8
+	case c8:
+		return a8, d8
 	}
-	return H1, F1
+	return h1, f1
 }
 
 func (b *Board) movePiece(p Piece, from, to Square) {
@@ -53,7 +53,7 @@ func (b *Board) MakeMove(m Move) {
 	switch m.flag() {
 	case flagCastle:
 		rookFrom, rookTo := castleRook(to)
-		rook := MakePiece(us, Rook)
+		rook := makePiece(us, Rook)
 		b.movePiece(rook, rookFrom, rookTo)
 		h ^= zobrist.piece[rook][rookFrom] ^ zobrist.piece[rook][rookTo]
 	case flagEnPassant:
@@ -83,7 +83,7 @@ func (b *Board) MakeMove(m Move) {
 		b.halfmove = 0
 		b.pawnHash ^= zobrist.piece[p][from]
 		if promo := m.Promotion(); promo != NoPieceType {
-			np := MakePiece(us, promo)
+			np := makePiece(us, promo)
 			b.remove(to)
 			b.put(np, to)
 			h ^= zobrist.piece[p][to] ^ zobrist.piece[np][to]
@@ -128,7 +128,7 @@ func (b *Board) UnmakeMove() {
 	p := b.squares[to]
 	if m.Promotion() != NoPieceType {
 		b.remove(to)
-		p = MakePiece(us, Pawn)
+		p = makePiece(us, Pawn)
 		b.put(p, to)
 	}
 	b.movePiece(p, to, from)
@@ -138,7 +138,7 @@ func (b *Board) UnmakeMove() {
 	switch m.flag() {
 	case flagCastle:
 		rookFrom, rookTo := castleRook(to)
-		b.movePiece(MakePiece(us, Rook), rookTo, rookFrom)
+		b.movePiece(makePiece(us, Rook), rookTo, rookFrom)
 	case flagEnPassant:
 		capSq := to - 8
 		if us == Black {

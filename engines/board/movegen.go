@@ -1,6 +1,6 @@
 package board
 
-// GenKind selects which legal moves Generate produces. Noisy and Quiet are
+// GenKind selects which legal moves Generate produces. Noisy and quiet are
 // disjoint and together make All, so a search can generate in stages.
 type GenKind uint8
 
@@ -9,14 +9,14 @@ const (
 	All GenKind = iota
 	// Noisy: captures (en passant included) and queen promotions, capturing or not.
 	Noisy
-	// Quiet: every other legal move: non-captures, castling, underpromotions.
-	Quiet
+	// quiet: every other legal move: non-captures, castling, underpromotions.
+	quiet
 )
 
 // attackersTo returns the pieces of both colors attacking s, given occupancy occ.
 func (b *Board) attackersTo(s Square, occ Bitboard) Bitboard {
-	return (PawnAttacks(White, s) & b.pieces[Pawn] & b.colors[Black]) |
-		(PawnAttacks(Black, s) & b.pieces[Pawn] & b.colors[White]) |
+	return (pawnAttacks(White, s) & b.pieces[Pawn] & b.colors[Black]) |
+		(pawnAttacks(Black, s) & b.pieces[Pawn] & b.colors[White]) |
 		(KnightAttacks(s) & b.pieces[Knight]) |
 		(KingAttacks(s) & b.pieces[King]) |
 		(BishopAttacks(s, occ) & (b.pieces[Bishop] | b.pieces[Queen])) |
@@ -30,7 +30,7 @@ func (b *Board) AttackersTo(s Square) Bitboard { return b.attackersTo(s, b.Occup
 func (b *Board) attacked(s Square, by Color, occ Bitboard) bool {
 	them := b.colors[by]
 	return KnightAttacks(s)&b.pieces[Knight]&them != 0 ||
-		PawnAttacks(by.Other(), s)&b.pieces[Pawn]&them != 0 ||
+		pawnAttacks(by.Other(), s)&b.pieces[Pawn]&them != 0 ||
 		KingAttacks(s)&b.pieces[King]&them != 0 ||
 		BishopAttacks(s, occ)&(b.pieces[Bishop]|b.pieces[Queen])&them != 0 ||
 		RookAttacks(s, occ)&(b.pieces[Rook]|b.pieces[Queen])&them != 0
@@ -44,8 +44,8 @@ func (b *Board) InCheck() bool {
 	return b.attacked(b.kings[b.side], b.side.Other(), b.Occupied())
 }
 
-// Pinned returns the pieces of color us that are pinned to their king.
-func (b *Board) Pinned(us Color) Bitboard {
+// pinned returns the pieces of color us that are pinned to their king.
+func (b *Board) pinned(us Color) Bitboard {
 	k := b.kings[us]
 	them := b.colors[us.Other()]
 	snipers := (RookAttacks(k, 0)&(b.pieces[Rook]|b.pieces[Queen]) |
@@ -53,7 +53,7 @@ func (b *Board) Pinned(us Color) Bitboard {
 	occ := b.Occupied()
 	var pinned Bitboard
 	for ; snipers != 0; snipers &= snipers - 1 {
-		btw := Between(k, snipers.First()) & occ
+		btw := between(k, snipers.First()) & occ
 		if btw != 0 && !btw.More() && btw&b.colors[us] != 0 {
 			pinned |= btw
 		}
@@ -92,11 +92,11 @@ func (b *Board) Generate(l *MoveList, kind GenKind) {
 	}
 	checkMask := ^Bitboard(0)
 	if checkers != 0 {
-		checkMask = Between(k, checkers.First()) | checkers
+		checkMask = between(k, checkers.First()) | checkers
 	} else if kind != Noisy {
 		b.genCastling(l, occ)
 	}
-	pinned := b.Pinned(us)
+	pinned := b.pinned(us)
 	targets := kindMask & checkMask
 
 	for p := b.pieces[Knight] & own &^ pinned; p != 0; p &= p - 1 {
@@ -108,7 +108,7 @@ func (b *Board) Generate(l *MoveList, kind GenKind) {
 		from := p.First()
 		t := BishopAttacks(from, occ) & targets
 		if pinned.Has(from) {
-			t &= Line(k, from)
+			t &= line(k, from)
 		}
 		b.addAll(l, from, t)
 	}
@@ -117,7 +117,7 @@ func (b *Board) Generate(l *MoveList, kind GenKind) {
 		from := p.First()
 		t := RookAttacks(from, occ) & targets
 		if pinned.Has(from) {
-			t &= Line(k, from)
+			t &= line(k, from)
 		}
 		b.addAll(l, from, t)
 	}
@@ -133,29 +133,29 @@ func (b *Board) addAll(l *MoveList, from Square, targets Bitboard) {
 func (b *Board) genCastling(l *MoveList, occ Bitboard) {
 	them := b.side.Other()
 	if b.side == White {
-		if b.castle&CastleWK != 0 && occ&(SquareBB(F1)|SquareBB(G1)) == 0 &&
-			!b.attacked(F1, them, occ) && !b.attacked(G1, them, occ) {
-			l.add(newMove(E1, G1, NoPieceType, flagCastle))
+		if b.castle&castleWK != 0 && occ&(SquareBB(f1)|SquareBB(g1)) == 0 &&
+			!b.attacked(f1, them, occ) && !b.attacked(g1, them, occ) {
+			l.add(newMove(e1, g1, NoPieceType, flagCastle))
 		}
-		if b.castle&CastleWQ != 0 && occ&(SquareBB(B1)|SquareBB(C1)|SquareBB(D1)) == 0 &&
-			!b.attacked(D1, them, occ) && !b.attacked(C1, them, occ) {
-			l.add(newMove(E1, C1, NoPieceType, flagCastle))
+		if b.castle&castleWQ != 0 && occ&(SquareBB(b1)|SquareBB(c1)|SquareBB(d1)) == 0 &&
+			!b.attacked(d1, them, occ) && !b.attacked(c1, them, occ) {
+			l.add(newMove(e1, c1, NoPieceType, flagCastle))
 		}
 		return
 	}
-	if b.castle&CastleBK != 0 && occ&(SquareBB(F8)|SquareBB(G8)) == 0 &&
-		!b.attacked(F8, them, occ) && !b.attacked(G8, them, occ) {
-		l.add(newMove(E8, G8, NoPieceType, flagCastle))
+	if b.castle&castleBK != 0 && occ&(SquareBB(f8)|SquareBB(g8)) == 0 &&
+		!b.attacked(f8, them, occ) && !b.attacked(g8, them, occ) {
+		l.add(newMove(e8, g8, NoPieceType, flagCastle))
 	}
-	if b.castle&CastleBQ != 0 && occ&(SquareBB(B8)|SquareBB(C8)|SquareBB(D8)) == 0 &&
-		!b.attacked(D8, them, occ) && !b.attacked(C8, them, occ) {
-		l.add(newMove(E8, C8, NoPieceType, flagCastle))
+	if b.castle&castleBQ != 0 && occ&(SquareBB(b8)|SquareBB(c8)|SquareBB(d8)) == 0 &&
+		!b.attacked(d8, them, occ) && !b.attacked(c8, them, occ) {
+		l.add(newMove(e8, c8, NoPieceType, flagCastle))
 	}
 }
 
 // pawnLegal filters a pawn move by the pin on its origin.
 func pawnLegal(pinned Bitboard, k, from, to Square) bool {
-	return !pinned.Has(from) || Line(k, from).Has(to)
+	return !pinned.Has(from) || line(k, from).Has(to)
 }
 
 func shiftBB(bb Bitboard, d int) Bitboard {
@@ -172,9 +172,9 @@ func (b *Board) genPawns(l *MoveList, kind GenKind, occ, enemy, checkMask, pinne
 	var up int
 	var promoRank, doubleRank Bitboard
 	if us == White {
-		up, promoRank, doubleRank = 8, Rank8, Rank3
+		up, promoRank, doubleRank = 8, rank8, rank3
 	} else {
-		up, promoRank, doubleRank = -8, Rank1, Rank6
+		up, promoRank, doubleRank = -8, rank1, rank6
 	}
 	empty := ^occ
 	push1 := shiftBB(pawns, up) & empty
@@ -210,7 +210,7 @@ func (b *Board) genPawns(l *MoveList, kind GenKind, occ, enemy, checkMask, pinne
 	for _, side := range [2]struct {
 		d    int
 		edge Bitboard
-	}{{up - 1, FileA}, {up + 1, FileH}} {
+	}{{up - 1, fileA}, {up + 1, fileH}} {
 		caps := shiftBB(pawns&^side.edge, side.d) & enemy & checkMask
 		for t := caps; t != 0; t &= t - 1 {
 			to := t.First()
@@ -220,16 +220,16 @@ func (b *Board) genPawns(l *MoveList, kind GenKind, occ, enemy, checkMask, pinne
 			}
 			if promoRank.Has(to) {
 				b.addPromotions(l, from, to, kind)
-			} else if kind != Quiet {
+			} else if kind != quiet {
 				l.add(newMove(from, to, NoPieceType, flagNormal))
 			}
 		}
 	}
 	// En passant: verified by a full attack test on the king, which covers the
 	// rare horizontal pin of both pawns and checks by the pushed pawn.
-	if b.ep != NoSquare && kind != Quiet {
+	if b.ep != NoSquare && kind != quiet {
 		capSq := Square(int(b.ep) - up)
-		for f := PawnAttacks(us.Other(), b.ep) & pawns; f != 0; f &= f - 1 {
+		for f := pawnAttacks(us.Other(), b.ep) & pawns; f != 0; f &= f - 1 {
 			from := f.First()
 			after := occ&^SquareBB(from)&^SquareBB(capSq) | SquareBB(b.ep)
 			attackers := b.attackersTo(k, after) & enemy &^ SquareBB(capSq)
@@ -241,7 +241,7 @@ func (b *Board) genPawns(l *MoveList, kind GenKind, occ, enemy, checkMask, pinne
 }
 
 func (b *Board) addPromotions(l *MoveList, from, to Square, kind GenKind) {
-	if kind != Quiet {
+	if kind != quiet {
 		l.add(newMove(from, to, Queen, flagNormal))
 	}
 	if kind != Noisy {

@@ -19,23 +19,3 @@ func (b *Board) Perft(depth int, lists []MoveList) int64 {
 	}
 	return n
 }
-
-// Divide returns the perft count below each legal move.
-func (b *Board) Divide(depth int) []MoveCount {
-	lists := make([]MoveList, max(depth, 1))
-	var root MoveList
-	b.Generate(&root, All)
-	out := make([]MoveCount, 0, root.N)
-	for _, m := range root.Slice() {
-		b.MakeMove(m)
-		out = append(out, MoveCount{Move: m, Nodes: b.Perft(depth-1, lists)})
-		b.UnmakeMove()
-	}
-	return out
-}
-
-// MoveCount is one line of a perft divide.
-type MoveCount struct {
-	Move  Move
-	Nodes int64
-}

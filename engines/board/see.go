@@ -46,7 +46,7 @@ func (b *Board) SEE(m Move, v *PieceValues) int {
 	diag := b.pieces[Bishop] | b.pieces[Queen]
 	straight := b.pieces[Rook] | b.pieces[Queen]
 	attackers := b.attackersTo(to, occ) & occ
-	promoRank := Rank8 | Rank1 // a pawn capturing on to promotes: only its own side's pawns attack there
+	promoRank := rank8 | rank1 // a pawn capturing on to promotes: only its own side's pawns attack there
 	stm := side.Other()
 	d := 0
 	for d < seeMaxSwaps-1 {

@@ -185,18 +185,18 @@ func randomPlacement(rng *rand.Rand) *Board {
 			if side == Black {
 				rank, dir = 3, -1
 			}
-			place(MakePiece(side.Other(), Pawn), MakeSquare(file, rank))
-			place(MakePiece(side, Pawn), MakeSquare(by, rank))
+			place(makePiece(side.Other(), Pawn), MakeSquare(file, rank))
+			place(makePiece(side, Pawn), MakeSquare(by, rank))
 			behind := MakeSquare(file, rank+dir)
 			reserved |= SquareBB(behind) | SquareBB(MakeSquare(file, rank+2*dir))
 			ep = behind.String()
 		}
-		for _, p := range []Piece{MakePiece(White, King), MakePiece(Black, King)} {
+		for _, p := range []Piece{makePiece(White, King), makePiece(Black, King)} {
 			for !place(p, Square(rng.IntN(64))) {
 			}
 		}
 		for n := 2 + rng.IntN(23); n > 0; n-- {
-			place(MakePiece(Color(rng.IntN(2)), PieceType(1+rng.IntN(5))), Square(rng.IntN(64)))
+			place(makePiece(Color(rng.IntN(2)), PieceType(1+rng.IntN(5))), Square(rng.IntN(64)))
 		}
 		fen := placementFEN(&sq) + map[Color]string{White: " w ", Black: " b "}[side] + "- " + ep + " 0 1"
 		if b, err := FromFEN(fen); err == nil {
@@ -219,7 +219,7 @@ func placementFEN(sq *[64]Piece) string {
 				out = append(out, byte('0'+empty))
 				empty = 0
 			}
-			out = append(out, p.Letter())
+			out = append(out, p.letter())
 		}
 		if empty > 0 {
 			out = append(out, byte('0'+empty))
@@ -320,7 +320,7 @@ func (mb *mailbox) capture(from, to Square, v *PieceValues) (gain int, ok bool) 
 	gain = v[mb[to].Type()]
 	mb[from], mb[to] = NoPiece, p
 	if p.Type() == Pawn && (to.Rank() == 0 || to.Rank() == 7) {
-		mb[to] = MakePiece(p.Color(), Queen)
+		mb[to] = makePiece(p.Color(), Queen)
 		gain += v[Queen] - v[Pawn]
 	}
 	if p.Type() == King && len(mb.attackers(to, p.Color().Other())) > 0 {
@@ -363,7 +363,7 @@ func (mb *mailbox) play(m Move, v *PieceValues) int {
 	}
 	mb[from], mb[to] = NoPiece, p
 	if promo := m.Promotion(); promo != NoPieceType {
-		mb[to] = MakePiece(p.Color(), promo)
+		mb[to] = makePiece(p.Color(), promo)
 		gain += v[promo] - v[Pawn]
 	}
 	return gain

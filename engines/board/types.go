@@ -18,26 +18,26 @@ const NoSquare Square = 64
 
 // Squares used by castling and tests.
 const (
-	A1 Square = iota
-	B1
-	C1
-	D1
-	E1
-	F1
-	G1
-	H1
+	a1 Square = iota
+	b1
+	c1
+	d1
+	e1
+	f1
+	g1
+	h1
 )
 
 // Named squares of the 8th rank (castling).
 const (
-	A8 Square = 56 + iota
-	B8
-	C8
-	D8
-	E8
-	F8
-	G8
-	H8
+	a8 Square = 56 + iota
+	b8
+	c8
+	d8
+	e8
+	f8
+	g8
+	h8
 )
 
 // File returns 0..7 for files a..h.
@@ -96,8 +96,8 @@ type Piece uint8
 // NoPiece is an empty square.
 const NoPiece Piece = 0
 
-// MakePiece combines a color and a type.
-func MakePiece(c Color, t PieceType) Piece { return Piece(uint8(c)<<3 | uint8(t)) }
+// makePiece combines a color and a type.
+func makePiece(c Color, t PieceType) Piece { return Piece(uint8(c)<<3 | uint8(t)) }
 
 // Type returns the piece's type.
 func (p Piece) Type() PieceType { return PieceType(p & 7) }
@@ -107,8 +107,8 @@ func (p Piece) Color() Color { return Color(p >> 3) }
 
 const pieceLetters = " PNBRQK  pnbrqk"
 
-// Letter returns the FEN letter of the piece ('P', 'n', ...), or ' ' for none.
-func (p Piece) Letter() byte { return pieceLetters[p] }
+// letter returns the FEN letter of the piece ('P', 'n', ...), or ' ' for none.
+func (p Piece) letter() byte { return pieceLetters[p] }
 
 // Bitboard is a set of squares, bit i = square i.
 type Bitboard uint64
@@ -130,23 +130,23 @@ func SquareBB(s Square) Bitboard { return 1 << s }
 
 // Masks of files and ranks.
 const (
-	FileA Bitboard = 0x0101010101010101
-	FileH Bitboard = FileA << 7
-	Rank1 Bitboard = 0xff
-	Rank2 Bitboard = Rank1 << 8
-	Rank3 Bitboard = Rank1 << 16
-	Rank4 Bitboard = Rank1 << 24
-	Rank5 Bitboard = Rank1 << 32
-	Rank6 Bitboard = Rank1 << 40
-	Rank7 Bitboard = Rank1 << 48
-	Rank8 Bitboard = Rank1 << 56
+	fileA Bitboard = 0x0101010101010101
+	fileH Bitboard = fileA << 7
+	rank1 Bitboard = 0xff
+	rank2 Bitboard = rank1 << 8
+	rank3 Bitboard = rank1 << 16
+	rank4 Bitboard = rank1 << 24
+	rank5 Bitboard = rank1 << 32
+	rank6 Bitboard = rank1 << 40
+	rank7 Bitboard = rank1 << 48
+	rank8 Bitboard = rank1 << 56
 )
 
 // FileMask returns the squares of file f (0..7).
-func FileMask(f int) Bitboard { return FileA << f }
+func FileMask(f int) Bitboard { return fileA << f }
 
 // RankMask returns the squares of rank r (0..7).
-func RankMask(r int) Bitboard { return Rank1 << (8 * r) }
+func RankMask(r int) Bitboard { return rank1 << (8 * r) }
 
 // Move is a move packed in 32 bits: from (6), to (6), promotion piece type (3)
 // and a flag (2). The zero Move is "no move" (a1a1 can never be a move).

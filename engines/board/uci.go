@@ -30,11 +30,11 @@ func (b *Board) ParseUCI(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
 		return NoMove, fmt.Errorf("move %q: want 4 or 5 characters like e2e4 or e7e8q", s)
 	}
-	from, err := ParseSquare(s[0:2])
+	from, err := parseSquare(s[0:2])
 	if err != nil {
 		return NoMove, fmt.Errorf("move %q: %w", s, err)
 	}
-	to, err := ParseSquare(s[2:4])
+	to, err := parseSquare(s[2:4])
 	if err != nil {
 		return NoMove, fmt.Errorf("move %q: %w", s, err)
 	}
@@ -62,7 +62,7 @@ func (b *Board) ParseUCI(s string) (Move, error) {
 		if m.To() == to {
 			return m, nil
 		}
-		if m.IsCastle() && b.squares[to] == MakePiece(b.side, Rook) &&
+		if m.IsCastle() && b.squares[to] == makePiece(b.side, Rook) &&
 			((to > from) == (m.To() > from)) {
 			return m, nil
 		}

@@ -35,7 +35,7 @@ func buildZobrist() *zobristKeys {
 // (they are the same position for the repetition rule).
 func (b *Board) epHashed() bool {
 	return b.ep != NoSquare &&
-		PawnAttacks(b.side.Other(), b.ep)&b.pieces[Pawn]&b.colors[b.side] != 0
+		pawnAttacks(b.side.Other(), b.ep)&b.pieces[Pawn]&b.colors[b.side] != 0
 }
 
 // computeHash recomputes the hash from scratch; the incremental hash must
@@ -57,9 +57,9 @@ func (b *Board) computeHash() uint64 {
 	return h
 }
 
-// HashFromScratch recomputes the Zobrist hash without the incremental state
+// hashFromScratch recomputes the Zobrist hash without the incremental state
 // (for tests and debugging).
-func (b *Board) HashFromScratch() uint64 { return b.computeHash() }
+func (b *Board) hashFromScratch() uint64 { return b.computeHash() }
 
 // computePawnHash hashes the pawns alone.
 func (b *Board) computePawnHash() uint64 {
@@ -71,5 +71,5 @@ func (b *Board) computePawnHash() uint64 {
 	return h
 }
 
-// PawnHashFromScratch recomputes the pawn hash (for tests).
-func (b *Board) PawnHashFromScratch() uint64 { return b.computePawnHash() }
+// pawnHashFromScratch recomputes the pawn hash (for tests).
+func (b *Board) pawnHashFromScratch() uint64 { return b.computePawnHash() }

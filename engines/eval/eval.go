@@ -106,14 +106,14 @@ func NewEvaluator() *Evaluator {
 	return &Evaluator{pawns: make([]pawnEntry, pawnCacheEntries)}
 }
 
-// Evaluate is the package-level Evaluate with the pawn cache.
+// Evaluate is evaluateUncached with the pawn cache.
 func (ev *Evaluator) Evaluate(b *board.Board) (e, t int) { return evaluate(b, ev) }
 
-// Evaluate returns the static evaluation e from the side to move's point of
-// view and the threat value t >= 0 against the side to move (Feldmann's
-// t(v)): ThreatInCheck when in check, otherwise the scored threats the
-// evaluation detected. It allocates nothing.
-func Evaluate(b *board.Board) (e, t int) { return evaluate(b, nil) }
+// evaluateUncached returns the static evaluation e from the side to move's
+// point of view and the threat value t >= 0 against the side to move
+// (Feldmann's t(v)): threatInCheck when in check, otherwise the scored
+// threats the evaluation detected. It allocates nothing.
+func evaluateUncached(b *board.Board) (e, t int) { return evaluate(b, nil) }
 
 // pawnStructure returns the pawns' score (white minus black) and passed pawns.
 func (ev *Evaluator) pawnStructure(b *board.Board) (mg, eg int, passed [2]board.Bitboard) {
@@ -287,7 +287,7 @@ func evalPawns(b *board.Board, c board.Color, mg, eg *int) board.Bitboard {
 func threat(b *board.Board, us board.Color, att *[2][7]board.Bitboard, enemyPassed board.Bitboard, king board.Square) int {
 	them := us.Other()
 	if att[them][0].Has(king) {
-		return ThreatInCheck
+		return threatInCheck
 	}
 	first, second := 0, 0
 	targets := b.Occupancy(us) &^ b.Pieces(us, board.King) & att[them][0]

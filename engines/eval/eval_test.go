@@ -72,9 +72,9 @@ var evalPositions = []string{
 
 func TestEvaluateSymmetric(t *testing.T) {
 	for _, fen := range evalPositions {
-		e1, t1 := Evaluate(mustBoard(t, fen))
+		e1, t1 := evaluateUncached(mustBoard(t, fen))
 		m := mirror(t, fen)
-		e2, t2 := Evaluate(mustBoard(t, m))
+		e2, t2 := evaluateUncached(mustBoard(t, m))
 		if e1 != e2 || t1 != t2 {
 			t.Errorf("%s: (e,t) = (%d,%d), mirrored %s: (%d,%d)", fen, e1, t1, m, e2, t2)
 		}
@@ -83,8 +83,8 @@ func TestEvaluateSymmetric(t *testing.T) {
 
 func TestEvaluateSideToMove(t *testing.T) {
 	// The same placement with the other side to move changes sign (plus tempo twice).
-	w, _ := Evaluate(mustBoard(t, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
-	b, _ := Evaluate(mustBoard(t, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"))
+	w, _ := evaluateUncached(mustBoard(t, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
+	b, _ := evaluateUncached(mustBoard(t, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"))
 	if w < 800 || b > -800 || w+b != 2*tempo {
 		t.Fatalf("queen up: white to move %d, black to move %d", w, b)
 	}
@@ -98,7 +98,7 @@ func TestThreat(t *testing.T) {
 		max  int
 	}{
 		{"start position has no threats", board.StartFEN, 0, 0},
-		{"in check is infinite", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", ThreatInCheck, ThreatInCheck},
+		{"in check is infinite", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", threatInCheck, threatInCheck},
 		{"defended knight attacked by pawn", "4k3/8/8/3p4/4N3/5P2/8/4K3 w - - 0 1", 320 - 100, 320 - 100},
 		{"undefended knight attacked by pawn", "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1", 320, 320},
 		{"undefended rook attacked by bishop", "4k3/8/8/3b4/8/8/R7/4K3 w - - 0 1", 500, 500},
@@ -108,15 +108,15 @@ func TestThreat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, th := Evaluate(mustBoard(t, tt.fen))
+			_, th := evaluateUncached(mustBoard(t, tt.fen))
 			if th < tt.min || th > tt.max {
 				t.Fatalf("t = %d, want in [%d, %d]", th, tt.min, tt.max)
 			}
 		})
 	}
 	// A second attacked piece raises t.
-	_, single := Evaluate(mustBoard(t, "7k/8/8/8/8/2n5/8/1Q5K w - - 0 1"))
-	_, double := Evaluate(mustBoard(t, "7k/8/8/8/4R3/2n5/8/1Q5K w - - 0 1"))
+	_, single := evaluateUncached(mustBoard(t, "7k/8/8/8/8/2n5/8/1Q5K w - - 0 1"))
+	_, double := evaluateUncached(mustBoard(t, "7k/8/8/8/4R3/2n5/8/1Q5K w - - 0 1"))
 	if double <= single {
 		t.Errorf("double attack t = %d not above single t = %d", double, single)
 	}
@@ -132,7 +132,7 @@ func TestMaterial(t *testing.T) {
 }
 
 func TestInsufficientMaterialIsDraw(t *testing.T) {
-	if e, _ := Evaluate(mustBoard(t, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1")); e != 0 {
+	if e, _ := evaluateUncached(mustBoard(t, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1")); e != 0 {
 		t.Fatalf("K+N v K evaluates to %d, want 0", e)
 	}
 }
@@ -148,7 +148,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		Evaluate(boards[i%len(boards)])
+		evaluateUncached(boards[i%len(boards)])
 	}
 }
 
@@ -161,7 +161,7 @@ func TestEvaluatorCacheAgrees(t *testing.T) {
 	for game := 0; game < 20; game++ {
 		b := mustBoard(t, evalPositions[game%len(evalPositions)])
 		for ply := 0; ply < 120; ply++ {
-			e1, t1 := Evaluate(b)
+			e1, t1 := evaluateUncached(b)
 			e2, t2 := ev.Evaluate(b)
 			if e1 != e2 || t1 != t2 {
 				t.Fatalf("%s: uncached (%d,%d), cached (%d,%d)", b.FEN(), e1, t1, e2, t2)

@@ -13,9 +13,9 @@ import "selfplay/engines/board"
 
 // Score units are centipawns.
 
-// ThreatInCheck is t(v) when the side to move is in check: "infinite" in
+// threatInCheck is t(v) when the side to move is in check: "infinite" in
 // Feldmann's sense, large enough that e - t can never reach any beta.
-const ThreatInCheck = 1 << 20
+const threatInCheck = 1 << 20
 
 // PieceValue is the plain material value of each piece type, used for move
 // ordering (MVV-LVA), the threat function and Ye & Marsland's material test.

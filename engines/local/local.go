@@ -1,6 +1,8 @@
 // Package local is the in-process player: one variant of engines/search
-// behind the engines.Engine contract, converting limits and results between
-// the contract's types and the search's.
+// behind the engines.Engine contract. The search speaks the contract's
+// limits and scores; what local adds is the game: the position from a FEN
+// and the moves (reusing the previous call's board), the move as UCI text,
+// and no panic crossing into the runner.
 package local
 
 import (
@@ -80,31 +82,11 @@ func (l *Engine) Search(ctx context.Context, startFEN string, moves []string, li
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("engine %s: %w", l.name, err)
 	}
-	r, err := l.s.Search(ctx, b, searchLimits(lim))
+	r, err := l.s.Search(ctx, b, lim)
 	if err != nil {
 		return engines.Result{}, fmt.Errorf("engine %s: %w", l.name, err)
 	}
-	return engines.Result{Move: r.Move.UCI(), Info: Info(r.Info)}, nil
-}
-
-// searchLimits converts the contract's limits to the search's.
-func searchLimits(lim engines.Limits) search.Limits {
-	sl := search.Limits{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime}
-	if c := lim.Clock; c != nil {
-		sl.Clock = &search.Clock{WhiteTime: c.WhiteTime, BlackTime: c.BlackTime,
-			WhiteInc: c.WhiteInc, BlackInc: c.BlackInc, MovesToGo: c.MovesToGo}
-	}
-	if f := lim.OnIteration; f != nil {
-		sl.OnIteration = func(i search.Info) { f(Info(i)) }
-	}
-	return sl
-}
-
-// Info converts a search's info to the contract's (the per-variant
-// counters stay with the search).
-func Info(i search.Info) engines.Info {
-	return engines.Info{Depth: i.Depth, SelDepth: i.SelDepth, Score: engines.Score(i.Score), Bound: engines.Bound(i.Bound),
-		Nodes: i.Nodes, Elapsed: i.Elapsed, PV: i.PV}
+	return engines.Result{Move: r.Move.UCI(), Info: r.Info}, nil
 }
 
 // position returns the board after moves, reusing the previous call's board

@@ -8,7 +8,6 @@ import (
 
 	"selfplay/engines"
 	"selfplay/engines/board"
-	"selfplay/engines/search"
 )
 
 // position reuses the previous call's board when the game went on, and
@@ -67,32 +66,6 @@ func TestLocalBadInput(t *testing.T) {
 	}
 	if _, err := NewVariant("x", "nope", 1); err == nil || !strings.Contains(err.Error(), "unknown variant preset") {
 		t.Fatalf("unknown preset: %v", err)
-	}
-}
-
-// The contract's scores and bounds are stored and printed in the search's
-// encoding: the conversion is a plain type change only if both agree.
-func TestScoreEncodingMatchesSearch(t *testing.T) {
-	for n := -search.MaxPly / 2; n <= search.MaxPly/2; n++ {
-		if n != 0 && engines.MateIn(n) != engines.Score(search.MateIn(n)) {
-			t.Fatalf("MateIn(%d): engines %d, search %d", n, engines.MateIn(n), search.MateIn(n))
-		}
-	}
-	for _, s := range []search.Score{0, 1, -1, 31, -250, search.MateBound - 1, search.MateBound, -search.MateBound, search.MateIn(1), search.MateIn(-3), search.Mate, -search.Mate} {
-		e := engines.Score(s)
-		if e.Pawns() != s.Pawns() || e.IsMate() != s.IsMate() || (s.IsMate() && e.MateMoves() != s.MateMoves()) {
-			t.Errorf("score %d: engines %s/%v, search %s/%v", s, e.Pawns(), e.IsMate(), s.Pawns(), s.IsMate())
-		}
-	}
-	if engines.MateBound != engines.Score(search.MateBound) || engines.Mate != engines.Score(search.Mate) {
-		t.Error("mate constants differ")
-	}
-	bounds := map[search.Bound]engines.Bound{search.BoundNone: engines.BoundNone, search.BoundUpper: engines.BoundUpper,
-		search.BoundLower: engines.BoundLower, search.BoundExact: engines.BoundExact}
-	for s, e := range bounds {
-		if engines.Bound(s) != e {
-			t.Errorf("bound %d converts to %d, want %d", s, engines.Bound(s), e)
-		}
 	}
 }
 

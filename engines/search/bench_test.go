@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"testing"
+
+	"selfplay/engines"
 )
 
 // benchFENs are the six CRAFTY benchmark positions of the NMR paper's
@@ -29,7 +31,7 @@ func BenchmarkSearch(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, fen := range benchFENs {
 					s.NewGame()
-					res, err := s.Search(context.Background(), mustBoard(b, fen), Limits{Depth: 6})
+					res, err := s.Search(context.Background(), mustBoard(b, fen), engines.Limits{Depth: 6})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -67,11 +69,11 @@ func BenchmarkFHRCost(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, fen := range benchFENs {
 					s.NewGame()
-					res, err := s.Search(context.Background(), mustBoard(b, fen), Limits{Depth: 6})
+					res, err := s.Search(context.Background(), mustBoard(b, fen), engines.Limits{Depth: 6})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if res.Info.Counters.FHRReductions != 0 {
+					if res.Counters.FHRReductions != 0 {
 						b.Fatal("the eval-only variant reduced a node")
 					}
 					nodes += res.Info.Nodes

@@ -3,6 +3,7 @@ package search
 import (
 	"testing"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -16,7 +17,7 @@ func TestMultiCut(t *testing.T) {
 		name        string
 		spec        string
 		fen         string
-		alpha, beta Score
+		alpha, beta engines.Score
 		flags       nodeFlags
 		depth       int
 		tried, cut  int64
@@ -128,7 +129,7 @@ func TestPassedPawnExtension(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen)
-			s.negascout(-Infinity, Infinity, 1, 1, 0)
+			s.negascout(-infinity, infinity, 1, 1, 0)
 			if got := s.counters.ExtPassedPawn; got != tt.want {
 				t.Fatalf("passed-pawn extensions = %d, want %d", got, tt.want)
 			}
@@ -143,14 +144,14 @@ func TestIIDFindsHashMove(t *testing.T) {
 	tests := []struct {
 		name         string
 		spec         string
-		alpha, beta  Score
+		alpha, beta  engines.Score
 		depth        int
 		wantSearches bool
 	}{
-		{"PV node, no hash move: IID", "plain:iid=true", -Infinity, Infinity, 4, true},
-		{"below iid-depth: none", "plain:iid=true", -Infinity, Infinity, 3, false},
+		{"PV node, no hash move: IID", "plain:iid=true", -infinity, infinity, 4, true},
+		{"below iid-depth: none", "plain:iid=true", -infinity, infinity, 3, false},
 		{"null-window node: none", "plain:iid=true", -1, 0, 5, false},
-		{"switched off", "plain", -Infinity, Infinity, 5, false},
+		{"switched off", "plain", -infinity, infinity, 5, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,20 +166,20 @@ func TestIIDFindsHashMove(t *testing.T) {
 	// find at the shallower depth: search depth 2 from an empty table and
 	// compare with the move ordered first at depth 4.
 	shallow, b := node(t, "plain", fen)
-	shallow.negascout(-Infinity, Infinity, 2, 1, flagNullAllowed)
+	shallow.negascout(-infinity, infinity, 2, 1, flagNullAllowed)
 	e, ok := shallow.tt.probe(b.Hash())
 	if !ok || e.move() == board.NoMove {
 		t.Fatal("a depth-2 search left no move in the table")
 	}
 	s, _ := node(t, "plain:iid=true", fen)
-	s.negascout(-Infinity, Infinity, 4, 1, flagNullAllowed)
+	s.negascout(-infinity, infinity, 4, 1, flagNullAllowed)
 	if s.plies[1].moves.Moves[0] != e.move() {
 		t.Fatalf("first move searched %s, want IID's hash move %s", s.plies[1].moves.Moves[0].UCI(), e.move().UCI())
 	}
 	// Without IID the ordering starts elsewhere, so the check above is
 	// IID's doing.
 	off, _ := node(t, "plain", fen)
-	off.negascout(-Infinity, Infinity, 4, 1, flagNullAllowed)
+	off.negascout(-infinity, infinity, 4, 1, flagNullAllowed)
 	if off.plies[1].moves.Moves[0] == e.move() {
 		t.Fatalf("without IID the first move is %s too: this position cannot show IID's effect", e.move().UCI())
 	}
@@ -188,23 +189,23 @@ func TestAspirationWindows(t *testing.T) {
 	const fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 	// The same best move as with the full window at depth 6 (the root is
 	// searched inside a narrow window around the previous value).
-	full := mustSearch(t, mustSearcher(t, "plain"), fen, Limits{Depth: 6})
-	asp := mustSearch(t, mustSearcher(t, "plain:aspiration=true"), fen, Limits{Depth: 6})
+	full := mustSearch(t, mustSearcher(t, "plain"), fen, engines.Limits{Depth: 6})
+	asp := mustSearch(t, mustSearcher(t, "plain:aspiration=true"), fen, engines.Limits{Depth: 6})
 	if asp.Move != full.Move {
 		t.Errorf("aspiration plays %s, full window %s", asp.Move.UCI(), full.Move.UCI())
 	}
 	// A window narrower than any change of score forces re-searches, and
 	// the value still comes out right.
-	narrow := mustSearch(t, mustSearcher(t, "plain:aspiration=true:aspiration-window=1"), fen, Limits{Depth: 6})
-	if narrow.Info.Counters.AspirationFails == 0 {
+	narrow := mustSearch(t, mustSearcher(t, "plain:aspiration=true:aspiration-window=1"), fen, engines.Limits{Depth: 6})
+	if narrow.Counters.AspirationFails == 0 {
 		t.Error("a 1-centipawn window never failed")
 	}
 	if narrow.Info.Score != asp.Info.Score && narrow.Info.Score != full.Info.Score {
 		t.Errorf("score %d after re-searches, want %d or %d", narrow.Info.Score, asp.Info.Score, full.Info.Score)
 	}
 	// Mate scores are searched with the full window.
-	mate := mustSearch(t, mustSearcher(t, "plain:aspiration=true"), "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Limits{Depth: 5})
-	if mate.Info.Score < MateBound {
+	mate := mustSearch(t, mustSearcher(t, "plain:aspiration=true"), "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", engines.Limits{Depth: 5})
+	if mate.Info.Score < engines.MateBound {
 		t.Errorf("back-rank mate scored %d", mate.Info.Score)
 	}
 }
@@ -217,7 +218,7 @@ func TestExtendedFutility(t *testing.T) {
 	tests := []struct {
 		name       string
 		spec       string
-		alpha      Score
+		alpha      engines.Score
 		depth      int
 		wantPruned bool
 	}{

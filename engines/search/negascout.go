@@ -1,6 +1,7 @@
 package search
 
 import (
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/eval"
 )
@@ -41,7 +42,7 @@ const noEval = -1 << 30
 // moves with a null window and a re-search when the result falls inside the
 // window), with the variants' rules at the places their papers put them.
 // It returns a fail-soft value; after s.stopped the value is meaningless.
-func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags) Score {
+func (s *Searcher) negascout(alpha, beta engines.Score, depth, ply int, flags nodeFlags) engines.Score {
 	if depth <= 0 {
 		return s.quiesce(alpha, beta, ply, flags, true)
 	}
@@ -55,18 +56,18 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	inCheck := s.inCheck(flags)
 	if ply > 0 {
 		if b.IsRepetition(s.rootPly) || b.IsInsufficientMaterial() {
-			return Draw
+			return drawScore
 		}
 		// The fifty-move rule, unless the last move mated.
 		if b.IsFiftyMoveDraw() {
 			if b.Generate(&ps.moves, board.All); !inCheck || ps.moves.N > 0 {
-				return Draw
+				return drawScore
 			}
-			return -Mate + Score(ply)
+			return -engines.Mate + engines.Score(ply)
 		}
-		if ply >= MaxPly-1 {
+		if ply >= engines.MaxPly-1 {
 			e, _ := s.ev.Evaluate(b)
-			return Score(e)
+			return engines.Score(e)
 		}
 	}
 	origAlpha := alpha
@@ -77,8 +78,8 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	if e, ok := s.tt.probe(b.Hash()); ok {
 		ttMove = e.move()
 		if ply > 0 && beta-alpha == 1 && int(e.depth) >= depth {
-			v := scoreFromTT(Score(e.score), ply)
-			if e.bound() == BoundExact || (e.bound() == BoundLower && v >= beta) || (e.bound() == BoundUpper && v <= alpha) {
+			v := scoreFromTT(engines.Score(e.score), ply)
+			if e.bound() == engines.BoundExact || (e.bound() == engines.BoundLower && v >= beta) || (e.bound() == engines.BoundUpper && v <= alpha) {
 				s.counters.TTCutoffs++
 				return v
 			}
@@ -115,7 +116,7 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 		if s.stopped {
 			return 0
 		}
-		if v <= -MateBound && s.opts.ExtMateThreat && ply < 2*s.iterDepth {
+		if v <= -engines.MateBound && s.opts.ExtMateThreat && ply < 2*s.iterDepth {
 			// Passing loses to a mate: the threat is real, look deeper.
 			depth++
 			s.counters.ExtMateThreat++
@@ -135,10 +136,10 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 				verifyFailHigh = true
 				s.counters.VerifiedReductions++
 			default: // standard null move, or verified inside a verified subtree: cut off
-				if v >= MateBound {
+				if v >= engines.MateBound {
 					v = beta // a mate found after passing is not a proven mate
 				}
-				s.tt.store(b.Hash(), ttMove, scoreToTT(v, ply), nodeDepth, BoundLower)
+				s.tt.store(b.Hash(), ttMove, scoreToTT(v, ply), nodeDepth, engines.BoundLower)
 				return v
 			}
 		}
@@ -162,9 +163,9 @@ func (s *Searcher) negascout(alpha, beta Score, depth, ply int, flags nodeFlags)
 	n := ps.moves.N
 	if n == 0 {
 		if inCheck {
-			return -Mate + Score(ply)
+			return -engines.Mate + engines.Score(ply)
 		}
-		return Draw
+		return drawScore
 	}
 	prevMove, prevCaptured := b.LastMove(), b.LastCaptured()
 	pre := s.beforeMoves(prevMove)
@@ -195,7 +196,7 @@ research:
 		material = eval.Material(b)
 		fcut = material+margin <= int(alpha)
 	}
-	best := -Infinity
+	best := -infinity
 	bestMove := board.NoMove
 	searched := 0
 	for i := 0; i < n; i++ {
@@ -213,7 +214,7 @@ research:
 			if v := material + gain + margin; v <= int(alpha) {
 				b.UnmakeMove()
 				s.counters.FutilityPrunes++
-				best = max(best, Score(v))
+				best = max(best, engines.Score(v))
 				continue
 			}
 		}
@@ -221,7 +222,7 @@ research:
 		if ply < 2*s.iterDepth {
 			ext = s.extension(m, moved, captured, givesCheck, n, prevMove, prevCaptured, &pre)
 		}
-		var x Score
+		var x engines.Score
 		if searched == 0 {
 			x = -s.negascout(-beta, -alpha, depth-1+ext, ply+1, childFlags)
 		} else {
@@ -273,12 +274,12 @@ research:
 		goto research
 	}
 
-	bound := BoundExact
+	bound := engines.BoundExact
 	switch {
 	case best >= beta:
-		bound = BoundLower
+		bound = engines.BoundLower
 	case best <= origAlpha:
-		bound = BoundUpper
+		bound = engines.BoundUpper
 		bestMove = ttMove
 	}
 	s.tt.store(b.Hash(), bestMove, scoreToTT(best, ply), nodeDepth, bound)
@@ -303,7 +304,7 @@ func childCut(flags nodeFlags, pvNode bool) nodeFlags {
 // MultiCutCuts fail-highs among them prune the node (value beta, cut true).
 // The searched moves stay sorted at the front of the list, so the full
 // search that follows a failed attempt picks them in the same order.
-func (s *Searcher) multiCut(beta Score, depth, ply int, flags nodeFlags) (Score, bool) {
+func (s *Searcher) multiCut(beta engines.Score, depth, ply int, flags nodeFlags) (engines.Score, bool) {
 	s.counters.MultiCutTried++
 	b := s.b
 	cuts := 0
@@ -330,7 +331,7 @@ func (s *Searcher) multiCut(beta Score, depth, ply int, flags nodeFlags) (Score,
 // or the fifty-move rule (a quiet move or a check can reach the horizon in
 // a position seen before), then searched by qsearch. horizon says that the
 // full-width search called it (depth ran out), not qsearch.
-func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags, horizon bool) Score {
+func (s *Searcher) quiesce(alpha, beta engines.Score, ply int, flags nodeFlags, horizon bool) engines.Score {
 	if !s.enter(ply) {
 		return 0
 	}
@@ -342,11 +343,11 @@ func (s *Searcher) quiesce(alpha, beta Score, ply int, flags nodeFlags, horizon 
 	inCheck := s.inCheck(flags)
 	if b.IsRepetition(s.rootPly) {
 		s.plies[ply].pvLen = 0
-		return Draw
+		return drawScore
 	}
 	if b.IsFiftyMoveDraw() && !(inCheck && s.mated(ply)) {
 		s.plies[ply].pvLen = 0
-		return Draw
+		return drawScore
 	}
 	return s.qsearch(alpha, beta, ply, inCheck, noEval)
 }
@@ -364,28 +365,28 @@ func (s *Searcher) mated(ply int) bool {
 // the loop ends at the first), and delta pruning skips captures that cannot
 // lift the stand pat to alpha even with delta-margin to spare.
 // standPat is the static evaluation when the caller has it, else noEval.
-func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat int) Score {
+func (s *Searcher) qsearch(alpha, beta engines.Score, ply int, inCheck bool, standPat int) engines.Score {
 	b := s.b
 	ps := &s.plies[ply]
 	ps.pvLen = 0
 	if b.IsInsufficientMaterial() {
-		return Draw
+		return drawScore
 	}
-	if ply >= MaxPly-1 {
+	if ply >= engines.MaxPly-1 {
 		e, _ := s.ev.Evaluate(b)
-		return Score(e)
+		return engines.Score(e)
 	}
-	best := -Infinity
+	best := -infinity
 	if inCheck {
 		b.Generate(&ps.moves, board.All)
 		if ps.moves.N == 0 {
-			return -Mate + Score(ply)
+			return -engines.Mate + engines.Score(ply)
 		}
 	} else {
 		if standPat == noEval {
 			standPat, _ = s.ev.Evaluate(b)
 		}
-		best = Score(standPat)
+		best = engines.Score(standPat)
 		if best >= beta {
 			return best
 		}
@@ -406,7 +407,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int, inCheck bool, standPat in
 			if m.IsEnPassant() {
 				gain = s.seeValues[board.Pawn]
 			}
-			if v := Score(standPat + gain + s.opts.DeltaMargin); v <= alpha {
+			if v := engines.Score(standPat + gain + s.opts.DeltaMargin); v <= alpha {
 				s.counters.DeltaPrunes++
 				best = max(best, v)
 				continue

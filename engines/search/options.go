@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"selfplay/engines"
 )
 
 // NullMode is what a null-move fail-high does (David-Tabibi & Netanyahu,
@@ -395,13 +397,13 @@ func nullOn(o *Options) bool { return o.Null != NullOff }
 var switchTable = []switchDef{
 	nullSwitch(),
 	rSwitch(),
-	intSwitch("r-depth", "integer >= 1", 1, MaxPly, "depth threshold of adaptive R (papers: 6)",
+	intSwitch("r-depth", "integer >= 1", 1, engines.MaxPly, "depth threshold of adaptive R (papers: 6)",
 		func(o *Options) *int { return &o.NullRDepth }, func(o *Options) bool { return nullOn(o) && o.NullRMin != o.NullRMax }),
 	intSwitch("dr", "1..4", 1, 4, "NMR depth reduction DR on a null-move fail-high",
 		func(o *Options) *int { return &o.NullDR }, func(o *Options) bool { return o.Null == NullNMR }),
 	listedIf(boolSwitch("null-pawn-endings", "allow null moves with only king and pawns",
 		func(o *Options) *bool { return &o.NullPawnEndings }), nullOn),
-	intSwitch("null-min-depth", "integer >= 1", 1, MaxPly, "smallest remaining depth for a null move (2 = interior nodes only)",
+	intSwitch("null-min-depth", "integer >= 1", 1, engines.MaxPly, "smallest remaining depth for a null move (2 = interior nodes only)",
 		func(o *Options) *int { return &o.NullMinDepth }, nullOn),
 	boolSwitch("fhr", "fail-high reductions (Feldmann)", func(o *Options) *bool { return &o.FHR }),
 	intSwitch("fhr-margin", "centipawns >= 0", 0, maxCentipawns, "FHR margin: reduce when e - t >= beta - margin",
@@ -431,7 +433,7 @@ var switchTable = []switchDef{
 	// in the snapshots of published tournaments, is unchanged.
 	onSwitch("iid", "internal iterative deepening: a PV node without a hash move searches itself shallower first",
 		func(o *Options) *bool { return &o.IID }),
-	intSwitch("iid-depth", "integer >= 2", 2, MaxPly, "smallest depth for internal iterative deepening",
+	intSwitch("iid-depth", "integer >= 2", 2, engines.MaxPly, "smallest depth for internal iterative deepening",
 		func(o *Options) *int { return &o.IIDDepth }, func(o *Options) bool { return o.IID }),
 	intSwitch("iid-reduction", "1..8", 1, 8, "internal iterative deepening searches this many plies shallower",
 		func(o *Options) *int { return &o.IIDReduction }, func(o *Options) bool { return o.IID }),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/notnil/chess"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -24,17 +25,17 @@ func TestQuiesceDrawByRule(t *testing.T) {
 	// inside the search (the root is the start).
 	s, _ := node(t, "plain", perpetual, "d1d8", "h8g7", "d8d1", "g7h8", "d1d8")
 	s.rootPly = 0
-	if v := s.quiesce(-Infinity, Infinity, 5, checkFlags(true), false); v != Draw || s.plies[5].pvLen != 0 {
+	if v := s.quiesce(-infinity, infinity, 5, checkFlags(true), false); v != drawScore || s.plies[5].pvLen != 0 {
 		t.Errorf("repetition in check at the horizon: %s with a PV of %d moves, want a draw", v.UCI(), s.plies[5].pvLen)
 	}
 	// Black in check after the hundredth reversible ply, with evasions.
 	s, _ = node(t, "plain", "R3k3/8/8/8/8/8/8/4K3 b - - 100 80")
-	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true), false); v != Draw {
+	if v := s.quiesce(-infinity, infinity, 1, checkFlags(true), false); v != drawScore {
 		t.Errorf("fifty-move rule in check: %s, want a draw", v.UCI())
 	}
 	// Mated on the hundredth ply: the mate counts.
 	s, _ = node(t, "plain", "R3k3/8/4K3/8/8/8/8/8 b - - 100 80")
-	if v := s.quiesce(-Infinity, Infinity, 1, checkFlags(true), false); v != -Mate+1 {
+	if v := s.quiesce(-infinity, infinity, 1, checkFlags(true), false); v != -engines.Mate+1 {
 		t.Errorf("mate on the fifty-move ply: %s, want mated", v.UCI())
 	}
 }
@@ -117,7 +118,7 @@ func TestPVNeverRunsPastDraw(t *testing.T) {
 			if b.Generate(&l, board.All); l.N == 0 {
 				continue
 			}
-			lim := Limits{Depth: 1 + rng.IntN(5), OnIteration: func(i Info) {
+			lim := engines.Limits{Depth: 1 + rng.IntN(5), OnIteration: func(i engines.Info) {
 				checked++
 				if at, why := pvPastDraw(t, fen, history, i.PV); at >= 0 {
 					t.Errorf("%s, %s after %s: PV %v goes on at move %d after %s",

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -26,7 +27,7 @@ func TestQuiescenceSkipsLosingCaptures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen)
-			s.quiesce(-Infinity, Infinity, 1, 0, false)
+			s.quiesce(-infinity, infinity, 1, 0, false)
 			if got := s.counters.SEEPrunes > 0; got != tt.wantPrune {
 				t.Fatalf("SEE prunes %d, want pruned = %v (%+v)", s.counters.SEEPrunes, tt.wantPrune, s.counters)
 			}
@@ -99,12 +100,12 @@ func TestDeltaPruning(t *testing.T) {
 	const down = "r3k3/p7/8/8/8/4B3/8/4K3 w - - 0 1"
 	s, b := node(t, "plain", down)
 	e, _ := s.ev.Evaluate(b)
-	standPat := Score(e)
-	pawnPlusMargin := Score(100 + 200)
+	standPat := engines.Score(e)
+	pawnPlusMargin := engines.Score(100 + 200)
 	tests := []struct {
 		name         string
 		spec, fen    string
-		alpha        Score
+		alpha        engines.Score
 		wantPrune    bool
 		wantSearched bool
 	}{

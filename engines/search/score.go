@@ -1,91 +1,36 @@
 package search
 
-import "fmt"
+import "selfplay/engines"
 
-// Score is a search value in centipawns from the side to move's point of
-// view; values beyond ±MateBound encode mates by their distance in plies.
-type Score int
+// MaxDepth is the deepest iteration the search makes: it leaves room for
+// extensions and quiescence below it within engines.MaxPly.
+const MaxDepth = engines.MaxPly - 8
 
-// Score limits.
+// The search computes with the contract's engines.Score, whose encoding
+// stored games keep; these are the values only the search needs.
 const (
-	Infinity  Score = 32001
-	Mate      Score = 32000
-	MaxPly          = 128
-	MateBound Score = Mate - MaxPly // |score| >= MateBound is a forced mate
-	Draw      Score = 0
-)
-
-// IsMate reports whether the score is a forced mate for either side.
-func (s Score) IsMate() bool { return s >= MateBound || s <= -MateBound }
-
-// MateMoves returns the distance to mate in moves as UCI reports it:
-// positive when the side to move mates, negative when it is mated.
-func (s Score) MateMoves() int {
-	if s > 0 {
-		return int(Mate-s+1) / 2
-	}
-	return -int(Mate+s) / 2
-}
-
-// MateIn returns the score of a mate in n moves (n > 0: the side to move
-// mates; n < 0: it is mated), the inverse of MateMoves.
-func MateIn(n int) Score {
-	if n > 0 {
-		return Mate - Score(2*n-1)
-	}
-	return -Mate + Score(-2*n)
-}
-
-// UCI formats the score as UCI does: "cp 31" or "mate -2".
-func (s Score) UCI() string {
-	if s.IsMate() {
-		return fmt.Sprintf("mate %d", s.MateMoves())
-	}
-	return fmt.Sprintf("cp %d", int(s))
-}
-
-// Pawns formats the score in pawns for PGN comments, e.g. "+0.31", "+M3", "-M2".
-func (s Score) Pawns() string {
-	if s.IsMate() {
-		m := s.MateMoves()
-		if m > 0 {
-			return fmt.Sprintf("+M%d", m)
-		}
-		return fmt.Sprintf("-M%d", -m)
-	}
-	return fmt.Sprintf("%+.2f", float64(s)/100)
-}
-
-// Bound says whether a score is exact or only a bound (external engines
-// report lowerbound/upperbound; the in-process search reports exact scores).
-type Bound uint8
-
-// Bounds.
-const (
-	BoundNone Bound = iota
-	BoundUpper
-	BoundLower
-	BoundExact
+	infinity  engines.Score = engines.Mate + 1 // beyond every score: the full window's bounds
+	drawScore engines.Score = 0
 )
 
 // scoreToTT makes mate scores relative to the node so they stay valid when
 // the entry is found at another ply; scoreFromTT undoes it.
-func scoreToTT(s Score, ply int) Score {
+func scoreToTT(s engines.Score, ply int) engines.Score {
 	switch {
-	case s >= MateBound:
-		return s + Score(ply)
-	case s <= -MateBound:
-		return s - Score(ply)
+	case s >= engines.MateBound:
+		return s + engines.Score(ply)
+	case s <= -engines.MateBound:
+		return s - engines.Score(ply)
 	}
 	return s
 }
 
-func scoreFromTT(s Score, ply int) Score {
+func scoreFromTT(s engines.Score, ply int) engines.Score {
 	switch {
-	case s >= MateBound:
-		return s - Score(ply)
-	case s <= -MateBound:
-		return s + Score(ply)
+	case s >= engines.MateBound:
+		return s - engines.Score(ply)
+	case s <= -engines.MateBound:
+		return s + engines.Score(ply)
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/notnil/chess"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -34,7 +35,7 @@ func mustSearcher(t testing.TB, spec string) *Searcher {
 	return s
 }
 
-func mustSearch(t testing.TB, s *Searcher, fen string, lim Limits) Result {
+func mustSearch(t testing.TB, s *Searcher, fen string, lim engines.Limits) Result {
 	t.Helper()
 	res, err := s.Search(context.Background(), mustBoard(t, fen), lim)
 	if err != nil {
@@ -122,7 +123,7 @@ func TestFindsMates(t *testing.T) {
 				return ok
 			}
 			for _, preset := range []string{"plain", "fhr", "null-r3", "nmr-r3-4", "verified-r3", "ye-marsland"} {
-				res := mustSearch(t, mustSearcher(t, preset), tt.fen, Limits{Depth: 2*tt.moves + 2})
+				res := mustSearch(t, mustSearcher(t, preset), tt.fen, engines.Limits{Depth: 2*tt.moves + 2})
 				if !res.Info.Score.IsMate() || res.Info.Score.MateMoves() != tt.moves {
 					t.Errorf("%s: score %s, want mate %d (pv %v)", preset, res.Info.Score.UCI(), tt.moves, res.Info.PV)
 				}
@@ -146,8 +147,8 @@ func TestDrawScores(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustSearch(t, mustSearcher(t, "plain"), tt.fen, Limits{Depth: 4})
-			if res.Info.Score != Draw {
+			res := mustSearch(t, mustSearcher(t, "plain"), tt.fen, engines.Limits{Depth: 4})
+			if res.Info.Score != drawScore {
 				t.Fatalf("score %s, want draw", res.Info.Score.UCI())
 			}
 		})
@@ -156,7 +157,7 @@ func TestDrawScores(t *testing.T) {
 
 func TestStalemate(t *testing.T) {
 	// Black to move is stalemated: no move to return.
-	if _, err := mustSearcher(t, "plain").Search(context.Background(), mustBoard(t, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limits{Depth: 3}); err != ErrNoLegalMove {
+	if _, err := mustSearcher(t, "plain").Search(context.Background(), mustBoard(t, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), engines.Limits{Depth: 3}); err != ErrNoLegalMove {
 		t.Fatalf("err = %v, want ErrNoLegalMove", err)
 	}
 	// White to move wins easily, but Qf7 stalemates: the search sees the
@@ -172,7 +173,7 @@ func TestStalemate(t *testing.T) {
 	if b.Generate(&l, board.All); l.N != 0 || b.InCheck() {
 		t.Fatal("test position: Qf7 should stalemate")
 	}
-	res := mustSearch(t, mustSearcher(t, "plain"), fen, Limits{Depth: 3})
+	res := mustSearch(t, mustSearcher(t, "plain"), fen, engines.Limits{Depth: 3})
 	if res.Move == m || !res.Info.Score.IsMate() {
 		t.Fatalf("search chose %s with score %s", res.Move, res.Info.Score.UCI())
 	}
@@ -209,7 +210,7 @@ func TestAllPresetsPlayLegalMoves(t *testing.T) {
 		for i, b := range positions {
 			for _, nodes := range []int64{1, 37, 3000} {
 				fen := b.FEN()
-				res, err := s.Search(context.Background(), b, Limits{Nodes: nodes})
+				res, err := s.Search(context.Background(), b, engines.Limits{Nodes: nodes})
 				if err != nil {
 					t.Fatalf("%s %s: %v", preset, fen, err)
 				}
@@ -222,10 +223,10 @@ func TestAllPresetsPlayLegalMoves(t *testing.T) {
 				if res.Info.Nodes > nodes {
 					t.Fatalf("%s: %d nodes searched with a budget of %d", preset, res.Info.Nodes, nodes)
 				}
-				if c := res.Info.Counters; c.MainNodes+c.QNodes != res.Info.Nodes {
+				if c := res.Counters; c.MainNodes+c.QNodes != res.Info.Nodes {
 					t.Fatalf("%s: main %d + q %d != nodes %d", preset, c.MainNodes, c.QNodes, res.Info.Nodes)
 				}
-				if c := res.Info.Counters; c.HorizonNodes > c.QNodes {
+				if c := res.Counters; c.HorizonNodes > c.QNodes {
 					t.Fatalf("%s: %d horizon nodes of %d quiescence nodes", preset, c.HorizonNodes, c.QNodes)
 				}
 			}
@@ -247,8 +248,8 @@ func TestHorizonNodes(t *testing.T) {
 		{4, true},
 	}
 	for _, tt := range tests {
-		res := mustSearch(t, mustSearcher(t, "plain"), board.StartFEN, Limits{Depth: tt.depth})
-		c := res.Info.Counters
+		res := mustSearch(t, mustSearcher(t, "plain"), board.StartFEN, engines.Limits{Depth: tt.depth})
+		c := res.Counters
 		if c.HorizonNodes == 0 || c.HorizonNodes > c.QNodes {
 			t.Fatalf("depth %d: %d horizon nodes of %d quiescence nodes", tt.depth, c.HorizonNodes, c.QNodes)
 		}
@@ -261,7 +262,7 @@ func TestHorizonNodes(t *testing.T) {
 
 func TestNodeBudgetIsExact(t *testing.T) {
 	for _, budget := range []int64{1, 2, 1000, 12345} {
-		res := mustSearch(t, mustSearcher(t, "plain"), board.StartFEN, Limits{Nodes: budget})
+		res := mustSearch(t, mustSearcher(t, "plain"), board.StartFEN, engines.Limits{Nodes: budget})
 		if res.Info.Nodes != budget {
 			t.Errorf("budget %d: searched %d nodes", budget, res.Info.Nodes)
 		}
@@ -272,7 +273,7 @@ func TestDeterministic(t *testing.T) {
 	fens := []string{board.StartFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 		"2r2rk1/1bqnbpp1/1p1ppn1p/pP6/N1P1P3/P2B1N1P/1B2QPP1/R2R2K1 b - - 0 1"}
 	for _, preset := range PresetNames() {
-		for _, lim := range []Limits{{Depth: 5}, {Nodes: 20000}} {
+		for _, lim := range []engines.Limits{{Depth: 5}, {Nodes: 20000}} {
 			name := fmt.Sprintf("%s/depth%d-nodes%d", preset, lim.Depth, lim.Nodes)
 			t.Run(name, func(t *testing.T) {
 				want := make([]Result, len(fens))
@@ -297,7 +298,7 @@ func TestDeterministic(t *testing.T) {
 				for g := range got {
 					for i := range fens {
 						a, b := want[i], got[g][i]
-						if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes || a.Info.Counters != b.Info.Counters {
+						if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes || a.Counters != b.Counters {
 							t.Fatalf("%s: first run %s %s %d nodes, run %d: %s %s %d nodes", fens[i],
 								a.Move, a.Info.Score.UCI(), a.Info.Nodes, g, b.Move, b.Info.Score.UCI(), b.Info.Nodes)
 						}
@@ -312,7 +313,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s := mustSearcher(t, "plain")
-	res, err := s.Search(ctx, mustBoard(t, board.StartFEN), Limits{})
+	res, err := s.Search(ctx, mustBoard(t, board.StartFEN), engines.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,17 @@ import (
 	"errors"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/eval"
 )
 
-// Result is the outcome of one search.
+// Result is the outcome of one search: the contract's Info, and beside it
+// the counters of this search's variant.
 type Result struct {
-	Move board.Move
-	Info Info
+	Move     board.Move
+	Info     engines.Info
+	Counters Counters
 }
 
 // plyState is the per-ply scratch space, preallocated so the search
@@ -32,7 +35,7 @@ type plyState struct {
 	moves   board.MoveList
 	scores  [256]int32
 	killers [2]board.Move
-	pv      [MaxPly]board.Move
+	pv      [engines.MaxPly]board.Move
 	pvLen   int
 }
 
@@ -51,7 +54,7 @@ type Searcher struct {
 	rootSide  board.Color
 	rootMat   int // material at the root from the root side's view (recapture window)
 	iterDepth int
-	rootScore Score // best root score of the current iteration so far
+	rootScore engines.Score // best root score of the current iteration so far
 
 	nodes    int64
 	maxNodes int64
@@ -61,7 +64,7 @@ type Searcher struct {
 	selDepth int
 	counters Counters
 
-	plies   [MaxPly + 1]plyState
+	plies   [engines.MaxPly + 1]plyState
 	history [2][64][64]int32
 }
 
@@ -92,7 +95,7 @@ var ErrNoLegalMove = errors.New("no legal move in this position")
 // limits and returns the best move found. The board is restored before it
 // returns. Cancelling ctx stops the search; the best move of the last
 // completed work is still returned.
-func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Result, error) {
+func (s *Searcher) Search(ctx context.Context, b *board.Board, lim engines.Limits) (Result, error) {
 	var root board.MoveList
 	b.Generate(&root, board.All)
 	if root.N == 0 {
@@ -114,7 +117,7 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 	s.tt.newSearch()
 	s.scaleHistory(8)
 
-	maxDepth := MaxPly - 8
+	maxDepth := MaxDepth
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
 	}
@@ -152,7 +155,7 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 	}
 	res.Info.Nodes = s.nodes
 	res.Info.Elapsed = time.Since(s.start)
-	res.Info.Counters = s.counters
+	res.Counters = s.counters
 	res.Info.SelDepth = s.selDepth
 	return res, nil
 }
@@ -160,22 +163,22 @@ func (s *Searcher) Search(ctx context.Context, b *board.Board, lim Limits) (Resu
 // searchRoot searches the root to depth: with the full window, or with
 // aspiration windows around prev, the previous iteration's value, opening
 // the side that fails until the value falls inside the window.
-func (s *Searcher) searchRoot(depth int, prev Score, havePrev bool) Score {
+func (s *Searcher) searchRoot(depth int, prev engines.Score, havePrev bool) engines.Score {
 	const rootFlags = flagNullAllowed | flagVerify
-	if !s.opts.Aspiration || !havePrev || prev <= -MateBound || prev >= MateBound {
-		return s.negascout(-Infinity, Infinity, depth, 0, rootFlags)
+	if !s.opts.Aspiration || !havePrev || prev <= -engines.MateBound || prev >= engines.MateBound {
+		return s.negascout(-infinity, infinity, depth, 0, rootFlags)
 	}
-	w := Score(s.opts.AspirationWindow)
-	alpha, beta := max(prev-w, -Infinity), min(prev+w, Infinity)
+	w := engines.Score(s.opts.AspirationWindow)
+	alpha, beta := max(prev-w, -infinity), min(prev+w, infinity)
 	for {
 		v := s.negascout(alpha, beta, depth, 0, rootFlags)
 		switch {
 		case s.stopped:
 			return v
-		case v <= alpha && alpha > -Infinity:
-			alpha = -Infinity
-		case v >= beta && beta < Infinity:
-			beta = Infinity
+		case v <= alpha && alpha > -infinity:
+			alpha = -infinity
+		case v >= beta && beta < infinity:
+			beta = infinity
 		default:
 			return v
 		}
@@ -183,17 +186,17 @@ func (s *Searcher) searchRoot(depth int, prev Score, havePrev bool) Score {
 	}
 }
 
-func (s *Searcher) result(depth int, score Score) Result {
+func (s *Searcher) result(depth int, score engines.Score) Result {
 	ps := &s.plies[0]
 	n := s.pvUntilDraw(ps.pv[:ps.pvLen])
 	pv := make([]string, n)
 	for i := range pv {
 		pv[i] = ps.pv[i].UCI()
 	}
-	return Result{Move: ps.pv[0], Info: Info{
-		Depth: depth, SelDepth: s.selDepth, Score: score, Bound: BoundExact,
-		Nodes: s.nodes, Elapsed: time.Since(s.start), PV: pv, Counters: s.counters,
-	}}
+	return Result{Move: ps.pv[0], Info: engines.Info{
+		Depth: depth, SelDepth: s.selDepth, Score: score, Bound: engines.BoundExact,
+		Nodes: s.nodes, Elapsed: time.Since(s.start), PV: pv,
+	}, Counters: s.counters}
 }
 
 // pvUntilDraw returns how much of pv (from the root) to report: the line

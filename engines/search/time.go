@@ -3,6 +3,7 @@ package search
 import (
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -21,7 +22,7 @@ const moveOverhead = 50 * time.Millisecond
 // half of the move's share, because the next iteration usually takes longer
 // than all earlier ones together; the hard limit cancels an iteration that
 // runs far too long, and never uses more than 80% of what is left.
-func allocateTime(lim Limits, side board.Color) timeBudget {
+func allocateTime(lim engines.Limits, side board.Color) timeBudget {
 	if lim.MoveTime > 0 {
 		return timeBudget{hard: lim.MoveTime}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 )
 
@@ -11,17 +12,17 @@ func TestAllocateTime(t *testing.T) {
 	s := time.Second
 	tests := []struct {
 		name       string
-		lim        Limits
+		lim        engines.Limits
 		side       board.Color
 		maxHard    time.Duration
 		wantSoftGT time.Duration
 	}{
-		{"movetime is used in full", Limits{MoveTime: 2 * s}, board.White, 2 * s, -1},
-		{"40 moves in 2 minutes", Limits{Clock: &Clock{WhiteTime: 120 * s, BlackTime: 120 * s, MovesToGo: 40}}, board.White, 10 * s, s},
-		{"black's clock is black's", Limits{Clock: &Clock{WhiteTime: 120 * s, BlackTime: 2 * s, MovesToGo: 40}}, board.Black, 2 * s, 0},
-		{"last move before the control keeps a reserve", Limits{Clock: &Clock{WhiteTime: s, BlackTime: s, MovesToGo: 1}}, board.White, 800 * time.Millisecond, 0},
-		{"almost no time left", Limits{Clock: &Clock{WhiteTime: 30 * time.Millisecond, MovesToGo: 10}}, board.White, 30 * time.Millisecond, -1},
-		{"sudden death with increment", Limits{Clock: &Clock{WhiteTime: 10 * s, WhiteInc: s}}, board.White, 8 * s, 500 * time.Millisecond},
+		{"movetime is used in full", engines.Limits{MoveTime: 2 * s}, board.White, 2 * s, -1},
+		{"40 moves in 2 minutes", engines.Limits{Clock: &engines.Clock{WhiteTime: 120 * s, BlackTime: 120 * s, MovesToGo: 40}}, board.White, 10 * s, s},
+		{"black's clock is black's", engines.Limits{Clock: &engines.Clock{WhiteTime: 120 * s, BlackTime: 2 * s, MovesToGo: 40}}, board.Black, 2 * s, 0},
+		{"last move before the control keeps a reserve", engines.Limits{Clock: &engines.Clock{WhiteTime: s, BlackTime: s, MovesToGo: 1}}, board.White, 800 * time.Millisecond, 0},
+		{"almost no time left", engines.Limits{Clock: &engines.Clock{WhiteTime: 30 * time.Millisecond, MovesToGo: 10}}, board.White, 30 * time.Millisecond, -1},
+		{"sudden death with increment", engines.Limits{Clock: &engines.Clock{WhiteTime: 10 * s, WhiteInc: s}}, board.White, 8 * s, 500 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		b := allocateTime(tt.lim, tt.side)
@@ -32,7 +33,7 @@ func TestAllocateTime(t *testing.T) {
 			t.Errorf("%s: soft %v, want > %v", tt.name, b.soft, tt.wantSoftGT)
 		}
 	}
-	if b := allocateTime(Limits{Nodes: 5}, board.White); b.soft != 0 || b.hard != 0 {
+	if b := allocateTime(engines.Limits{Nodes: 5}, board.White); b.soft != 0 || b.hard != 0 {
 		t.Errorf("no clock: %+v", b)
 	}
 }
@@ -41,7 +42,7 @@ func TestAllocateTime(t *testing.T) {
 func TestMoveTimeStops(t *testing.T) {
 	s := mustSearcher(t, "plain")
 	start := time.Now()
-	res := mustSearch(t, s, board.StartFEN, Limits{MoveTime: 50 * time.Millisecond})
+	res := mustSearch(t, s, board.StartFEN, engines.Limits{MoveTime: 50 * time.Millisecond})
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("a 50ms search took %v", el)
 	}

@@ -1,6 +1,10 @@
 package search
 
-import "selfplay/engines/board"
+import (
+	"selfplay/engines/board"
+
+	"selfplay/engines"
+)
 
 // ttEntry is 16 bytes: the full key (no false matches in practice), the best
 // move with the game epoch in its unused high bits, score, draft, and the
@@ -19,7 +23,7 @@ const (
 	ttEpochs   = 1 << (32 - ttMoveBits)
 )
 
-func (e *ttEntry) bound() Bound                        { return Bound(e.boundGen & 3) }
+func (e *ttEntry) bound() engines.Bound                { return engines.Bound(e.boundGen & 3) }
 func (e *ttEntry) gen() uint8                          { return e.boundGen >> 2 }
 func (e *ttEntry) move() board.Move                    { return board.Move(e.moveEp & ttMoveMask) }
 func (e *ttEntry) epoch() uint32                       { return e.moveEp >> ttMoveBits }
@@ -80,7 +84,7 @@ func (t *transTable) probe(key uint64) (ttEntry, bool) {
 	return ttEntry{}, false
 }
 
-func (t *transTable) store(key uint64, move board.Move, score Score, depth int, bound Bound) {
+func (t *transTable) store(key uint64, move board.Move, score engines.Score, depth int, bound engines.Bound) {
 	i := key & t.mask
 	slot := &t.entries[i]
 	if slot.key != key && t.live(slot) && slot.gen() == t.gen && int(slot.depth) > depth {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/eval"
 )
@@ -31,12 +32,12 @@ func TestFHROnlyAtNullWindowNodes(t *testing.T) {
 		name        string
 		spec        string
 		fen         string
-		alpha, beta Score
+		alpha, beta engines.Score
 		want        int64
 	}{
 		{"null window, e - t >= beta: reduced", "fhr", queenUp, 99, 100, 1},
 		{"wide window: never reduced", "fhr", queenUp, 99, 101, 0},
-		{"full window: never reduced", "fhr", queenUp, -Infinity, Infinity, 0},
+		{"full window: never reduced", "fhr", queenUp, -infinity, infinity, 0},
 		{"null window, e - t < beta: not reduced", "fhr", queenUp, 1999, 2000, 0},
 		{"margin lowers the bar", "fhr:fhr-margin=2000", queenUp, 1999, 2000, 1},
 		{"plain never reduces", "plain", queenUp, 99, 100, 0},
@@ -91,7 +92,7 @@ func TestNullMoveRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen)
-			s.negascout(-Infinity, Infinity, tt.depth, 1, tt.flags)
+			s.negascout(-infinity, infinity, tt.depth, 1, tt.flags)
 			if got := s.counters.NullTried; got != tt.want {
 				t.Fatalf("null moves tried = %d, want %d", got, tt.want)
 			}
@@ -128,7 +129,7 @@ func TestNullFailHighRules(t *testing.T) {
 	const fen = queenUp
 	// searched: whether the node searched any move itself (a PV move at
 	// ply 1), which a null-move cutoff does not.
-	search := func(spec string) (v Score, c Counters, nodes int64, searched bool) {
+	search := func(spec string) (v engines.Score, c Counters, nodes int64, searched bool) {
 		s, _ := node(t, spec, fen)
 		v = s.negascout(99, 100, 6, 1, flagNullAllowed|flagVerify)
 		return v, s.counters, s.nodes, s.plies[1].pvLen > 0
@@ -188,8 +189,8 @@ func TestVerifiedNullResearchesInZugzwang(t *testing.T) {
 	}
 	var researches int64
 	for _, fen := range zugzwang {
-		res := mustSearch(t, mustSearcher(t, "verified-r3"), fen, Limits{Depth: 9})
-		researches += res.Info.Counters.VerifiedResearches
+		res := mustSearch(t, mustSearcher(t, "verified-r3"), fen, engines.Limits{Depth: 9})
+		researches += res.Counters.VerifiedResearches
 	}
 	if researches == 0 {
 		t.Fatal("verified-r3 never re-searched in the zugzwang positions")
@@ -204,7 +205,7 @@ func TestFutilityCutoff(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
 		spec       string
-		alpha      Score
+		alpha      engines.Score
 		depth      int
 		wantPruned bool
 	}{
@@ -257,7 +258,7 @@ func TestExtensions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := node(t, tt.spec, tt.fen, tt.moves...)
-			s.negascout(-Infinity, Infinity, 1, 1, 0)
+			s.negascout(-infinity, infinity, 1, 1, 0)
 			got := tt.count(s.counters)
 			if tt.none {
 				if got != 0 {

@@ -3,15 +3,16 @@
 // stdout, and satisfies engines.Engine, so the runner plays external and
 // in-process engines alike.
 //
-// Faults of the engine are *Error values of distinct kinds (ErrCrashed,
-// ErrTimeout, ErrProtocol, ErrOption, ErrClosed). After a crash or a kill the
-// next NewGame or Search restarts the process, handshake and options
-// included, so a tournament goes on. The adapter never judges moves: a
-// bestmove is returned as text and the runner's arbiter decides.
+// Faults of the engine are errors of distinct kinds: the contract's
+// engines.ErrCrashed, ErrTimeout and ErrProtocol, this package's ErrOption,
+// and an error after Close. After a crash or a kill the next NewGame or
+// Search restarts the process, handshake and options included, so a
+// tournament goes on. The adapter never judges moves: a bestmove is returned
+// as text and the runner's arbiter decides.
 //
 // What an engine writes costs bounded memory (lines of at most 64 KiB, a
 // bounded number of lines kept per reply, a size limit on stderr logs with
-// OpenLog), and every string taken from it is sanitized (Sanitize) before
+// OpenLog), and every string taken from it is sanitized (sanitize.go) before
 // anyone stores or prints it. On Linux an engine gets SIGKILL from the
 // kernel when the runner dies, even by SIGKILL itself.
 package uci
@@ -46,9 +47,9 @@ type Option struct{ Name, Value string }
 
 // Defaults of Config.
 const (
-	DefaultInitTimeout = 10 * time.Second
-	DefaultPingTimeout = 10 * time.Second
-	DefaultStopTimeout = time.Second
+	defaultInitTimeout = 10 * time.Second
+	defaultPingTimeout = 10 * time.Second
+	defaultStopTimeout = time.Second
 )
 
 // Bounds on what the adapter accepts and keeps of an engine's replies (the
@@ -66,7 +67,7 @@ const (
 	maxOptionBytes = 256 << 10
 )
 
-// Ops of the *Error values: what the adapter was doing. Only opSearch comes
+// Ops of the *engineError values: what the adapter was doing. Only opSearch comes
 // after go was written, when the engine's clock runs; the others unwrap to
 // engines.ErrBeforeSearch.
 const (
@@ -109,13 +110,13 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("engine %q: no command", cfg.Name)
 	}
 	if cfg.InitTimeout <= 0 {
-		cfg.InitTimeout = DefaultInitTimeout
+		cfg.InitTimeout = defaultInitTimeout
 	}
 	if cfg.PingTimeout <= 0 {
-		cfg.PingTimeout = DefaultPingTimeout
+		cfg.PingTimeout = defaultPingTimeout
 	}
 	if cfg.StopTimeout <= 0 {
-		cfg.StopTimeout = DefaultStopTimeout
+		cfg.StopTimeout = defaultStopTimeout
 	}
 	if cfg.Name == "" {
 		cfg.Name = cfg.Command
@@ -150,24 +151,24 @@ func (e *Engine) Restarts() int {
 	return e.restarts
 }
 
-func (e *Engine) fault(kind error, op, detail string, cause error) *Error {
-	return &Error{Engine: e.cfg.Name, Kind: kind, Op: op, Detail: detail, Err: cause}
+func (e *Engine) fault(kind error, op, detail string, cause error) *engineError {
+	return &engineError{Engine: e.cfg.Name, Kind: kind, Op: op, Detail: detail, Err: cause}
 }
 
 // launch starts a process and makes it ready to play.
 func (e *Engine) launch(ctx context.Context) (*proc, error) {
 	p, err := startProc(&e.cfg, e.log, e.spawn)
 	if errors.Is(err, errSpawnerStopped) {
-		return nil, e.fault(ErrClosed, opStart, "", nil)
+		return nil, e.fault(errClosed, opStart, "", nil)
 	}
 	if err != nil {
-		return nil, e.fault(ErrCrashed, opStart, "cannot start "+e.cfg.Command, err)
+		return nil, e.fault(engines.ErrCrashed, opStart, "cannot start "+e.cfg.Command, err)
 	}
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		p.kill()
-		return nil, e.fault(ErrClosed, opStart, "", nil)
+		return nil, e.fault(errClosed, opStart, "", nil)
 	}
 	e.starting = p // so that Close can kill it during the handshake
 	e.mu.Unlock()
@@ -175,7 +176,7 @@ func (e *Engine) launch(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	e.starting = nil
 	if err == nil && e.closed {
-		err = e.fault(ErrClosed, opStart, "", nil)
+		err = e.fault(errClosed, opStart, "", nil)
 	}
 	if err == nil {
 		e.p = p
@@ -209,7 +210,7 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		case f[0] == "option":
 			if n := optionName(f[1:]); n != "" {
 				if optionBytes += len(n); len(options) >= maxOptions || optionBytes > maxOptionBytes {
-					return false, e.fault(ErrProtocol, opUCI, fmt.Sprintf("more than %d options (or %d KiB of option names) before uciok",
+					return false, e.fault(engines.ErrProtocol, opUCI, fmt.Sprintf("more than %d options (or %d KiB of option names) before uciok",
 						maxOptions, maxOptionBytes>>10), nil)
 				}
 				options = append(options, n)
@@ -219,17 +220,17 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 				firstOther = line
 			}
 			if others++; others > maxHandshakeGarbage {
-				return false, e.fault(ErrProtocol, opUCI, fmt.Sprintf("more than %d lines that are not UCI before uciok, e.g. %s",
+				return false, e.fault(engines.ErrProtocol, opUCI, fmt.Sprintf("more than %d lines that are not UCI before uciok, e.g. %s",
 					maxHandshakeGarbage, excerpt(firstOther)), nil)
 			}
 		}
 		return false, nil
 	})
 	if err != nil {
-		var fe *Error
-		if errors.As(err, &fe) && fe.Kind == ErrTimeout && others > 0 {
+		var fe *engineError
+		if errors.As(err, &fe) && fe.Kind == engines.ErrTimeout && others > 0 {
 			// It talked, but not UCI.
-			return e.fault(ErrProtocol, opUCI, fmt.Sprintf("no uciok within %v; the engine wrote %s", e.cfg.InitTimeout, excerpt(firstOther)), nil)
+			return e.fault(engines.ErrProtocol, opUCI, fmt.Sprintf("no uciok within %v; the engine wrote %s", e.cfg.InitTimeout, excerpt(firstOther)), nil)
 		}
 		return err
 	}
@@ -293,8 +294,8 @@ func (e *Engine) awaitReady(ctx context.Context, p *proc, op string, timeout tim
 }
 
 // await reads lines until match accepts one or fails. It fails with
-// ErrTimeout after timeout, ErrCrashed when stdout ends, ErrProtocol on a
-// line longer than maxLine, or the context's error.
+// engines.ErrTimeout after timeout, engines.ErrCrashed when stdout ends,
+// engines.ErrProtocol on a line longer than maxLine, or the context's error.
 func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Duration, match func(f []string, line string) (bool, error)) error {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -317,7 +318,7 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 			if op == opPing || op == opNewGame {
 				what = "no readyok"
 			}
-			return e.fault(ErrTimeout, op, fmt.Sprintf("%s within %v", what, timeout), nil)
+			return e.fault(engines.ErrTimeout, op, fmt.Sprintf("%s within %v", what, timeout), nil)
 		case <-ctx.Done():
 			return fmt.Errorf("engine %q: %s: %w", e.cfg.Name, op, ctx.Err())
 		}
@@ -326,15 +327,16 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 
 // lineTooLong is the protocol error of a line longer than maxLine.
 func (e *Engine) lineTooLong(op string, l line) error {
-	return e.fault(ErrProtocol, op, fmt.Sprintf("a line longer than %d KiB, starting %s", maxLine>>10, excerpt(l.text)), nil)
+	return e.fault(engines.ErrProtocol, op, fmt.Sprintf("a line longer than %d KiB, starting %s", maxLine>>10, excerpt(l.text)), nil)
 }
 
-// crashed builds the ErrCrashed error of a process whose pipes failed,
-// with its exit status and last stderr lines, and makes sure it is gone.
+// crashed builds the engines.ErrCrashed error of a process whose pipes
+// failed, with its exit status and last stderr lines, and makes sure it is
+// gone.
 func (e *Engine) crashed(p *proc, op string) error {
 	status := p.exitStatus(e.cfg.StopTimeout)
 	p.kill()
-	err := e.fault(ErrCrashed, op, status, nil)
+	err := e.fault(engines.ErrCrashed, op, status, nil)
 	err.Stderr = p.stderr.last(stderrLines)
 	return err
 }
@@ -344,7 +346,7 @@ func (e *Engine) current(ctx context.Context) (*proc, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
-		return nil, e.fault(ErrClosed, opSearch, "", nil)
+		return nil, e.fault(errClosed, opSearch, "", nil)
 	}
 	p := e.p
 	e.mu.Unlock()
@@ -373,14 +375,14 @@ func (e *Engine) abandon(p *proc) {
 	e.mu.Unlock()
 }
 
-// closedErr replaces the outcome of a search by ErrClosed when Close was
+// closedErr replaces the outcome of a search by errClosed when Close was
 // called meanwhile (err may be nil: the engine answered quit with a move).
 func (e *Engine) closedErr(err error) error {
 	e.mu.Lock()
 	closed := e.closed
 	e.mu.Unlock()
-	if closed && !errors.Is(err, ErrClosed) {
-		return e.fault(ErrClosed, opSearch, "", err)
+	if closed && !errors.Is(err, errClosed) {
+		return e.fault(errClosed, opSearch, "", err)
 	}
 	return err
 }
@@ -410,12 +412,13 @@ func (e *Engine) NewGame(ctx context.Context) error {
 // fastchess: Info.Elapsed is measured from there to bestmove, and a
 // deadline of ctx is taken as the time the search may take: its distance
 // from the call is measured from go, so the ping (or a restart of a crashed
-// engine) before it does not count. A slow readyok is an ErrTimeout of its
-// own, marked engines.ErrBeforeSearch, not a slow move.
+// engine) before it does not count. A slow readyok is an
+// engines.ErrTimeout of its own, marked engines.ErrBeforeSearch, not a slow
+// move.
 //
-// Errors: ErrCrashed, ErrProtocol, ErrTimeout (no readyok, killed after
-// stop, or ctx's deadline passed), ctx.Err() wrapped (ctx cancelled),
-// ErrClosed.
+// Errors: engines.ErrCrashed, engines.ErrProtocol, engines.ErrTimeout (no
+// readyok, killed after stop, or ctx's deadline passed), ctx.Err() wrapped
+// (ctx cancelled), or an "engine closed" error after Close.
 func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
 	res, err := e.search(ctx, startFEN, moves, lim)
 	if err = e.closedErr(err); err != nil {
@@ -444,11 +447,13 @@ func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) 
 	}
 }
 
+// search is Search before a Close is told apart: the position and go,
+// then the engine's lines until its bestmove, the caller's deadline
+// (counted from go) or its cancellation.
 func (e *Engine) search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, err)
 	}
-	var budget <-chan time.Time // the caller's deadline, counted from go
 	deadline, hasDeadline := ctx.Deadline()
 	allowed := deadline.Sub(e.now())
 
@@ -458,133 +463,176 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	if err != nil {
 		return engines.Result{}, err
 	}
-	// One write for both: one wake-up of the engine.
-	if p.send(positionCommand(startFEN, moves), "isready") != nil {
-		return engines.Result{}, e.crashedAbandon(p, "position")
-	}
-	if err := e.awaitReady(pctx, p, opPing, e.cfg.PingTimeout); err != nil {
-		if pctx.Err() == nil {
-			e.abandon(p)
-		}
-		if errors.Is(err, ErrTimeout) {
-			err = e.fault(ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+
-				"(the ping timeout; go was not sent and the move's clock had not started)", e.cfg.PingTimeout), nil)
-		}
+	if err := e.sendGo(pctx, p, startFEN, moves, lim); err != nil {
 		return engines.Result{}, err
 	}
-	if p.send(goCommand(lim)) != nil {
-		return engines.Result{}, e.crashedAbandon(p, "go")
-	}
-	start := time.Now()
+	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now()}
+	var budget <-chan time.Time // the caller's deadline, counted from go
 	if hasDeadline {
 		c, stop := e.newTimer(max(allowed, 0))
 		defer stop()
 		budget = c
 	}
-
-	var (
-		si       searchInfo
-		stopTime <-chan time.Time // StopTimeout after stop was sent
-		why      error            // why stop was sent: nil (time limit), or ctx.Err()
-		garbage  int
-		done     = ctx.Done()
-
-		firstGarbage string
-	)
 	var watch <-chan time.Time
 	if d := watchdog(startFEN, moves, lim); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		watch = t.C
 	}
-	sendStop := func() {
-		if stopTime == nil {
-			_ = p.send("stop") // a dead engine shows as closed stdout
-			t := time.NewTimer(e.cfg.StopTimeout)
-			stopTime = t.C
-		}
-	}
+	done := ctx.Done()
 	for {
 		select {
 		case l, ok := <-p.lines:
-			if !ok {
-				return engines.Result{}, e.crashedAbandon(p, opSearch)
-			}
-			if l.tooLong {
-				e.abandon(p)
-				return engines.Result{}, e.lineTooLong(opSearch, l)
-			}
-			f := strings.Fields(l.text)
-			if len(f) == 0 {
-				continue
-			}
-			switch f[0] {
-			case "info":
-				if si.add(parseInfo(f[1:])) && lim.OnIteration != nil {
-					i := si.info()
-					i.Nodes, i.Elapsed = si.nodes, time.Since(start)
-					lim.OnIteration(i)
-				}
-			case "bestmove":
-				elapsed := time.Since(start)
-				mv, err := parseBestMove(f[1:])
-				if err != nil {
-					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, opSearch, err.Error(), nil)
-				}
-				switch {
-				case why == context.DeadlineExceeded:
-					return engines.Result{}, e.fault(ErrTimeout, opSearch,
-						fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), why)
-				case why != nil:
-					return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, why)
-				}
-				info := si.info()
-				info.Nodes = si.nodes
-				info.Elapsed = elapsed
-				return engines.Result{Move: mv, Info: info}, nil
-			case "readyok", "uciok", "id", "option", "copyprotection", "registration":
-				// out of place but harmless
-			default:
-				if garbage == 0 {
-					firstGarbage = l.text
-				}
-				if garbage++; garbage > maxGarbage {
-					e.abandon(p)
-					return engines.Result{}, e.fault(ErrProtocol, opSearch,
-						fmt.Sprintf("more than %d lines that are not UCI, e.g. %s", maxGarbage, excerpt(l.text)), nil)
-				}
+			if res, over, err := r.onLine(l, ok); over {
+				return res, err
 			}
 		case <-watch:
 			watch = nil
-			sendStop()
+			r.sendStop()
 		case <-budget:
 			budget = nil
-			if why == nil {
-				why = context.DeadlineExceeded
+			if r.why == nil {
+				r.why = context.DeadlineExceeded
 			}
-			sendStop()
+			r.sendStop()
 		case <-done:
 			done = nil
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				continue // the budget, counted from go, decides
 			}
-			why = ctx.Err()
-			sendStop()
-		case <-stopTime:
+			r.why = ctx.Err()
+			r.sendStop()
+		case <-r.stopTime:
 			e.abandon(p)
-			if why != nil && why != context.DeadlineExceeded {
-				return engines.Result{}, fmt.Errorf("engine %q: search: no bestmove %v after stop, killed: %w",
-					e.cfg.Name, e.cfg.StopTimeout, why)
-			}
-			detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
-				time.Since(start).Round(time.Millisecond))
-			if garbage > 0 {
-				detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %s", garbage, excerpt(firstGarbage))
-			}
-			return engines.Result{}, e.fault(ErrTimeout, opSearch, detail, why)
+			return engines.Result{}, r.noBestMove()
 		}
 	}
+}
+
+// sendGo sends the position and go, with a readiness check between them:
+// a fault there comes before the move's clock starts.
+func (e *Engine) sendGo(ctx context.Context, p *proc, startFEN string, moves []string, lim engines.Limits) error {
+	// One write for both: one wake-up of the engine.
+	if p.send(positionCommand(startFEN, moves), "isready") != nil {
+		return e.crashedAbandon(p, "position")
+	}
+	if err := e.awaitReady(ctx, p, opPing, e.cfg.PingTimeout); err != nil {
+		if ctx.Err() == nil {
+			e.abandon(p)
+		}
+		if errors.Is(err, engines.ErrTimeout) {
+			err = e.fault(engines.ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+
+				"(the ping timeout; go was not sent and the move's clock had not started)", e.cfg.PingTimeout), nil)
+		}
+		return err
+	}
+	if p.send(goCommand(lim)) != nil {
+		return e.crashedAbandon(p, "go")
+	}
+	return nil
+}
+
+// searchRun is the state of one search between go and bestmove.
+type searchRun struct {
+	e           *Engine
+	p           *proc
+	onIteration func(engines.Info)
+	start       time.Time // when go was sent
+
+	si       searchInfo
+	stopTime <-chan time.Time // StopTimeout after stop was sent
+	why      error            // why stop was sent: nil (time limit), or ctx.Err()
+
+	garbage      int // lines that are not UCI
+	firstGarbage string
+}
+
+// sendStop sends stop once and starts waiting StopTimeout for bestmove.
+func (r *searchRun) sendStop() {
+	if r.stopTime == nil {
+		_ = r.p.send("stop") // a dead engine shows as closed stdout
+		t := time.NewTimer(r.e.cfg.StopTimeout)
+		r.stopTime = t.C
+	}
+}
+
+// onLine reads one line of the engine (ok false: its output closed); over
+// says the search ended, with the result or the error.
+func (r *searchRun) onLine(l line, ok bool) (res engines.Result, over bool, err error) {
+	e, p := r.e, r.p
+	if !ok {
+		return engines.Result{}, true, e.crashedAbandon(p, opSearch)
+	}
+	if l.tooLong {
+		e.abandon(p)
+		return engines.Result{}, true, e.lineTooLong(opSearch, l)
+	}
+	f := strings.Fields(l.text)
+	if len(f) == 0 {
+		return engines.Result{}, false, nil
+	}
+	switch f[0] {
+	case "info":
+		if r.si.add(parseInfo(f[1:])) && r.onIteration != nil {
+			i := r.si.info()
+			i.Nodes, i.Elapsed = r.si.nodes, time.Since(r.start)
+			r.onIteration(i)
+		}
+	case "bestmove":
+		res, err := r.bestMove(f[1:])
+		return res, true, err
+	case "readyok", "uciok", "id", "option", "copyprotection", "registration":
+		// out of place but harmless
+	default:
+		if r.garbage == 0 {
+			r.firstGarbage = l.text
+		}
+		if r.garbage++; r.garbage > maxGarbage {
+			e.abandon(p)
+			return engines.Result{}, true, e.fault(engines.ErrProtocol, opSearch,
+				fmt.Sprintf("more than %d lines that are not UCI, e.g. %s", maxGarbage, excerpt(l.text)), nil)
+		}
+	}
+	return engines.Result{}, false, nil
+}
+
+// bestMove ends the search on the engine's bestmove (args: what follows
+// it): its move and the last info, unless stop was sent for the caller.
+func (r *searchRun) bestMove(args []string) (engines.Result, error) {
+	e := r.e
+	elapsed := time.Since(r.start)
+	mv, err := parseBestMove(args)
+	if err != nil {
+		e.abandon(r.p)
+		return engines.Result{}, e.fault(engines.ErrProtocol, opSearch, err.Error(), nil)
+	}
+	switch {
+	case r.why == context.DeadlineExceeded:
+		return engines.Result{}, e.fault(engines.ErrTimeout, opSearch,
+			fmt.Sprintf("deadline passed; bestmove came %v after go", elapsed.Round(time.Millisecond)), r.why)
+	case r.why != nil:
+		return engines.Result{}, fmt.Errorf("engine %q: search: %w", e.cfg.Name, r.why)
+	}
+	info := r.si.info()
+	info.Nodes = r.si.nodes
+	info.Elapsed = elapsed
+	return engines.Result{Move: mv, Info: info}, nil
+}
+
+// noBestMove is the error of an engine that did not answer stop within
+// StopTimeout (it has been abandoned).
+func (r *searchRun) noBestMove() error {
+	e := r.e
+	if r.why != nil && r.why != context.DeadlineExceeded {
+		return fmt.Errorf("engine %q: search: no bestmove %v after stop, killed: %w",
+			e.cfg.Name, e.cfg.StopTimeout, r.why)
+	}
+	detail := fmt.Sprintf("no bestmove %v after stop (%v after go), killed", e.cfg.StopTimeout,
+		time.Since(r.start).Round(time.Millisecond))
+	if r.garbage > 0 {
+		detail += fmt.Sprintf("; it wrote %d lines that are not UCI, e.g. %s", r.garbage, excerpt(r.firstGarbage))
+	}
+	return e.fault(engines.ErrTimeout, opSearch, detail, r.why)
 }
 
 // crashedAbandon reports a crash and forgets the process.
@@ -595,7 +643,7 @@ func (e *Engine) crashedAbandon(p *proc, op string) error {
 }
 
 // Close asks the engine to quit, waits up to StopTimeout, then kills its
-// process group and reaps it. A Search in progress returns ErrClosed. Safe
+// process group and reaps it. A Search in progress returns errClosed. Safe
 // to call more than once and concurrently with Search.
 func (e *Engine) Close() error {
 	e.mu.Lock()
@@ -608,7 +656,7 @@ func (e *Engine) Close() error {
 	e.p = nil
 	e.mu.Unlock()
 	if starting != nil {
-		starting.kill() // its handshake fails; launch reports ErrClosed
+		starting.kill() // its handshake fails; launch reports errClosed
 	}
 	if p != nil {
 		p.shutdown(e.cfg.StopTimeout)

@@ -163,12 +163,12 @@ func TestStartFailures(t *testing.T) {
 		want error
 		text string
 	}{
-		{"slow start", Config{Command: fakePath, Args: []string{"-mode", "slow-start", "-delay", "1m"}, InitTimeout: 300 * time.Millisecond}, ErrTimeout, "no answer"},
+		{"slow start", Config{Command: fakePath, Args: []string{"-mode", "slow-start", "-delay", "1m"}, InitTimeout: 300 * time.Millisecond}, engines.ErrTimeout, "no answer"},
 		// The init timeout is the time the fake has to start and say
 		// something (a second failed at times on a loaded machine).
-		{"no uciok", Config{Command: fakePath, Args: []string{"-mode", "no-uciok"}, InitTimeout: 5 * time.Second}, ErrProtocol, "not quite UCI"},
-		{"crash at start", Config{Command: fakePath, Args: []string{"-mode", "sleep", "-delay", "1ms"}, StopTimeout: guard}, ErrCrashed, "exit status 0"},
-		{"no such command", Config{Command: filepath.Join(t.TempDir(), "no-such-engine")}, ErrCrashed, "cannot start"},
+		{"no uciok", Config{Command: fakePath, Args: []string{"-mode", "no-uciok"}, InitTimeout: 5 * time.Second}, engines.ErrProtocol, "not quite UCI"},
+		{"crash at start", Config{Command: fakePath, Args: []string{"-mode", "sleep", "-delay", "1ms"}, StopTimeout: guard}, engines.ErrCrashed, "exit status 0"},
+		{"no such command", Config{Command: filepath.Join(t.TempDir(), "no-such-engine")}, engines.ErrCrashed, "cannot start"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,8 +245,8 @@ func TestFakeRejectsBadPosition(t *testing.T) {
 	for _, moves := range [][]string{{"e2e5"}, {"e2e4", "e2e4"}} {
 		e := startFake(t, cfg)
 		_, err := e.Search(context.Background(), board.StartFEN, moves, nodes100)
-		var fe *Error
-		if !errors.Is(err, ErrCrashed) || !errors.As(err, &fe) || !strings.Contains(fe.Detail, "exit status 4") ||
+		var fe *engineError
+		if !errors.Is(err, engines.ErrCrashed) || !errors.As(err, &fe) || !strings.Contains(fe.Detail, "exit status 4") ||
 			!slices.ContainsFunc(fe.Stderr, func(l string) bool { return strings.Contains(l, "fake: bad position command") }) {
 			t.Errorf("moves %v: err = %v, want a crash with exit status 4 and the fake's complaint", moves, err)
 		}
@@ -283,17 +283,17 @@ func TestFaults(t *testing.T) {
 		want error
 		text []string
 	}{
-		{"crash", nodes100, ErrCrashed, []string{"exit status 3", "fatal error: boom"}},
-		{"hang", engines.Limits{MoveTime: 100 * time.Millisecond}, ErrTimeout, []string{"no bestmove", "killed"}},
-		{"hang", engines.Limits{Clock: &engines.Clock{WhiteTime: 100 * time.Millisecond, BlackTime: time.Hour}}, ErrTimeout, []string{"no bestmove"}},
-		{"garbage", nodes100, ErrProtocol, []string{"not UCI", "garbage"}},
-		{"bad-bestmove", nodes100, ErrProtocol, []string{`"xyzzy"`}},
+		{"crash", nodes100, engines.ErrCrashed, []string{"exit status 3", "fatal error: boom"}},
+		{"hang", engines.Limits{MoveTime: 100 * time.Millisecond}, engines.ErrTimeout, []string{"no bestmove", "killed"}},
+		{"hang", engines.Limits{Clock: &engines.Clock{WhiteTime: 100 * time.Millisecond, BlackTime: time.Hour}}, engines.ErrTimeout, []string{"no bestmove"}},
+		{"garbage", nodes100, engines.ErrProtocol, []string{"not UCI", "garbage"}},
+		{"bad-bestmove", nodes100, engines.ErrProtocol, []string{`"xyzzy"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Parallel()
 			cfg := fakeConfig("-mode", c.mode)
-			if c.want == ErrCrashed {
+			if c.want == engines.ErrCrashed {
 				cfg.StopTimeout = guard // how long the exit status is waited for, after stdout closed
 			}
 			e := startFake(t, cfg)
@@ -304,9 +304,9 @@ func TestFaults(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
-			var fe *Error
+			var fe *engineError
 			if !errors.As(err, &fe) || fe.Engine != "fake" || fe.Op != "search" {
-				t.Errorf("err = %#v, want an *Error of engine fake in search", err)
+				t.Errorf("err = %#v, want an *engineError of engine fake in search", err)
 			}
 			for _, s := range c.text {
 				if !strings.Contains(err.Error(), s) {
@@ -374,13 +374,13 @@ func testCrashWithChild(t *testing.T, escape bool) {
 	defer cancel()
 	begin := time.Now()
 	_, err = e.Search(ctx, board.StartFEN, nil, engines.Limits{MoveTime: 2 * time.Minute})
-	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "exit status 4") {
+	if !errors.Is(err, engines.ErrCrashed) || !strings.Contains(err.Error(), "exit status 4") {
 		t.Fatalf("err = %v, want a crash with exit status 4", err)
 	}
 	if d := time.Since(begin); d > time.Minute {
 		t.Errorf("the crash took %v to be seen", d) // a guard, not a timing test
 	}
-	var fe *Error
+	var fe *engineError
 	if errors.As(err, &fe); fe == nil || fe.Op != opSearch || !slices.Contains(fe.Stderr, "fake: exiting, the child keeps stdout") {
 		t.Errorf("err = %#v, want a search crash with the engine's last stderr line", err)
 	}
@@ -405,10 +405,10 @@ func TestCrashRestart(t *testing.T) {
 		t.Fatalf("first search: %v", err)
 	}
 	_, err := e.Search(context.Background(), board.StartFEN, []string{"e2e4", "e7e5"}, nodes100)
-	if !errors.Is(err, ErrCrashed) {
-		t.Fatalf("second search: err = %v, want ErrCrashed", err)
+	if !errors.Is(err, engines.ErrCrashed) {
+		t.Fatalf("second search: err = %v, want engines.ErrCrashed", err)
 	}
-	var fe *Error
+	var fe *engineError
 	if errors.As(err, &fe); fe == nil || !slices.Contains(fe.Stderr, "fake: fatal error: boom") {
 		t.Errorf("crash error %#v lacks the stderr line", err)
 	}
@@ -425,8 +425,8 @@ func TestCrashRestart(t *testing.T) {
 		t.Errorf("Restarts = %d, want 1", n)
 	}
 	// A crash followed directly by a Search also restarts.
-	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrCrashed) {
-		t.Fatalf("err = %v, want ErrCrashed", err)
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, engines.ErrCrashed) {
+		t.Fatalf("err = %v, want engines.ErrCrashed", err)
 	}
 	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
 		t.Fatalf("search after the second crash: %v", err)
@@ -463,17 +463,17 @@ func TestRestartFailureIsReported(t *testing.T) {
 	cfg := fakeConfig("-mode", "crash")
 	cfg.Command = exe
 	e := startFake(t, cfg)
-	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrCrashed) {
-		t.Fatalf("err = %v, want ErrCrashed", err)
+	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, engines.ErrCrashed) {
+		t.Fatalf("err = %v, want engines.ErrCrashed", err)
 	}
 	os.Remove(exe)
 	// The restart fails: NewGame says so, and the next Search, which tries
 	// again, too.
-	if err := e.NewGame(context.Background()); !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
+	if err := e.NewGame(context.Background()); !errors.Is(err, engines.ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
 		t.Fatalf("NewGame: err = %v, want the failed restart", err)
 	}
 	_, err = e.Search(context.Background(), board.StartFEN, nil, nodes100)
-	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
+	if !errors.Is(err, engines.ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
 		t.Fatalf("Search: err = %v, want the failed restart", err)
 	}
 }
@@ -504,7 +504,7 @@ func TestContext(t *testing.T) {
 		ctx := cancelAtGo(t, e)
 		begin := time.Now()
 		_, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{})
-		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+		if !errors.Is(err, context.Canceled) || errors.Is(err, engines.ErrTimeout) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 		if d := time.Since(begin); d > guard {
@@ -526,7 +526,7 @@ func TestContext(t *testing.T) {
 		ctx := cancelAtGo(t, e)
 		begin := time.Now()
 		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
-		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+		if !errors.Is(err, context.Canceled) || errors.Is(err, engines.ErrTimeout) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 		if d := time.Since(begin); d > guard {
@@ -544,8 +544,8 @@ func TestContext(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		_, err := e.Search(ctx, board.StartFEN, nil, nodes100)
-		if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("err = %v, want ErrTimeout and DeadlineExceeded", err)
+		if !errors.Is(err, engines.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want engines.ErrTimeout and DeadlineExceeded", err)
 		}
 		if _, err := e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 10 * time.Millisecond}); err != nil || e.Restarts() != 0 {
 			t.Fatalf("next search: %v, restarts %d", err, e.Restarts())
@@ -574,10 +574,10 @@ func TestClose(t *testing.T) {
 		if err := e.Close(); err != nil {
 			t.Errorf("second Close: %v", err)
 		}
-		if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrClosed) {
+		if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, errClosed) {
 			t.Errorf("Search after Close: %v", err)
 		}
-		if err := e.NewGame(context.Background()); !errors.Is(err, ErrClosed) { // no restart, no panic
+		if err := e.NewGame(context.Background()); !errors.Is(err, errClosed) { // no restart, no panic
 			t.Errorf("NewGame after Close: %v", err)
 		}
 		if !waitGone(t, pid) {
@@ -604,8 +604,8 @@ func TestClose(t *testing.T) {
 		time.AfterFunc(50*time.Millisecond, func() { e.Close() })
 		begin := time.Now()
 		_, err := e.Search(context.Background(), board.StartFEN, nil, nodes100)
-		if !errors.Is(err, ErrClosed) {
-			t.Fatalf("err = %v, want ErrClosed", err)
+		if !errors.Is(err, errClosed) {
+			t.Fatalf("err = %v, want errClosed", err)
 		}
 		if d := time.Since(begin); d > guard {
 			t.Errorf("took %v", d)

@@ -9,41 +9,39 @@ import (
 )
 
 // Kinds of engine faults. Every error the adapter returns for a fault of the
-// engine is an *Error whose Kind is one of these, so callers test them with
-// errors.Is(err, engines.ErrCrashed) and so on; the first three are the
-// contract's kinds (package engines), the last two the adapter's own.
+// engine is an *engineError whose Kind is engines.ErrCrashed, ErrTimeout or
+// ErrProtocol (the contract's kinds, which callers test with errors.Is), or
+// one of the adapter's own two below.
+//
+//   - engines.ErrCrashed: the process exited or closed its pipes, or could not
+//     be (re)started. The error carries the exit status and the last lines of
+//     the engine's stderr when they are known.
+//   - engines.ErrTimeout: the engine did not answer in time: no bestmove
+//     within StopTimeout after stop (the process was killed), no uciok or
+//     readyok within InitTimeout, no readyok before go within PingTimeout, or
+//     the context's deadline (counted from go) passed during a search.
+//   - engines.ErrProtocol: the engine wrote something else where a UCI reply
+//     was expected: no uciok but other text, a malformed bestmove, a flood of
+//     lines that are not UCI.
 var (
-	// ErrCrashed: the process exited or closed its pipes, or could not be
-	// (re)started. The Error carries the exit status and the last lines of
-	// the engine's stderr when they are known.
-	ErrCrashed = engines.ErrCrashed
-	// ErrTimeout: the engine did not answer in time: no bestmove within
-	// StopTimeout after stop (the process was killed), no uciok or readyok
-	// within InitTimeout, no readyok before go within PingTimeout, or the
-	// context's deadline (counted from go) passed during a search.
-	ErrTimeout = engines.ErrTimeout
-	// ErrProtocol: the engine wrote something else where a UCI reply was
-	// expected: no uciok but other text, a malformed bestmove, a flood of
-	// lines that are not UCI.
-	ErrProtocol = engines.ErrProtocol
 	// ErrOption: a configured option is not among those the engine
 	// advertises (a configuration error, reported by Start before any game).
 	ErrOption = errors.New("unknown engine option")
-	// ErrClosed: Close was called; the engine plays no more.
-	ErrClosed = errors.New("engine closed")
+	// errClosed: Close was called; the engine plays no more.
+	errClosed = errors.New("engine closed")
 )
 
-// Error is a fault of an external engine.
-type Error struct {
+// engineError is a fault of an external engine.
+type engineError struct {
 	Engine string   // the engine's configured name
-	Kind   error    // ErrCrashed, ErrTimeout, ErrProtocol, ErrOption or ErrClosed
+	Kind   error    // engines.ErrCrashed, ErrTimeout, ErrProtocol; ErrOption or errClosed
 	Op     string   // what the adapter was doing: "start", "uci", "isready", "search", ...
 	Detail string   // what happened, e.g. "exit status 3" or the offending line
 	Stderr []string // last lines the engine wrote to stderr (crashes)
 	Err    error    // underlying cause, if any (exec error, context error)
 }
 
-func (e *Error) Error() string {
+func (e *engineError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine %q: %s: %v", e.Engine, e.Op, e.Kind)
 	if e.Detail != "" {
@@ -64,7 +62,7 @@ func (e *Error) Error() string {
 // A fault before go was written (Op other than "search": a restart, the
 // ping before go) also unwraps to engines.ErrBeforeSearch: the engine's
 // clock had not started.
-func (e *Error) Unwrap() []error {
+func (e *engineError) Unwrap() []error {
 	errs := []error{e.Kind}
 	if e.Err != nil {
 		errs = append(errs, e.Err)

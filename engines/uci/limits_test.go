@@ -94,8 +94,8 @@ func TestSlowReadyokIsNotTheMovesTime(t *testing.T) {
 	// off) and the move is lost on time.
 	fire <- time.Now()
 	_, _, err := search(engines.Limits{MoveTime: time.Hour})
-	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "deadline passed") {
-		t.Errorf("search past its budget: err = %v, want ErrTimeout, deadline passed", err)
+	if !errors.Is(err, engines.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "deadline passed") {
+		t.Errorf("search past its budget: err = %v, want engines.ErrTimeout, deadline passed", err)
 	}
 	if n := e.Restarts(); n != 0 {
 		t.Errorf("Restarts = %d", n)
@@ -143,9 +143,9 @@ func TestPingTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := e.Search(ctx, board.StartFEN, nil, engines.Limits{MoveTime: 100 * time.Millisecond})
-	var fe *Error
-	if !errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &fe) || fe.Op != "isready" {
-		t.Fatalf("err = %v, want ErrTimeout in isready", err)
+	var fe *engineError
+	if !errors.Is(err, engines.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &fe) || fe.Op != "isready" {
+		t.Fatalf("err = %v, want engines.ErrTimeout in isready", err)
 	}
 	if !errors.Is(err, engines.ErrBeforeSearch) {
 		t.Errorf("%v is not ErrBeforeSearch", err)
@@ -161,7 +161,7 @@ func TestPingTimeout(t *testing.T) {
 	// A fault after go is not ErrBeforeSearch.
 	h := startFake(t, fakeConfig("-mode", "hang"))
 	_, err = h.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 20 * time.Millisecond})
-	if !errors.Is(err, ErrTimeout) || errors.Is(err, engines.ErrBeforeSearch) {
+	if !errors.Is(err, engines.ErrTimeout) || errors.Is(err, engines.ErrBeforeSearch) {
 		t.Errorf("hang: err = %v; want a timeout after go", err)
 	}
 }
@@ -171,8 +171,8 @@ func TestLongLine(t *testing.T) {
 	t.Parallel()
 	e := startFake(t, fakeConfig("-mode", "long-line"))
 	_, err := e.Search(context.Background(), board.StartFEN, nil, nodes100)
-	if !errors.Is(err, ErrProtocol) {
-		t.Fatalf("err = %v, want ErrProtocol", err)
+	if !errors.Is(err, engines.ErrProtocol) {
+		t.Fatalf("err = %v, want engines.ErrProtocol", err)
 	}
 	msg := err.Error()
 	if !strings.Contains(msg, "longer than 64 KiB") || !strings.Contains(msg, `"info string xxxx`) || len(msg) > 500 {
@@ -180,7 +180,7 @@ func TestLongLine(t *testing.T) {
 	}
 	// The engine is restarted for the next search.
 	e2 := startFake(t, fakeConfig("-mode", "long-line"))
-	if _, err := e2.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, ErrProtocol) {
+	if _, err := e2.Search(context.Background(), board.StartFEN, nil, nodes100); !errors.Is(err, engines.ErrProtocol) {
 		t.Fatalf("err = %v", err)
 	}
 	e2.NewGame(context.Background())
@@ -198,7 +198,7 @@ func TestHandshakeFlood(t *testing.T) {
 	cfg.InitTimeout = 2 * guard // fast means long before the init timeout
 	begin := time.Now()
 	_, err := Start(context.Background(), cfg)
-	if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), `more than 1000 lines that are not UCI before uciok, e.g. "y"`) {
+	if !errors.Is(err, engines.ErrProtocol) || !strings.Contains(err.Error(), `more than 1000 lines that are not UCI before uciok, e.g. "y"`) {
 		t.Fatalf("err = %v, want the flood as a protocol error", err)
 	}
 	if d := time.Since(begin); d > guard {
@@ -226,8 +226,8 @@ func TestEngineTextIsSanitized(t *testing.T) {
 	}
 	e := startFake(t, fakeConfig("-mode", "control"))
 	_, err = e.Search(context.Background(), board.StartFEN, nil, nodes100)
-	var fe *Error
-	if !errors.Is(err, ErrCrashed) || !errors.As(err, &fe) {
+	var fe *engineError
+	if !errors.Is(err, engines.ErrCrashed) || !errors.As(err, &fe) {
 		t.Fatalf("err = %v, want a crash", err)
 	}
 	if hasUnsafe(err.Error()) || !strings.Contains(err.Error(), `fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad`+"\ufffd\ufffd"+` utf-8 \u202eevil`) {

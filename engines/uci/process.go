@@ -176,7 +176,7 @@ func (p *proc) read() {
 // err is set at the end of the input (the line may still hold text).
 func readLine(r *bufio.Reader, buf []byte) (line, []byte, error) {
 	text, long, err := pipeio.ReadLine(r, maxLine, buf)
-	return line{text: Sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}, text, err
+	return line{text: sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}, text, err
 }
 
 // send writes command lines to the engine, in one write. An engine that
@@ -299,7 +299,7 @@ func (t *tailWriter) last(n int) []string {
 	defer t.mu.Unlock()
 	var out []string
 	for _, l := range strings.Split(string(t.buf), "\n") {
-		if l = Sanitize(strings.TrimSpace(l)); l != "" {
+		if l = sanitize(strings.TrimSpace(l)); l != "" {
 			out = append(out, l)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"selfplay/internal/termtext"
 )
 
-// Sanitize makes text that an engine wrote safe to store in the database,
+// sanitize makes text that an engine wrote safe to store in the database,
 // print on a terminal and put in a PGN comment: a tab becomes a space;
 // control characters (C0 such as NUL, BEL and ESC, DEL, and C1), the
 // Unicode line and paragraph separators and the bidirectional formatting
@@ -16,7 +16,7 @@ import (
 // is kept. Every string the adapter takes from an engine passes through it
 // where it enters (stdout lines, stderr lines), so names, reasons and info
 // strings derived from them are clean.
-func Sanitize(s string) string {
+func sanitize(s string) string {
 	i := 0
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
 		i++

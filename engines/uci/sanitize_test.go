@@ -18,15 +18,15 @@ func TestSanitize(t *testing.T) {
 		{"Schachprogramm Küchenmeister ♞ 象棋", "Schachprogramm Küchenmeister ♞ 象棋"},
 	}
 	for _, c := range cases {
-		if got := Sanitize(c.in); got != c.want {
-			t.Errorf("Sanitize(%q) = %q, want %q", c.in, got, c.want)
+		if got := sanitize(c.in); got != c.want {
+			t.Errorf("sanitize(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if got := Sanitize(Sanitize(c.in)); got != Sanitize(c.in) {
-			t.Errorf("Sanitize is not idempotent on %q", c.in)
+		if got := sanitize(sanitize(c.in)); got != sanitize(c.in) {
+			t.Errorf("sanitize is not idempotent on %q", c.in)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { Sanitize("info depth 12 score cp 31 pv e2e4 e7e5") }); n != 0 {
-		t.Errorf("Sanitize of printable ASCII allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { sanitize("info depth 12 score cp 31 pv e2e4 e7e5") }); n != 0 {
+		t.Errorf("sanitize of printable ASCII allocates %v times", n)
 	}
 }
 
@@ -45,10 +45,10 @@ func TestExcerpt(t *testing.T) {
 	}
 	// A sanitized line is quoted as it is: its escapes are not escaped
 	// again.
-	if got := excerpt(Sanitize("\x1b[31mred \u202e")); got != `"\x1b[31mred \u202e"` {
+	if got := excerpt(sanitize("\x1b[31mred \u202e")); got != `"\x1b[31mred \u202e"` {
 		t.Errorf("excerpt = %s, want the escapes once", got)
 	}
-	if _, err := parseBestMove([]string{Sanitize("\x1b[2J")}); err == nil || err.Error() != `bestmove "\x1b[2J" is not a move` {
+	if _, err := parseBestMove([]string{sanitize("\x1b[2J")}); err == nil || err.Error() != `bestmove "\x1b[2J" is not a move` {
 		t.Errorf("parseBestMove: %v, want the escapes once", err)
 	}
 }

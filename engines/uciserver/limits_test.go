@@ -21,7 +21,7 @@ func (xs) Read(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// A command line longer than MaxLine (here 200 MB) is ignored with an
+// A command line longer than maxLine (here 200 MB) is ignored with an
 // error, in bounded memory, and the next command is answered. Not
 // parallel: it measures the allocations of the process.
 func TestLongCommandLine(t *testing.T) {
@@ -47,7 +47,7 @@ func TestLongCommandLine(t *testing.T) {
 	}
 }
 
-// Info lines held back are written within InfoDelay even while the search
+// Info lines held back are written within infoDelay even while the search
 // goes on, in order, and bestmove comes after all of them.
 func TestInfoDelay(t *testing.T) {
 	t.Parallel()

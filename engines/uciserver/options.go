@@ -9,8 +9,8 @@ import (
 
 // Hash option limits, in MiB (the default is search.DefaultHashMiB).
 const (
-	MinHash = 1
-	MaxHash = 65536
+	minHash = 1
+	maxHash = 65536
 )
 
 // emptyString is how a string option without a value is shown and sent back.
@@ -27,7 +27,7 @@ func presetOf(spec string) string {
 // values that search.Switches gives it.
 func optionLines(spec string, o search.Options, hash int) []string {
 	lines := []string{
-		fmt.Sprintf("option name Hash type spin default %d min %d max %d", hash, MinHash, MaxHash),
+		fmt.Sprintf("option name Hash type spin default %d min %d max %d", hash, minHash, maxHash),
 		"option name Threads type spin default 1 min 1 max 1", // for scripts that always set it
 		"option name Variant type combo default " + presetOf(spec) + " var " + strings.Join(search.PresetNames(), " var "),
 	}

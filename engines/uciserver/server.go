@@ -7,10 +7,10 @@
 // (setoption name fhr-margin value 50), next to Hash and Variant (which resets
 // the switches to the preset's). Bad input never stops the engine: it is
 // answered with "info string error: ..." and ignored; a command line longer
-// than MaxLine is read in bounded memory and ignored the same way.
+// than 1 MiB is read in bounded memory and ignored the same way.
 //
 // Output is written a line at a time, except the info lines of a search's
-// iterations: they are held back for at most InfoDelay and written with the
+// iterations: they are held back for at most 50 ms and written with the
 // next other line (bestmove), so a short search costs its GUI one wake-up
 // rather than one per iteration.
 package uciserver
@@ -32,22 +32,22 @@ import (
 	"selfplay/engines/search"
 )
 
-// Author is the id author line's text.
-const Author = "selfplay developers"
+// author is the id author line's text.
+const author = "selfplay developers"
 
-// MaxLine is the longest command line the server reads; a longer one is
+// maxLine is the longest command line the server reads; a longer one is
 // ignored with an error (a position command of a 6,000-move game has
 // about 60 KB).
-const MaxLine = 1 << 20
+const maxLine = 1 << 20
 
-// DefaultInfoDelay is the default of Server.InfoDelay.
-const DefaultInfoDelay = 50 * time.Millisecond
+// defaultInfoDelay is the default of Server.infoDelay.
+const defaultInfoDelay = 50 * time.Millisecond
 
 // Server is a UCI engine over the in-process search. Use one per connection.
 type Server struct {
-	// InfoDelay is the longest time an iteration's info line is held back
-	// before it is written (New sets DefaultInfoDelay; 0: written at once).
-	InfoDelay time.Duration
+	// infoDelay is the longest time an iteration's info line is held back
+	// before it is written (New sets defaultInfoDelay; 0: written at once).
+	infoDelay time.Duration
 
 	spec string         // the variant spec given to New, or set by the Variant option
 	opts search.Options // the switches as set (validated when a search starts)
@@ -81,10 +81,10 @@ func New(spec string, hashMiB int) (*Server, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("variant %q: %w", spec, err)
 	}
-	if hashMiB < MinHash || hashMiB > MaxHash {
-		return nil, fmt.Errorf("hash %d MiB is outside %d..%d", hashMiB, MinHash, MaxHash)
+	if hashMiB < minHash || hashMiB > maxHash {
+		return nil, fmt.Errorf("hash %d MiB is outside %d..%d", hashMiB, minHash, maxHash)
 	}
-	return &Server{InfoDelay: DefaultInfoDelay, spec: spec, opts: opts, hash: hashMiB, b: board.New()}, nil
+	return &Server{infoDelay: defaultInfoDelay, spec: spec, opts: opts, hash: hashMiB, b: board.New()}, nil
 }
 
 // output serialises the lines of the command loop and the search goroutine.
@@ -155,7 +155,7 @@ func (o *output) errorf(format string, args ...any) {
 	o.printf("info string error: "+format, args...)
 }
 
-// command is a line of input; a line longer than MaxLine comes as its
+// command is a line of input; a line longer than maxLine comes as its
 // start, marked tooLong.
 type command struct {
 	text    string
@@ -168,7 +168,7 @@ type command struct {
 // `echo "go depth 6" | selfplay uci` prints its move. The error is ctx's
 // when it was cancelled, else nil.
 func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.out = &output{w: out, delay: s.InfoDelay}
+	s.out = &output{w: out, delay: s.infoDelay}
 	defer s.out.flush()
 	lines := make(chan command)
 	quit := make(chan struct{})
@@ -178,7 +178,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		r := bufio.NewReaderSize(in, 4096)
 		var buf []byte
 		for {
-			text, long, err := pipeio.ReadLine(r, MaxLine, buf)
+			text, long, err := pipeio.ReadLine(r, maxLine, buf)
 			buf = text
 			if len(text) > 0 || long {
 				c := command{tooLong: long}
@@ -212,7 +212,7 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 				return nil
 			}
 			if line.tooLong {
-				s.out.errorf("a command line longer than %d KiB was ignored (it starts %q)", MaxLine>>10, line.text)
+				s.out.errorf("a command line longer than %d KiB was ignored (it starts %q)", maxLine>>10, line.text)
 				continue
 			}
 			if !s.handle(ctx, line.text) {
@@ -260,7 +260,7 @@ func (s *Server) handle(ctx context.Context, line string) bool {
 	s.stop()
 	switch cmd {
 	case "uci":
-		reply := []string{"id name selfplay " + s.spec, "id author " + Author}
+		reply := []string{"id name selfplay " + s.spec, "id author " + author}
 		reply = append(reply, optionLines(s.spec, s.opts, s.hash)...)
 		s.out.lines(append(reply, "uciok"))
 	case "setoption":
@@ -307,8 +307,8 @@ func (s *Server) setOption(args []string) error {
 	switch {
 	case strings.EqualFold(id, "Hash"):
 		n, err := strconv.Atoi(v)
-		if err != nil || n < MinHash || n > MaxHash {
-			return fmt.Errorf("setoption Hash: %q is not an integer in %d..%d", v, MinHash, MaxHash)
+		if err != nil || n < minHash || n > maxHash {
+			return fmt.Errorf("setoption Hash: %q is not an integer in %d..%d", v, minHash, maxHash)
 		}
 		s.hash = n
 		return nil
@@ -400,7 +400,7 @@ func parsePosition(args []string) (*board.Board, error) {
 
 // goArgs are the parsed arguments of go.
 type goArgs struct {
-	lim      search.Limits
+	lim      engines.Limits
 	infinite bool
 }
 
@@ -409,7 +409,7 @@ type goArgs struct {
 func parseGo(args []string) (goArgs, []error) {
 	var g goArgs
 	var errs []error
-	var clock search.Clock
+	var clock engines.Clock
 	haveClock := false
 	num := func(i int) (int64, bool) {
 		if i+1 >= len(args) {
@@ -516,7 +516,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) {
 
 // think runs the search, printing an info line per iteration and a final
 // one when the search went on after its last iteration.
-func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim search.Limits) (move string) {
+func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim engines.Limits) (move string) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.out.errorf("search failed: %v", p)
@@ -524,8 +524,8 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 			r.failed = true
 		}
 	}()
-	var last *search.Info
-	lim.OnIteration = func(i search.Info) {
+	var last *engines.Info
+	lim.OnIteration = func(i engines.Info) {
 		s.out.info(FormatInfo(i))
 		last = &i
 	}
@@ -551,7 +551,7 @@ func (s *Server) think(ctx context.Context, r *running, b *board.Board, lim sear
 
 // FormatInfo is the UCI info line (without end of line) of a search
 // iteration: depth, seldepth, score, nodes, nps, time and, if any, pv.
-func FormatInfo(i search.Info) string {
+func FormatInfo(i engines.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d",
 		i.Depth, i.SelDepth, i.Score.UCI(), i.Nodes, NPS(i.Nodes, i.Elapsed), i.Elapsed.Milliseconds())

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
 )
@@ -187,7 +188,7 @@ func TestSwitchOptions(t *testing.T) {
 }
 
 // reference searches like the server does, in process.
-func reference(t *testing.T, spec string, fen string, moves []string, lim search.Limits) search.Result {
+func reference(t *testing.T, spec string, fen string, moves []string, lim engines.Limits) search.Result {
 	t.Helper()
 	o, err := search.ParseVariant(spec)
 	if err != nil {
@@ -215,7 +216,7 @@ func TestGoDepth(t *testing.T) {
 	s := newSession(t, "fhr")
 	s.send("position startpos moves e2e4 c7c5", "go depth 4")
 	best, lines := s.until("bestmove ", 5*second)
-	want := reference(t, "fhr", board.StartFEN, []string{"e2e4", "c7c5"}, search.Limits{Depth: 4})
+	want := reference(t, "fhr", board.StartFEN, []string{"e2e4", "c7c5"}, engines.Limits{Depth: 4})
 	if best != "bestmove "+want.Move.UCI() {
 		t.Errorf("%q, want bestmove %s", best, want.Move.UCI())
 	}
@@ -249,7 +250,7 @@ func TestNodeLimitFinalInfo(t *testing.T) {
 	s := newSession(t, "plain")
 	s.send("position startpos", "go nodes 3000")
 	best, lines := s.until("bestmove ", 5*second)
-	want := reference(t, "plain", board.StartFEN, nil, search.Limits{Nodes: 3000})
+	want := reference(t, "plain", board.StartFEN, nil, engines.Limits{Nodes: 3000})
 	last := lines[len(lines)-1]
 	if best != "bestmove "+want.Move.UCI() || !strings.Contains(last, " nodes 3000 ") {
 		t.Errorf("%q after %q; want bestmove %s and nodes 3000", best, last, want.Move.UCI())
@@ -358,7 +359,7 @@ func TestSetOption(t *testing.T) {
 		t.Helper()
 		s.send("ucinewgame", "position startpos moves d2d4 d7d5", "go depth 5")
 		_, lines := s.until("bestmove ", 5*second)
-		want := reference(t, spec, board.StartFEN, []string{"d2d4", "d7d5"}, search.Limits{Depth: 5})
+		want := reference(t, spec, board.StartFEN, []string{"d2d4", "d7d5"}, engines.Limits{Depth: 5})
 		last := lines[len(lines)-1]
 		if !strings.Contains(last, fmt.Sprintf(" nodes %d ", want.Info.Nodes)) {
 			t.Errorf("%s: last info %q, want nodes %d", spec, last, want.Info.Nodes)
@@ -475,13 +476,13 @@ func TestParseGo(t *testing.T) {
 func TestParseGoOutOfRange(t *testing.T) {
 	cases := []struct {
 		args string
-		want search.Limits
+		want engines.Limits
 	}{
-		{"nodes -1", search.Limits{Nodes: 1}},
-		{"nodes 0", search.Limits{Nodes: 1}},
-		{"depth -3", search.Limits{Depth: 1}},
-		{"movetime -10", search.Limits{MoveTime: time.Millisecond}},
-		{"mate 0", search.Limits{Depth: 1}},
+		{"nodes -1", engines.Limits{Nodes: 1}},
+		{"nodes 0", engines.Limits{Nodes: 1}},
+		{"depth -3", engines.Limits{Depth: 1}},
+		{"movetime -10", engines.Limits{MoveTime: time.Millisecond}},
+		{"mate 0", engines.Limits{Depth: 1}},
 	}
 	for _, c := range cases {
 		g, errs := parseGo(strings.Fields(c.args))
@@ -501,13 +502,13 @@ func TestParseGoSearchMoves(t *testing.T) {
 		args string
 		want goArgs
 	}{
-		{"searchmoves e2e4 depth 3", goArgs{lim: search.Limits{Depth: 3}}},
-		{"searchmoves e2e4 d7d8q g1f3 depth 5 nodes 9", goArgs{lim: search.Limits{Depth: 5, Nodes: 9}}},
-		{"searchmoves e1g1 btime 900 binc 30 wtime 800 winc 20", goArgs{lim: search.Limits{Clock: &search.Clock{
+		{"searchmoves e2e4 depth 3", goArgs{lim: engines.Limits{Depth: 3}}},
+		{"searchmoves e2e4 d7d8q g1f3 depth 5 nodes 9", goArgs{lim: engines.Limits{Depth: 5, Nodes: 9}}},
+		{"searchmoves e1g1 btime 900 binc 30 wtime 800 winc 20", goArgs{lim: engines.Limits{Clock: &engines.Clock{
 			WhiteTime: 800 * time.Millisecond, BlackTime: 900 * time.Millisecond, WhiteInc: 20 * time.Millisecond, BlackInc: 30 * time.Millisecond}}}},
-		{"searchmoves depth 4", goArgs{lim: search.Limits{Depth: 4}}},
-		{"depth 2 searchmoves a2a4 h7h8n infinite", goArgs{lim: search.Limits{Depth: 2}, infinite: true}},
-		{"searchmoves e2e4 movetime 40", goArgs{lim: search.Limits{MoveTime: 40 * time.Millisecond}}},
+		{"searchmoves depth 4", goArgs{lim: engines.Limits{Depth: 4}}},
+		{"depth 2 searchmoves a2a4 h7h8n infinite", goArgs{lim: engines.Limits{Depth: 2}, infinite: true}},
+		{"searchmoves e2e4 movetime 40", goArgs{lim: engines.Limits{MoveTime: 40 * time.Millisecond}}},
 	}
 	for _, c := range cases {
 		g, errs := parseGo(strings.Fields(c.args))
@@ -530,7 +531,7 @@ func TestGoSearchMovesDepth(t *testing.T) {
 	s := newSession(t, "plain")
 	s.send("position startpos", "go searchmoves e2e4 depth 3")
 	best, lines := s.until("bestmove ", 5*second)
-	want := reference(t, "plain", board.StartFEN, nil, search.Limits{Depth: 3})
+	want := reference(t, "plain", board.StartFEN, nil, engines.Limits{Depth: 3})
 	if best != "bestmove "+want.Move.UCI() {
 		t.Errorf("%q, want bestmove %s", best, want.Move.UCI())
 	}
@@ -544,7 +545,7 @@ func TestGoSearchMovesDepth(t *testing.T) {
 }
 
 func TestFormatInfo(t *testing.T) {
-	i := search.Info{Depth: 7, SelDepth: 11, Score: 35, Nodes: 30000, Elapsed: 1500 * time.Millisecond, PV: []string{"e2e4", "e7e5"}}
+	i := engines.Info{Depth: 7, SelDepth: 11, Score: 35, Nodes: 30000, Elapsed: 1500 * time.Millisecond, PV: []string{"e2e4", "e7e5"}}
 	if got, want := FormatInfo(i), "info depth 7 seldepth 11 score cp 35 nodes 30000 nps 20000 time 1500 pv e2e4 e7e5"; got != want {
 		t.Errorf("FormatInfo = %q, want %q", got, want)
 	}

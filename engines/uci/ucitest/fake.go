@@ -54,55 +54,56 @@ type optionList []string
 func (o *optionList) String() string     { return strings.Join(*o, ",") }
 func (o *optionList) Set(s string) error { *o = append(*o, s); return nil }
 
+// settings are the fake engine's command-line flags.
+type settings struct {
+	mode        string
+	crashAt     int // the N of crash-after=N
+	delay       time.Duration
+	childPID    string
+	readyDelay  time.Duration
+	stderrFlood int
+	lineSize    int
+	escape      bool
+	options     optionList
+}
+
+func parseSettings(args []string) settings {
+	var s settings
+	fs := flag.NewFlagSet("fakeengine", flag.ExitOnError)
+	fs.StringVar(&s.mode, "mode", "legal", "behaviour")
+	fs.DurationVar(&s.delay, "delay", 2*time.Second, "slow-start and sleep delay")
+	fs.StringVar(&s.childPID, "childpid", "", "start a sleeping child and write its pid to this file")
+	fs.DurationVar(&s.readyDelay, "ready-delay", 0, "delay of every readyok")
+	fs.IntVar(&s.stderrFlood, "stderr-flood", 0, "bytes written to stderr on each go")
+	fs.IntVar(&s.lineSize, "line-size", 100<<10, "length of the long-line mode's info line")
+	fs.BoolVar(&s.escape, "escape", false, "orphan-crash: the child starts a session of its own")
+	fs.Var(&s.options, "option", "advertise a spin option of this name (repeatable)")
+	fs.Parse(args)
+
+	if n, ok := strings.CutPrefix(s.mode, "crash-after="); ok {
+		s.crashAt, _ = strconv.Atoi(n)
+		s.mode = "crash-after"
+	}
+	return s
+}
+
 // Main runs the fake engine with its command-line arguments (without the
 // program name) on the process's standard input and output. It returns
 // when the engine quits; the modes that exit or crash end the process.
 func Main(args []string) {
-	fs := flag.NewFlagSet("fakeengine", flag.ExitOnError)
-	mode := fs.String("mode", "legal", "behaviour")
-	delay := fs.Duration("delay", 2*time.Second, "slow-start and sleep delay")
-	childPID := fs.String("childpid", "", "start a sleeping child and write its pid to this file")
-	readyDelay := fs.Duration("ready-delay", 0, "delay of every readyok")
-	stderrFlood := fs.Int("stderr-flood", 0, "bytes written to stderr on each go")
-	lineSize := fs.Int("line-size", 100<<10, "length of the long-line mode's info line")
-	escape := fs.Bool("escape", false, "orphan-crash: the child starts a session of its own")
-	var options optionList
-	fs.Var(&options, "option", "advertise a spin option of this name (repeatable)")
-	fs.Parse(args)
-
-	crashAt := 0
-	if n, ok := strings.CutPrefix(*mode, "crash-after="); ok {
-		crashAt, _ = strconv.Atoi(n)
-		*mode = "crash-after"
-	}
-	switch *mode {
+	s := parseSettings(args)
+	switch s.mode {
 	case "slow-start":
-		time.Sleep(*delay)
+		time.Sleep(s.delay)
 	case "sleep":
-		time.Sleep(*delay)
+		time.Sleep(s.delay)
 		return
 	}
-	if *childPID != "" {
-		// The child is this program again (with its environment, so a
-		// re-run test binary is the fake engine again).
-		exe, _ := os.Executable()
-		c := exec.Command(exe, append(slices.Clone(os.Args[1:len(os.Args)-len(args)]), "-mode", "sleep", "-delay", "60s")...)
-		if *mode == "orphan-crash" {
-			// The child outlives its parent with the pipes open: the
-			// adapter must see the exit, not wait for the end of stdout.
-			c.Stdout, c.Stderr = os.Stdout, os.Stderr
-			if *escape {
-				newSession(c)
-			}
-		}
-		if err := c.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "fake: child:", err)
-			os.Exit(1)
-		}
-		_ = os.WriteFile(*childPID, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+	if s.childPID != "" {
+		startChild(s, args)
 	}
 
-	if *mode == "immortal" {
+	if s.mode == "immortal" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 		defer func() {
 			for {
@@ -110,7 +111,7 @@ func Main(args []string) {
 			}
 		}()
 	}
-	if *mode == "flood-start" {
+	if s.mode == "flood-start" {
 		// Like yes(1) in place of an engine: no uciok, ever.
 		line := []byte("y\n")
 		for {
@@ -119,133 +120,175 @@ func Main(args []string) {
 			}
 		}
 	}
+	f := &fake{settings: s, out: bufio.NewWriter(os.Stdout), game: chess.NewGame()}
+	f.run(bufio.NewScanner(os.Stdin))
+}
 
-	out := bufio.NewWriter(os.Stdout)
-	say := func(format string, args ...any) {
-		fmt.Fprintf(out, format+"\n", args...)
-		out.Flush()
-	}
-	game := chess.NewGame()
-	searches := 0
-	waiting := false
-	play := func() {
-		legal := game.ValidMoves()
-		if len(legal) == 0 {
-			say("info depth 0 score mate 0")
-			say("bestmove (none)")
-			return
+// startChild starts a sleeping child and writes its pid to s.childPID.
+func startChild(s settings, args []string) {
+	// The child is this program again (with its environment, so a
+	// re-run test binary is the fake engine again).
+	exe, _ := os.Executable()
+	c := exec.Command(exe, append(slices.Clone(os.Args[1:len(os.Args)-len(args)]), "-mode", "sleep", "-delay", "60s")...)
+	if s.mode == "orphan-crash" {
+		// The child outlives its parent with the pipes open: the
+		// adapter must see the exit, not wait for the end of stdout.
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if s.escape {
+			newSession(c)
 		}
-		m := chess.UCINotation{}.Encode(game.Position(), legal[0])
-		say("info depth 1 seldepth 1 multipv 1 score cp 12 nodes 20 nps 20000 time 1 pv %s", m)
-		say("info depth 2 currmove %s currmovenumber 1", m)
-		say("info depth 2 seldepth 3 multipv 1 score cp 15 upperbound nodes 40 nps 20000 time 2 pv %s", m)
-		say("info depth 2 seldepth 3 multipv 1 score cp 15 nodes 57 nps 28500 time 2 pv %s", m)
-		say("info string fake engine done")
-		say("bestmove %s", m)
 	}
+	if err := c.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fake: child:", err)
+		os.Exit(1)
+	}
+	_ = os.WriteFile(s.childPID, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+}
 
-	in := bufio.NewScanner(os.Stdin)
+// fake is the engine's state while it reads commands.
+type fake struct {
+	settings
+	out      *bufio.Writer
+	game     *chess.Game
+	searches int  // go commands so far
+	waiting  bool // wait-stop: a go awaits its stop
+}
+
+func (f *fake) say(format string, args ...any) {
+	fmt.Fprintf(f.out, format+"\n", args...)
+	f.out.Flush()
+}
+
+// run answers the commands until quit or the end of input.
+func (f *fake) run(in *bufio.Scanner) {
 	for in.Scan() {
-		f := strings.Fields(in.Text())
-		if len(f) == 0 {
+		w := strings.Fields(in.Text())
+		if len(w) == 0 {
 			continue
 		}
-		switch f[0] {
+		switch w[0] {
 		case "uci":
-			if *mode == "control" {
-				say("id name fake\x1b[2Jengine\x07")
-				say("option name Hash type spin default 16 min 1 max 1024")
-				say("uciok")
-				continue
-			}
-			say("id name fake engine")
-			if *mode == "no-uciok" {
-				say("hello, I am not quite UCI")
-				continue
-			}
-			say("id author the tests")
-			say("option name Hash type spin default 16 min 1 max 1024")
-			say("option name Threads type spin default 1 min 1 max 64")
-			for _, o := range options {
-				say("option name %s type spin default 0 min 0 max 20", o)
-			}
-			say("uciok")
+			f.uci()
 		case "isready":
-			time.Sleep(*readyDelay)
-			say("readyok")
+			time.Sleep(f.readyDelay)
+			f.say("readyok")
 		case "ucinewgame":
-			if *mode == "exit-on-newgame" {
+			if f.mode == "exit-on-newgame" {
 				os.Exit(0)
 			}
-			game = chess.NewGame()
+			f.game = chess.NewGame()
 		case "position":
 			// The adapter must only send well-formed positions and legal
 			// moves: anything else is a bug that the tests should see, so
 			// the fake fails loudly (the adapter reports a crash).
-			g, err := position(f[1:])
+			g, err := position(w[1:])
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "fake: bad position command %q: %v\n", in.Text(), err)
 				os.Exit(4)
 			}
-			game = g
+			f.game = g
 		case "go":
-			searches++
-			if *stderrFlood > 0 {
-				line := strings.Repeat("e", 99) + "\n"
-				w := bufio.NewWriterSize(os.Stderr, 64<<10)
-				for n := 0; n < *stderrFlood; n += len(line) {
-					w.WriteString(line)
-				}
-				w.Flush()
-			}
-			switch *mode {
-			case "crash":
-				fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
-				os.Exit(3)
-			case "control":
-				os.Stderr.WriteString("fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad\xff\xfe utf-8 \u202eevil\r\n")
-				os.Exit(3)
-			case "long-line":
-				say("info string %s", strings.Repeat("x", *lineSize))
-				play()
-			case "orphan-crash":
-				fmt.Fprintln(os.Stderr, "fake: exiting, the child keeps stdout")
-				os.Exit(4)
-			case "crash-after":
-				if searches >= crashAt {
-					fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
-					os.Exit(3)
-				}
-				play()
-			case "hang":
-			case "wait-stop":
-				waiting = true
-			case "garbage":
-				for i := 0; i < 500; i++ {
-					say("%%%% garbage %d @@", i)
-				}
-			case "illegal":
-				say("bestmove e2e5")
-			case "bad-bestmove":
-				say("bestmove xyzzy")
-			case "none":
-				say("bestmove (none)")
-			case "null":
-				say("bestmove 0000")
-			default:
-				play()
-			}
+			f.goSearch()
 		case "stop":
-			if waiting {
-				waiting = false
-				play()
+			if f.waiting {
+				f.waiting = false
+				f.play()
 			}
 		case "quit":
-			if *mode != "hang" && *mode != "immortal" {
+			if f.mode != "hang" && f.mode != "immortal" {
 				return
 			}
 		}
 	}
+}
+
+// uci answers uci: the id, the options and uciok, as the mode has it.
+func (f *fake) uci() {
+	if f.mode == "control" {
+		f.say("id name fake\x1b[2Jengine\x07")
+		f.say("option name Hash type spin default 16 min 1 max 1024")
+		f.say("uciok")
+		return
+	}
+	f.say("id name fake engine")
+	if f.mode == "no-uciok" {
+		f.say("hello, I am not quite UCI")
+		return
+	}
+	f.say("id author the tests")
+	f.say("option name Hash type spin default 16 min 1 max 1024")
+	f.say("option name Threads type spin default 1 min 1 max 64")
+	for _, o := range f.options {
+		f.say("option name %s type spin default 0 min 0 max 20", o)
+	}
+	f.say("uciok")
+}
+
+// goSearch answers go as the mode has it.
+func (f *fake) goSearch() {
+	f.searches++
+	if f.stderrFlood > 0 {
+		line := strings.Repeat("e", 99) + "\n"
+		w := bufio.NewWriterSize(os.Stderr, 64<<10)
+		for n := 0; n < f.stderrFlood; n += len(line) {
+			w.WriteString(line)
+		}
+		w.Flush()
+	}
+	switch f.mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
+		os.Exit(3)
+	case "control":
+		os.Stderr.WriteString("fake: \x1b[31mred\x1b[0m bell\x07 nul\x00 del\x7f bad\xff\xfe utf-8 \u202eevil\r\n")
+		os.Exit(3)
+	case "long-line":
+		f.say("info string %s", strings.Repeat("x", f.lineSize))
+		f.play()
+	case "orphan-crash":
+		fmt.Fprintln(os.Stderr, "fake: exiting, the child keeps stdout")
+		os.Exit(4)
+	case "crash-after":
+		if f.searches >= f.crashAt {
+			fmt.Fprintln(os.Stderr, "fake: fatal error: boom")
+			os.Exit(3)
+		}
+		f.play()
+	case "hang":
+	case "wait-stop":
+		f.waiting = true
+	case "garbage":
+		for i := 0; i < 500; i++ {
+			f.say("%%%% garbage %d @@", i)
+		}
+	case "illegal":
+		f.say("bestmove e2e5")
+	case "bad-bestmove":
+		f.say("bestmove xyzzy")
+	case "none":
+		f.say("bestmove (none)")
+	case "null":
+		f.say("bestmove 0000")
+	default:
+		f.play()
+	}
+}
+
+// play plays the first legal move, after info lines of two iterations.
+func (f *fake) play() {
+	legal := f.game.ValidMoves()
+	if len(legal) == 0 {
+		f.say("info depth 0 score mate 0")
+		f.say("bestmove (none)")
+		return
+	}
+	m := chess.UCINotation{}.Encode(f.game.Position(), legal[0])
+	f.say("info depth 1 seldepth 1 multipv 1 score cp 12 nodes 20 nps 20000 time 1 pv %s", m)
+	f.say("info depth 2 currmove %s currmovenumber 1", m)
+	f.say("info depth 2 seldepth 3 multipv 1 score cp 15 upperbound nodes 40 nps 20000 time 2 pv %s", m)
+	f.say("info depth 2 seldepth 3 multipv 1 score cp 15 nodes 57 nps 28500 time 2 pv %s", m)
+	f.say("info string fake engine done")
+	f.say("bestmove %s", m)
 }
 
 const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -1,38 +1,5 @@
 package search
 
-import "time"
-
-// Limits bound one search. Zero values mean "no limit"; with none set the
-// search runs until MaxDepth or until its context is cancelled.
-type Limits struct {
-	Depth    int           // maximum iteration depth
-	Nodes    int64         // node budget: the search stops the moment it is spent
-	MoveTime time.Duration // time for this move, used in full
-	Clock    *Clock        // game clock; the time manager decides
-	// OnIteration, if set, is called after every completed iteration (and
-	// once for an interrupted one whose best move changed).
-	OnIteration func(Info)
-}
-
-// Clock is a game clock for both sides, as UCI's go wtime/btime/winc/binc/movestogo.
-type Clock struct {
-	WhiteTime, BlackTime time.Duration
-	WhiteInc, BlackInc   time.Duration
-	MovesToGo            int // moves to the next time control; 0 = rest of the game
-}
-
-// Info describes the state of a search after an iteration.
-type Info struct {
-	Depth    int
-	SelDepth int
-	Score    Score
-	Bound    Bound
-	Nodes    int64
-	Elapsed  time.Duration
-	PV       []string // UCI moves
-	Counters Counters
-}
-
 // Counters make each variant's behaviour visible: what the search did, by
 // kind of node and by selective rule. Nodes = MainNodes + QNodes.
 type Counters struct {
