@@ -36,11 +36,11 @@ func BenchmarkPages10k(b *testing.B) {
 	}
 	defer r.Close()
 	quiet := Options{Log: log.New(io.Discard, "", 0)}
-	warm, err := New(r, quiet)
+	warm, err := newReaderServer(r, quiet)
 	if err != nil {
 		b.Fatal(err)
 	}
-	gs, _, err := r.ListGames(ctx, store.GameQuery{TournamentID: 1, Offset: 5000, Limit: 1})
+	gs, _, err := r.ListGames(ctx, store.GameFilter{TournamentID: 1}, 5000, 1)
 	if err != nil || len(gs) != 1 {
 		b.Fatal(gs, err)
 	}
@@ -71,7 +71,7 @@ func BenchmarkPages10k(b *testing.B) {
 			for b.Loop() {
 				if bc.cold {
 					b.StopTimer()
-					h, err = New(r, quiet)
+					h, err = newReaderServer(r, quiet)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -111,7 +111,7 @@ func BenchmarkLongGame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	h, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+	h, err := newReaderServer(r, Options{Log: log.New(io.Discard, "", 0)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -346,7 +346,7 @@ func TestBrowser(t *testing.T) {
 	noErrors("openings page")
 
 	// The game viewer: a game of many moves, stepped with the arrow keys.
-	games, _, err := r.ListGames(context.Background(), store.GameQuery{TournamentID: 1, Limit: 50})
+	games, _, err := r.ListGames(context.Background(), store.GameFilter{TournamentID: 1}, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each ply's position as the server has it (/api/games/ID).
-	var view GameView
+	var view gameView
 	if _, body := get(t, srv.Config.Handler, "GET", fmt.Sprintf("/api/games/%d", gameID)); json.Unmarshal([]byte(body), &view) != nil {
 		t.Fatalf("/api/games/%d: %s", gameID, body)
 	}

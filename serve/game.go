@@ -12,10 +12,10 @@ import (
 	"selfplay/store/record"
 )
 
-// GameView is one game with its moves (/api/games/{id}).
-type GameView struct {
+// gameView is one game with its moves (/api/games/{id}).
+type gameView struct {
 	ID          int64         `json:"id"`
-	Tournament  TournamentRef `json:"tournament"`
+	Tournament  tournamentRef `json:"tournament"`
 	Pair        int           `json:"pair"`
 	Index       int           `json:"index"`
 	Round       string        `json:"round"` // the PGN's Round tag: pair.game from 1 (Pair and Index count from 0)
@@ -32,7 +32,7 @@ type GameView struct {
 	Started     time.Time     `json:"started"`
 	Finished    time.Time     `json:"finished"`
 	PGN         string        `json:"pgn"`
-	Moves       []MoveView    `json:"moves"`
+	Moves       []moveView    `json:"moves"`
 	ReplayError string        `json:"replay_error,omitempty"` // a stored move the board could not play
 	Ply         int           `json:"-"`                      // shown position (HTML)
 	Board       template.HTML `json:"-"`
@@ -43,8 +43,8 @@ type GameView struct {
 	MovesPlayed int           `json:"-"`
 }
 
-// MoveView is one ply with the mover's search figures.
-type MoveView struct {
+// moveView is one ply with the mover's search figures.
+type moveView struct {
 	Ply       int     `json:"ply"` // from 1, opening moves included
 	Number    string  `json:"number"`
 	UCI       string  `json:"uci"`
@@ -86,21 +86,21 @@ func (s *Server) readGame(r *http.Request) (record.Game, string, error) {
 	return g, tname, err
 }
 
-func (s *Server) gameView(r *http.Request) (GameView, record.Game, []string, error) {
+func (s *Server) gameView(r *http.Request) (gameView, record.Game, []string, error) {
 	g, tname, err := s.readGame(r)
 	if err != nil {
-		return GameView{}, g, nil, err
+		return gameView{}, g, nil, err
 	}
 	positions, rerr := replay(g)
-	v := GameView{ID: g.ID, Tournament: TournamentRef{g.TournamentID, tname}, Pair: g.Pair, Index: g.Index, Round: record.PGNRound(g.Pair, g.Index),
+	v := gameView{ID: g.ID, Tournament: tournamentRef{g.TournamentID, tname}, Pair: g.Pair, Index: g.Index, Round: record.PGNRound(g.Pair, g.Index),
 		OpeningID: g.OpeningID, OpeningName: g.OpeningName, StartFEN: g.StartFEN, White: g.White, Black: g.Black,
 		Result: g.Result, Termination: string(g.Termination), Reason: g.Reason, Culprit: g.Culprit, FinalFEN: g.FinalFEN,
-		Started: g.Started.UTC(), Finished: g.Finished.UTC(), PGN: g.PGN, Moves: []MoveView{}}
+		Started: g.Started.UTC(), Finished: g.Finished.UTC(), PGN: g.PGN, Moves: []moveView{}}
 	if rerr != nil {
 		v.ReplayError = rerr.Error()
 	}
 	for i, m := range g.Moves {
-		mv := MoveView{Ply: m.Ply, UCI: m.UCI, SAN: m.SAN, Book: m.Book, Score: m.Score, Depth: m.Depth, SelDepth: m.SelDepth,
+		mv := moveView{Ply: m.Ply, UCI: m.UCI, SAN: m.SAN, Book: m.Book, Score: m.Score, Depth: m.Depth, SelDepth: m.SelDepth,
 			Nodes: m.Nodes, TimeMS: float64(m.Time) / float64(time.Millisecond)}
 		if !m.Book {
 			mv.ScoreText = formatScore(m.Score)

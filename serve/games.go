@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"selfplay/store"
 	"selfplay/store/record"
@@ -15,15 +16,15 @@ import (
 // a menu.
 const maxOpeningChoices = 500
 
-// GamesView is a page of a tournament's games (/api/tournaments/{id}/games).
-type GamesView struct {
-	Tournament TournamentRef `json:"tournament"`
-	Filter     GameFilter    `json:"filter"`
+// gamesView is a page of a tournament's games (/api/tournaments/{id}/games).
+type gamesView struct {
+	Tournament tournamentRef `json:"tournament"`
+	Filter     gameFilter    `json:"filter"`
 	Page       int           `json:"page"` // from 1
 	PerPage    int           `json:"per_page"`
 	Total      int           `json:"total"` // games the filter selects
 	Pages      int           `json:"pages"`
-	Games      []GameRow     `json:"games"`
+	Games      []gameRow     `json:"games"`
 
 	// For the HTML page: the filter's choices and the page links.
 	Engines      []string    `json:"-"`
@@ -35,29 +36,63 @@ type GamesView struct {
 	Title        string      `json:"-"`
 }
 
-// GameRow is a game of the list. Round is the PGN's Round tag
+// gameRow is a game of the list. Round is the PGN's Round tag
 // (record.PGNRound), in place of the stored round number.
-type GameRow struct {
-	store.GameSummary
+type gameRow struct {
+	gameSummary
 	Round string `json:"round"`
 }
 
-// TournamentRef names a tournament.
-type TournamentRef struct {
+// gameSummary is a game as the game list shows it.
+type gameSummary struct {
+	ID          int64              `json:"id"`
+	Pair        int                `json:"pair"`  // game pair in schedule order, from 0
+	Index       int                `json:"index"` // 0: the pairing's first engine has White
+	Round       int                `json:"round"`
+	OpeningID   string             `json:"opening_id"`
+	OpeningName string             `json:"opening_name"`
+	White       string             `json:"white"`
+	Black       string             `json:"black"`
+	Result      string             `json:"result"`
+	Termination record.Termination `json:"termination"`
+	Culprit     string             `json:"culprit"`
+	Plies       int                `json:"plies"`    // after the opening
+	Finished    string             `json:"finished"` // as stored (RFC 3339, UTC)
+}
+
+// listRow is g (as store.Reader.ListGames reads it) as a row of the list.
+func listRow(g record.Game) gameRow {
+	finished := ""
+	if !g.Finished.IsZero() {
+		finished = g.Finished.UTC().Format(time.RFC3339Nano) // the stored text
+	}
+	return gameRow{gameSummary: gameSummary{ID: g.ID, Pair: g.Pair, Index: g.Index, Round: g.Round,
+		OpeningID: g.OpeningID, OpeningName: g.OpeningName, White: g.White, Black: g.Black, Result: g.Result,
+		Termination: g.Termination, Culprit: g.Culprit, Plies: g.Plies, Finished: finished},
+		Round: record.PGNRound(g.Pair, g.Index)}
+}
+
+// tournamentRef names a tournament.
+type tournamentRef struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 }
 
-// GameFilter is the game list's query: engine (either color), result,
+// gameFilter is the game list's query: engine (either color), result,
 // termination, opening id; empty selects all.
-type GameFilter struct {
+type gameFilter struct {
 	Engine      string `json:"engine"`
 	Result      string `json:"result"`
 	Termination string `json:"termination"`
 	Opening     string `json:"opening"`
 }
 
-func (f GameFilter) query(page int) string {
+// dbFilter is the filter as the database selects games, in tournament id.
+func (f gameFilter) dbFilter(id int64) store.GameFilter {
+	return store.GameFilter{TournamentID: id, Engine: f.Engine, Result: f.Result, Termination: f.Termination, Opening: f.Opening}
+}
+
+func (f gameFilter) query(page int) string {
 	v := url.Values{}
 	for _, kv := range [][2]string{{"engine", f.Engine}, {"result", f.Result}, {"termination", f.Termination}, {"opening", f.Opening}} {
 		if kv[1] != "" {
@@ -73,18 +108,18 @@ func (f GameFilter) query(page int) string {
 	return "?" + v.Encode()
 }
 
-func (s *Server) gamesView(r *http.Request) (GamesView, error) {
+func (s *Server) gamesView(r *http.Request) (gamesView, error) {
 	id, err := pathID(r)
 	if err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
 	q := r.URL.Query()
-	f := GameFilter{Engine: q.Get("engine"), Result: q.Get("result"), Termination: q.Get("termination"), Opening: q.Get("opening")}
+	f := gameFilter{Engine: q.Get("engine"), Result: q.Get("result"), Termination: q.Get("termination"), Opening: q.Get("opening")}
 	page, err := pageParam(r)
 	if err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
-	v := GamesView{Filter: f, Page: page, PerPage: GamesPerPage, Results: []string{"1-0", "0-1", "1/2-1/2"}}
+	v := gamesView{Filter: f, Page: page, PerPage: gamesPerPage, Results: []string{"1-0", "0-1", "1/2-1/2"}}
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
 	}
@@ -92,20 +127,20 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	// opening id is not checked: one that no game has yet may be played
 	// later, and a book has thousands.)
 	if err := oneOf("result", f.Result, v.Results); err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
 	if err := oneOf("termination", f.Termination, v.Terminations); err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
 	match := func(g *record.Game) bool {
 		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
 			(f.Termination == "" || string(g.Termination) == f.Termination) && (f.Opening == "" || g.OpeningID == f.Opening)
 	}
-	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*GamesPerPage, GamesPerPage)
+	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*gamesPerPage, gamesPerPage)
 	if err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
-	v.Tournament, v.Openings = TournamentRef{ID: t.ID, Name: t.Name}, openings
+	v.Tournament, v.Openings = tournamentRef{ID: t.ID, Name: t.Name}, openings
 	// A list too long for a menu (a large opening book), or not known yet
 	// (nothing counted the games yet): the opening id is typed in.
 	v.OpeningInput = !known || len(openings) > maxOpeningChoices
@@ -113,32 +148,31 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 		v.Engines = append(v.Engines, e.Name)
 	}
 	if err := oneOf("engine", f.Engine, v.Engines); err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
-	var games []store.GameSummary
+	var games []record.Game
 	if known {
 		// Selected from the games counted; only the page's rows are read.
 		v.Total = total
-		games, err = s.src(r.Context()).db.GameSummaries(r.Context(), ids)
+		games, err = s.src(r.Context()).db.ListGamesByID(r.Context(), ids)
 	} else {
 		// The count and the page in one snapshot.
 		err = s.src(r.Context()).db.ReadTx(r.Context(), func(tx *store.Reader) error {
 			var err error
-			games, v.Total, err = tx.ListGames(r.Context(), store.GameQuery{TournamentID: id, Engine: f.Engine, Result: f.Result,
-				Termination: f.Termination, Opening: f.Opening, Offset: (page - 1) * GamesPerPage, Limit: GamesPerPage})
+			games, v.Total, err = tx.ListGames(r.Context(), f.dbFilter(id), (page-1)*gamesPerPage, gamesPerPage)
 			return err
 		})
 	}
 	if err != nil {
-		return GamesView{}, err
+		return gamesView{}, err
 	}
-	v.Games = make([]GameRow, len(games))
+	v.Games = make([]gameRow, len(games))
 	for i, g := range games {
-		v.Games[i] = GameRow{GameSummary: g, Round: record.PGNRound(g.Pair, g.Index)}
+		v.Games[i] = listRow(g)
 	}
-	v.Pages = max(1, (v.Total+GamesPerPage-1)/GamesPerPage)
+	v.Pages = max(1, (v.Total+gamesPerPage-1)/gamesPerPage)
 	if page > v.Pages {
-		return GamesView{}, notFound("page %d of %d", page, v.Pages)
+		return gamesView{}, notFound("page %d of %d", page, v.Pages)
 	}
 	if page > 1 {
 		v.Prev = f.query(page - 1)

@@ -130,7 +130,7 @@ func (l *syncLog) String() string {
 func loggedServer(tb testing.TB, r *store.Reader) (*httptest.Server, *syncLog) {
 	tb.Helper()
 	logs := &syncLog{}
-	h, err := New(r, Options{Log: log.New(logs, "", 0)})
+	h, err := newReaderServer(r, Options{Log: log.New(logs, "", 0)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func BenchmarkPageAfterNewGame(b *testing.B) {
 		n := 0
 		for _, url := range []string{"/api/tournaments", "/tournaments/1", "/api/tournaments/1"} {
 			b.Run(fmt.Sprintf("%dk%s", games/1000, url), func(b *testing.B) {
-				h, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+				h, err := newReaderServer(r, Options{Log: log.New(io.Discard, "", 0)})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,11 +10,11 @@ import (
 	"selfplay/report"
 )
 
-// OpeningsView is a page of a tournament's results by opening
+// openingsView is a page of a tournament's results by opening
 // (/api/tournaments/{id}/openings): the games of a stretch of the
 // schedule's pairs, per pairing in the FHR paper's Table 2 layout.
-type OpeningsView struct {
-	Tournament   TournamentRef `json:"tournament"`
+type openingsView struct {
+	Tournament   tournamentRef `json:"tournament"`
 	Page         int           `json:"page"` // from 1
 	Pages        int           `json:"pages"`
 	PairsPerPage int           `json:"pairs_per_page"`
@@ -22,7 +22,7 @@ type OpeningsView struct {
 	// numbers them (from 1): games FirstPair.1 to LastPair.2.
 	FirstPair int               `json:"first_pair"`
 	LastPair  int               `json:"last_pair"`
-	Pairings  []OpeningsPairing `json:"pairings"`
+	Pairings  []openingsPairing `json:"pairings"`
 
 	Title      string        `json:"-"`
 	Tables     template.HTML `json:"-"`
@@ -30,10 +30,10 @@ type OpeningsView struct {
 	Links      []pageLink    `json:"-"`
 }
 
-// OpeningsPairing is a pairing's results by opening over the page's games
+// openingsPairing is a pairing's results by opening over the page's games
 // (report.Openings: each game's result, White-Black, with the first engine
 // as White and as Black).
-type OpeningsPairing struct {
+type openingsPairing struct {
 	First    string          `json:"first"`
 	Second   string          `json:"second"`
 	Openings report.Openings `json:"openings"`
@@ -61,25 +61,25 @@ func pager(page, pages int, url func(int) string) []pageLink {
 	return out
 }
 
-func (s *Server) openingsView(r *http.Request, withHTML bool) (OpeningsView, error) {
+func (s *Server) openingsView(r *http.Request, withHTML bool) (openingsView, error) {
 	id, err := pathID(r)
 	if err != nil {
-		return OpeningsView{}, err
+		return openingsView{}, err
 	}
 	page, err := pageParam(r)
 	if err != nil {
-		return OpeningsView{}, err
+		return openingsView{}, err
 	}
 	l, ps, pages, span, err := s.openingsPage(r.Context(), id, page)
 	if err != nil {
-		return OpeningsView{}, err
+		return openingsView{}, err
 	}
 	from := (page - 1) * s.pairsPerPage
-	v := OpeningsView{Tournament: TournamentRef{ID: l.rec.ID, Name: l.rec.Name}, Page: page, Pages: pages,
+	v := openingsView{Tournament: tournamentRef{ID: l.rec.ID, Name: l.rec.Name}, Page: page, Pages: pages,
 		PairsPerPage: s.pairsPerPage, FirstPair: from + 1, LastPair: max(from+1, min(span, from+s.pairsPerPage)),
-		Pairings: []OpeningsPairing{}}
+		Pairings: []openingsPairing{}}
 	for _, p := range ps {
-		v.Pairings = append(v.Pairings, OpeningsPairing{First: p.First, Second: p.Second, Openings: p.Openings})
+		v.Pairings = append(v.Pairings, openingsPairing{First: p.First, Second: p.Second, Openings: p.Openings})
 	}
 	if !withHTML {
 		return v, nil
@@ -102,7 +102,7 @@ func (s *Server) openingsView(r *http.Request, withHTML bool) (OpeningsView, err
 		var b bytes.Buffer
 		title := fmt.Sprintf("Games %d.1 to %d.2", v.FirstPair, v.LastPair)
 		if err := report.WriteOpeningsHTML(&b, title, ps); err != nil {
-			return OpeningsView{}, err
+			return openingsView{}, err
 		}
 		v.Tables = template.HTML(b.String()) // escaped by package report
 	}

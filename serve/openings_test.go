@@ -39,7 +39,7 @@ func TestOpeningsPages(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Fatalf("GET %s: %d %s", url, res.StatusCode, body)
 		}
-		var v OpeningsView
+		var v openingsView
 		if err := json.Unmarshal([]byte(body), &v); err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +232,7 @@ func TestOpeningIDShownOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	h, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+	h, err := newReaderServer(r, Options{Log: log.New(io.Discard, "", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

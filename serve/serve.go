@@ -8,7 +8,7 @@
 // rather than every game's result. It only reads the database (store.Reader), so it runs beside
 // a writing `selfplay run`. Open returns the site of the database at a
 // path, which follows that path: a 503 page while the file is gone, the
-// new file when another takes its place (source.go); New returns the
+// new file when another takes its place (source.go); newReaderServer returns the
 // site of a Reader the caller keeps.
 package serve
 
@@ -41,20 +41,20 @@ var templateFiles embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// PollInterval is how often the tournaments page asks for fresh figures.
-const PollInterval = 2 * time.Second
+// pollInterval is how often the tournaments page asks for fresh figures.
+const pollInterval = 2 * time.Second
 
-// GamesPerPage is the game list's page size.
-const GamesPerPage = 50
+// gamesPerPage is the game list's page size.
+const gamesPerPage = 50
 
-// PairsPerOpeningsPage is how many game pairs of the schedule (two games
+// pairsPerOpeningsPage is how many game pairs of the schedule (two games
 // each) a page of results by opening shows: every page is at most 1,000
 // games, however long the tournament.
-const PairsPerOpeningsPage = 500
+const pairsPerOpeningsPage = 500
 
-// OpeningsOnPage bounds the openings the tournament page lists per
+// openingsOnTournamentPage bounds the openings the tournament page lists per
 // pairing (its score per opening); the openings pages have them all.
-const OpeningsOnPage = 50
+const openingsOnTournamentPage = 50
 
 // Options configure a Server.
 type Options struct {
@@ -76,11 +76,11 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
-	// PairsPerOpeningsPage and OpeningsOnPage (tests make them small).
+	// pairsPerOpeningsPage and openingsOnTournamentPage (tests make them small).
 	pairsPerPage, openingsOnPage int
 
 	// The database read (source.go). Servers made by Open follow the
-	// file at path; those made by New read one Reader (path "").
+	// file at path; those made by newReaderServer read one Reader (path "").
 	path, abs    string
 	now          func() time.Time
 	checkEvery   time.Duration // CheckInterval (tests: 0, every request looks)
@@ -94,10 +94,10 @@ type Server struct {
 	closed       bool
 }
 
-// New returns the site over db, which the caller keeps open while the
+// newReaderServer returns the site over db, which the caller keeps open while the
 // server runs and closes afterwards. It reads db whatever happens to its
 // file; Open makes a site that follows the file at a path.
-func New(db *store.Reader, opt Options) (*Server, error) {
+func newReaderServer(db *store.Reader, opt Options) (*Server, error) {
 	return newServer(newSource(db, nil, false, nil), opt)
 }
 
@@ -113,7 +113,7 @@ func openingLabel(id, name string) string {
 
 func newServer(src *source, opt Options) (*Server, error) {
 	s := &Server{cur: src, level: opt.Level, log: opt.Log, now: time.Now, checkEvery: CheckInterval,
-		pairsPerPage: PairsPerOpeningsPage, openingsOnPage: OpeningsOnPage}
+		pairsPerPage: pairsPerOpeningsPage, openingsOnPage: openingsOnTournamentPage}
 	if s.level == 0 {
 		s.level = stats.DefaultLevel
 	}
@@ -279,7 +279,7 @@ func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, status int
 // that reloads itself (and so shows the site again when the database is
 // back), or {"error": msg} under /api/.
 func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, msg string) {
-	retry := int(PollInterval.Seconds())
+	retry := int(pollInterval.Seconds())
 	w.Header().Set("Retry-After", strconv.Itoa(retry))
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		b, _ := json.Marshal(struct {

@@ -106,7 +106,7 @@ func fixtureAt(t *testing.T) (*store.Reader, http.Handler, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	h, err := New(r, Options{Log: log.New(io.Discard, "", 0)})
+	h, err := newReaderServer(r, Options{Log: log.New(io.Discard, "", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func get(t *testing.T, h http.Handler, method, url string) (*http.Response, stri
 // firstGameID is the id of the first stored game.
 func firstGameID(t *testing.T, r *store.Reader) int64 {
 	t.Helper()
-	gs, _, err := r.ListGames(context.Background(), store.GameQuery{TournamentID: 1, Limit: 1})
+	gs, _, err := r.ListGames(context.Background(), store.GameFilter{TournamentID: 1}, 0, 1)
 	if err != nil || len(gs) != 1 {
 		t.Fatalf("ListGames: %v %v", gs, err)
 	}
@@ -193,7 +193,7 @@ func TestRoutes(t *testing.T) {
 func TestTournamentsJSON(t *testing.T) {
 	_, h := fixture(t)
 	_, body := get(t, h, "GET", "/api/tournaments")
-	var v TournamentsView
+	var v tournamentsView
 	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestHostileNamesEscaped(t *testing.T) {
 	}
 	// The JSON keeps the names as they are.
 	_, body := get(t, h, "GET", "/api/tournaments/1/games")
-	var v GamesView
+	var v gamesView
 	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -350,13 +350,13 @@ func TestOnlyGET(t *testing.T) {
 
 func TestGameListFiltersAndPages(t *testing.T) {
 	_, h := fixture(t)
-	list := func(query string) GamesView {
+	list := func(query string) gamesView {
 		t.Helper()
 		res, body := get(t, h, "GET", "/api/tournaments/1/games"+query)
 		if res.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", query, res.StatusCode, body)
 		}
-		var v GamesView
+		var v gamesView
 		if err := json.Unmarshal([]byte(body), &v); err != nil {
 			t.Fatal(err)
 		}
@@ -365,14 +365,14 @@ func TestGameListFiltersAndPages(t *testing.T) {
 	for _, tc := range []struct {
 		query string
 		total int
-		check func(store.GameSummary) bool
+		check func(gameSummary) bool
 	}{
-		{"?page=2", 10, func(store.GameSummary) bool { return true }},
-		{"?result=1-0", 30, func(g store.GameSummary) bool { return g.Result == "1-0" }},
-		{"?result=1%2F2-1%2F2", 30, func(g store.GameSummary) bool { return g.Result == "1/2-1/2" }},
-		{"?termination=checkmate", 30, func(g store.GameSummary) bool { return g.Termination == record.Checkmate }},
-		{"?engine=plain", 40, func(g store.GameSummary) bool { return g.White == plain || g.Black == plain }},
-		{"?engine=plain&result=1-0&opening=op0", 8, func(g store.GameSummary) bool {
+		{"?page=2", 10, func(gameSummary) bool { return true }},
+		{"?result=1-0", 30, func(g gameSummary) bool { return g.Result == "1-0" }},
+		{"?result=1%2F2-1%2F2", 30, func(g gameSummary) bool { return g.Result == "1/2-1/2" }},
+		{"?termination=checkmate", 30, func(g gameSummary) bool { return g.Termination == record.Checkmate }},
+		{"?engine=plain", 40, func(g gameSummary) bool { return g.White == plain || g.Black == plain }},
+		{"?engine=plain&result=1-0&opening=op0", 8, func(g gameSummary) bool {
 			return (g.White == plain || g.Black == plain) && g.Result == "1-0" && g.OpeningID == "op0"
 		}},
 	} {
@@ -385,7 +385,7 @@ func TestGameListFiltersAndPages(t *testing.T) {
 			t.Errorf("%q: total %d, %d games; want %d", tc.query, v.Total, len(v.Games), tc.total)
 		}
 		for _, g := range v.Games {
-			if !tc.check(g.GameSummary) {
+			if !tc.check(g.gameSummary) {
 				t.Errorf("%q: game %+v does not match", tc.query, g)
 			}
 			if want := fmt.Sprintf("%d.%d", g.Pair+1, g.Index+1); g.Round != want {
@@ -402,7 +402,7 @@ func TestPagination(t *testing.T) {
 	seen := map[int64]bool{}
 	prev := -1
 	for off := 0; off < 60; off += 7 {
-		gs, total, err := r.ListGames(context.Background(), store.GameQuery{TournamentID: 1, Offset: off, Limit: 7})
+		gs, total, err := r.ListGames(context.Background(), store.GameFilter{TournamentID: 1}, off, 7)
 		if err != nil || total != 60 {
 			t.Fatalf("offset %d: total %d, %v", off, total, err)
 		}
@@ -420,13 +420,13 @@ func TestPagination(t *testing.T) {
 	if len(seen) != 60 {
 		t.Errorf("%d games seen, want 60", len(seen))
 	}
-	if gs, _, _ := r.ListGames(context.Background(), store.GameQuery{TournamentID: 1, Limit: 1 << 30}); len(gs) != 60 {
+	if gs, _, _ := r.ListGames(context.Background(), store.GameFilter{TournamentID: 1}, 0, 1<<30); len(gs) != 60 {
 		t.Errorf("an oversized limit gave %d games", len(gs))
 	}
 	var ids []int64
 	for page, want := range map[int]int{1: 50, 2: 10} {
 		_, body := get(t, h, "GET", fmt.Sprintf("/api/tournaments/1/games?engine=&page=%d", page))
-		var v GamesView
+		var v gamesView
 		if err := json.Unmarshal([]byte(body), &v); err != nil {
 			t.Fatal(err)
 		}
@@ -445,7 +445,7 @@ func TestPagination(t *testing.T) {
 		t.Errorf("page 2 of 2: wrong page links")
 	}
 	// Page links keep the filter.
-	f := GameFilter{Engine: evil, Result: "1/2-1/2", Termination: "time forfeit", Opening: "a&b"}
+	f := gameFilter{Engine: evil, Result: "1/2-1/2", Termination: "time forfeit", Opening: "a&b"}
 	if got, want := f.query(3), "?engine=%3Cscript%3Ealert%28%22x%22%29%3C%2Fscript%3E&opening=a%26b&page=3&result=1%2F2-1%2F2&termination=time+forfeit"; got != want {
 		t.Errorf("query %q, want %q", got, want)
 	}
@@ -456,10 +456,10 @@ func TestPagination(t *testing.T) {
 func TestLiveUpdates(t *testing.T) {
 	ctx := context.Background()
 	_, h, path := fixtureAt(t)
-	summary := func() TournamentSummary {
+	summary := func() tournamentSummary {
 		t.Helper()
 		_, body := get(t, h, "GET", "/api/tournaments")
-		var v TournamentsView
+		var v tournamentsView
 		if err := json.Unmarshal([]byte(body), &v); err != nil || len(v.Tournaments) != 1 {
 			t.Fatalf("%v: %s", err, body)
 		}
@@ -516,12 +516,12 @@ func TestSPRTShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	h, err := New(r, Options{Level: 0.9})
+	h, err := newReaderServer(r, Options{Level: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, body := get(t, h, "GET", "/api/tournaments")
-	var v TournamentsView
+	var v tournamentsView
 	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -539,7 +539,7 @@ func TestSPRTShown(t *testing.T) {
 			t.Errorf("the tournament page lacks %q", want)
 		}
 	}
-	if _, err := New(r, Options{Level: 1}); err == nil {
+	if _, err := newReaderServer(r, Options{Level: 1}); err == nil {
 		t.Errorf("level 1 accepted")
 	}
 }

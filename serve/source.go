@@ -21,7 +21,7 @@ import (
 // the old one, which is closed when the last request using it ends.
 type source struct {
 	db    *store.Reader
-	file  os.FileInfo // what the path named when db was opened; nil: not watched (New)
+	file  os.FileInfo // what the path named when db was opened; nil: not watched (newReaderServer)
 	owned bool        // the server closes db
 
 	refs    int  // requests using db (Server.watchMu)
@@ -79,7 +79,7 @@ func (src *source) forgetDeleted(ts []record.Tournament) {
 // requests look). It is the tournaments page's poll interval, so that a
 // polling page notices a deleted or replaced database at its next poll
 // or the one after.
-const CheckInterval = PollInterval
+const CheckInterval = pollInterval
 
 // settleAfter is how long a new file at the path must have been left
 // unchanged to be opened: by its modification time, or, for one that
@@ -298,7 +298,7 @@ func Open(ctx context.Context, path string, opt Options) (*Server, error) {
 
 // Close closes the database of a Server made by Open, at once or when
 // the last request using it ends; requests after Close answer 503. A
-// Server made by New leaves its Reader to the caller.
+// Server made by newReaderServer leaves its Reader to the caller.
 func (s *Server) Close() error {
 	s.watchMu.Lock()
 	defer s.watchMu.Unlock()

@@ -136,7 +136,7 @@ func wantShown(t *testing.T, h http.Handler, name, notName string, games int) {
 			t.Fatalf("GET %s: %d, want %q without %q:\n%s", u, res.StatusCode, name, notName, body)
 		}
 	}
-	var v TournamentsView
+	var v tournamentsView
 	if _, body := get(t, h, "GET", "/api/tournaments"); json.Unmarshal([]byte(body), &v) != nil || len(v.Tournaments) != 1 ||
 		v.Tournaments[0].GamesStored != games {
 		t.Fatalf("/api/tournaments: %s, want %d games", body, games)

@@ -29,7 +29,7 @@ type tournamentState struct {
 	rec    record.Tournament
 
 	// The openings of the games in order of first storage, for the game
-	// list's filter (store.GameOpenings, kept up to date).
+	// list's filter, each with the least of its games' names, kept up to date.
 	openings    [][2]string
 	openingsIdx map[string]int
 
@@ -112,7 +112,7 @@ func (st *tournamentState) add(ctx context.Context, tx *store.Reader, id int64, 
 	}
 	slices.SortFunc(byID, func(a, b *record.Game) int { return cmp.Compare(a.ID, b.ID) })
 	for _, g := range byID {
-		// An opening's name is the least of its games' (GameOpenings).
+		// An opening's name is the least of its games'.
 		if i, ok := st.openingsIdx[g.OpeningID]; !ok {
 			st.openingsIdx[g.OpeningID] = len(st.openings)
 			st.openings = append(st.openings, [2]string{g.OpeningID, g.OpeningName})
@@ -279,7 +279,7 @@ func (s *Server) gameList(ctx context.Context, id int64, match func(*record.Game
 }
 
 // openingsPage returns a page of the tournament's results by opening: the
-// games of pairs (page-1)·PairsPerOpeningsPage up to the next page's, per
+// games of pairs (page-1)·pairsPerOpeningsPage up to the next page's, per
 // pairing in the report's order, the number of pages and the pairs they
 // span (PairSpan).
 func (s *Server) openingsPage(ctx context.Context, id int64, page int) (l loaded, ps []report.Pairing, pages, span int, err error) {

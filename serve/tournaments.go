@@ -10,9 +10,9 @@ import (
 	"selfplay/stats"
 )
 
-// TournamentSummary is a tournament as the tournaments page and
+// tournamentSummary is a tournament as the tournaments page and
 // /api/tournaments show it.
-type TournamentSummary struct {
+type tournamentSummary struct {
 	ID             int64  `json:"id"`
 	Name           string `json:"name"`
 	Format         string `json:"format"`
@@ -32,11 +32,11 @@ type TournamentSummary struct {
 	Stalled bool `json:"stalled"`
 	// StoppedBySPRT: the SPRT decided before every game was played.
 	StoppedBySPRT bool             `json:"stopped_by_sprt"`
-	Pairings      []PairingSummary `json:"pairings"`
+	Pairings      []pairingSummary `json:"pairings"`
 }
 
-// PairingSummary is a pairing's live verdict.
-type PairingSummary struct {
+// pairingSummary is a pairing's live verdict.
+type pairingSummary struct {
 	First   string `json:"first"`
 	Second  string `json:"second"`
 	Games   int    `json:"games"`
@@ -44,23 +44,23 @@ type PairingSummary struct {
 	// Estimate is the verdict's estimate (null without games).
 	Estimate *report.Estimate `json:"estimate"`
 	// SPRT is null without an SPRT; SPRTVerdict its line (LLR with bounds).
-	SPRT        *SPRTSummary `json:"sprt"`
+	SPRT        *sprtSummary `json:"sprt"`
 	SPRTVerdict string       `json:"sprt_verdict"`
 }
 
-// SPRTSummary is the SPRT's state without its path.
-type SPRTSummary struct {
+// sprtSummary is the SPRT's state without its path.
+type sprtSummary struct {
 	LLR   report.Float `json:"llr"`
 	Lower report.Float `json:"lower"`
 	Upper report.Float `json:"upper"`
 	State string       `json:"state"` // continue, H0 or H1
 }
 
-// TournamentsView is /api/tournaments.
-type TournamentsView struct {
+// tournamentsView is /api/tournaments.
+type tournamentsView struct {
 	Updated     time.Time           `json:"updated"` // when the server read the database
 	PollSeconds float64             `json:"poll_seconds"`
-	Tournaments []TournamentSummary `json:"tournaments"`
+	Tournaments []tournamentSummary `json:"tournaments"`
 }
 
 // stallAfter is how long a running tournament may store nothing before
@@ -70,10 +70,10 @@ func stallAfter(meanInterval time.Duration) time.Duration {
 	return max(time.Minute, 10*meanInterval)
 }
 
-func summarize(l loaded, now time.Time) TournamentSummary {
+func summarize(l loaded, now time.Time) tournamentSummary {
 	t := l.rep
-	ts := TournamentSummary{ID: l.rec.ID, Name: t.Name, Format: t.Format, Status: t.Status, GamesStored: t.GamesStored,
-		GamesScheduled: t.GamesScheduled, LastWrite: l.rec.UpdatedAt.UTC(), Pairings: []PairingSummary{}}
+	ts := tournamentSummary{ID: l.rec.ID, Name: t.Name, Format: t.Format, Status: t.Status, GamesStored: t.GamesStored,
+		GamesScheduled: t.GamesScheduled, LastWrite: l.rec.UpdatedAt.UTC(), Pairings: []pairingSummary{}}
 	sprt := t.SPRT()
 	ts.StoppedBySPRT = sprt != nil && sprt.State != "continue" && t.GamesStored < t.GamesScheduled
 	if t.Status == "running" && !ts.StoppedBySPRT && t.Played != nil && t.GamesStored > 0 && t.GamesScheduled > t.GamesStored {
@@ -88,12 +88,12 @@ func summarize(l loaded, now time.Time) TournamentSummary {
 		}
 	}
 	for _, p := range t.Pairings {
-		ps := PairingSummary{First: p.First, Second: p.Second, Games: p.Games, Verdict: p.Verdict}
+		ps := pairingSummary{First: p.First, Second: p.Second, Games: p.Games, Verdict: p.Verdict}
 		if e, ok := p.Estimate(p.VerdictModel); ok && p.Games > 0 {
 			ps.Estimate = &e
 		}
 		if p.SPRT != nil {
-			ps.SPRT = &SPRTSummary{LLR: p.SPRT.LLR, Lower: p.SPRT.Lower, Upper: p.SPRT.Upper, State: p.SPRT.State}
+			ps.SPRT = &sprtSummary{LLR: p.SPRT.LLR, Lower: p.SPRT.Lower, Upper: p.SPRT.Upper, State: p.SPRT.State}
 			ps.SPRTVerdict = p.SPRT.Verdict
 		}
 		ts.Pairings = append(ts.Pairings, ps)
@@ -101,12 +101,12 @@ func summarize(l loaded, now time.Time) TournamentSummary {
 	return ts
 }
 
-func (s *Server) tournamentsView(r *http.Request) (TournamentsView, error) {
+func (s *Server) tournamentsView(r *http.Request) (tournamentsView, error) {
 	all, err := s.load(r.Context())
 	if err != nil {
-		return TournamentsView{}, err
+		return tournamentsView{}, err
 	}
-	v := TournamentsView{Updated: time.Now().UTC(), PollSeconds: PollInterval.Seconds(), Tournaments: []TournamentSummary{}}
+	v := tournamentsView{Updated: time.Now().UTC(), PollSeconds: pollInterval.Seconds(), Tournaments: []tournamentSummary{}}
 	for _, l := range all {
 		v.Tournaments = append(v.Tournaments, summarize(l, v.Updated))
 	}
@@ -130,14 +130,14 @@ func (s *Server) tournamentsPage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, "tournaments", struct {
 		Title string
-		TournamentsView
+		tournamentsView
 	}{"Tournaments", v})
 }
 
-// TournamentView is the tournament page's data.
-type TournamentView struct {
+// tournamentView is the tournament page's data.
+type tournamentView struct {
 	Title   string
-	Summary TournamentSummary
+	Summary tournamentSummary
 	Level   string
 	Report  template.HTML // the report's sections, rendered and escaped by package report
 }
@@ -153,7 +153,7 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, "tournament", TournamentView{
+	s.render(w, r, "tournament", tournamentView{
 		Title:   "Tournament " + l.rep.Name,
 		Summary: summarize(l, time.Now()),
 		Level:   stats.FormatLevel(s.level),

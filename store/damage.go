@@ -70,3 +70,30 @@ func quickCheck(ctx context.Context, q queryer) error {
 	}
 	return nil
 }
+
+// CheckIntegrity runs SQLite's quick_check over the whole file: a
+// truncated or damaged database fails here, before a merge writes
+// anything, rather than halfway through copying it.
+func (r *Reader) CheckIntegrity(ctx context.Context) error {
+	if err := quickCheck(ctx, r.q); err != nil {
+		if errors.Is(err, ErrDamaged) {
+			return err
+		}
+		return sqliteError(r.path, err)
+	}
+	return nil
+}
+
+func joinLimited(s []string, n int) string {
+	out := ""
+	for i, x := range s {
+		if i == n {
+			return out + fmt.Sprintf("; and %d more", len(s)-n)
+		}
+		if i > 0 {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}

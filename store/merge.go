@@ -6,9 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -77,23 +74,36 @@ func digestQuery(keyed bool) string {
 		from = `FROM json_each(?2) k CROSS JOIN games g ON g.tournament_id = ?1 AND g.pair_index = k.value->>0
 			AND g.game_index = k.value->>1`
 	}
-	return `SELECT g.pair_index, g.game_index, g.white, g.black, g.round, g.opening_id, g.start_fen, g.opening_moves,
-		g.result, g.termination, g.plies,
+	return `SELECT ` + (&digestRow{}).fields().list("g.") + `,
 		coalesce((SELECT group_concat(m.uci, ' ' ORDER BY m.ply) FROM moves m WHERE m.game_id = g.id), '')
 		` + from + ` ORDER BY g.pair_index, g.game_index`
 }
 
+// digestRow is a row of digestQuery, before scanDigest hashes it.
+type digestRow struct {
+	d                                                     GameDigest
+	white, black, opening, fen, openingMoves, term, moves string
+	round                                                 int
+}
+
+// fields binds the games columns of digestQuery to the row (the moves
+// come after them).
+func (r *digestRow) fields() fields {
+	return fields{{colPair, &r.d.Key.Pair}, {colIndex, &r.d.Key.Index}, {colWhite, &r.white}, {colBlack, &r.black},
+		{colRound, &r.round}, {colOpeningID, &r.opening}, {colStartFEN, &r.fen}, {colOpeningMoves, &r.openingMoves},
+		{colResult, &r.d.Result}, {colTermination, &r.term}, {colPlies, &r.d.Plies}}
+}
+
 // scanDigest reads a row of digestQuery.
-func scanDigest(rows *sql.Rows) (d GameDigest, err error) {
-	var white, black, opening, fen, openingMoves, term, moves string
-	var round int
-	if err := rows.Scan(&d.Key.Pair, &d.Key.Index, &white, &black, &round, &opening, &fen, &openingMoves,
-		&d.Result, &term, &d.Plies, &moves); err != nil {
-		return d, err
+func scanDigest(rows *sql.Rows) (GameDigest, error) {
+	var r digestRow
+	if err := rows.Scan(append(r.fields().values(), &r.moves)...); err != nil {
+		return r.d, err
 	}
-	d.Termination = record.Termination(term)
+	d := r.d
+	d.Termination = record.Termination(r.term)
 	h := sha256.New()
-	for _, f := range []string{white, black, strconv.Itoa(round), opening, fen, openingMoves, moves, d.Result, term} {
+	for _, f := range []string{r.white, r.black, strconv.Itoa(r.round), r.opening, r.fen, r.openingMoves, r.moves, d.Result, r.term} {
 		fmt.Fprintf(h, "%d:%s;", len(f), f) // length-prefixed: no two field lists hash alike
 	}
 	h.Sum(d.Sum[:0])
@@ -162,33 +172,6 @@ func (r *Reader) GameKeys(ctx context.Context, tournamentID int64) ([]GameKey, e
 	return out, nil
 }
 
-// CheckIntegrity runs SQLite's quick_check over the whole file: a
-// truncated or damaged database fails here, before a merge writes
-// anything, rather than halfway through copying it.
-func (r *Reader) CheckIntegrity(ctx context.Context) error {
-	if err := quickCheck(ctx, r.q); err != nil {
-		if errors.Is(err, ErrDamaged) {
-			return err
-		}
-		return sqliteError(r.path, err)
-	}
-	return nil
-}
-
-func joinLimited(s []string, n int) string {
-	out := ""
-	for i, x := range s {
-		if i == n {
-			return out + fmt.Sprintf("; and %d more", len(s)-n)
-		}
-		if i > 0 {
-			out += "; "
-		}
-		out += x
-	}
-	return out
-}
-
 // MergePlan is what Merge copies from an input.
 type MergePlan struct {
 	// Games lists, per tournament name, the keys of the input's games to
@@ -203,13 +186,13 @@ type MergePlan struct {
 
 // MergeResult counts what a Merge did.
 type MergeResult struct {
-	Tournaments []MergedTournament // the input's tournaments, in its order
+	Tournaments []mergedTournament // the input's tournaments, in its order
 	SuiteRuns   int                // suite runs copied
 	SuiteKnown  int                // suite runs the output already had
 }
 
-// MergedTournament counts a tournament's games in a Merge.
-type MergedTournament struct {
+// mergedTournament counts a tournament's games in a Merge.
+type mergedTournament struct {
 	Name   string
 	Added  int           // games copied
 	Status record.Status // after the merge
@@ -249,7 +232,7 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 		return res, err
 	}
 	defer conn.Close()
-	if err := attach(ctx, conn, path); err != nil {
+	if err := attachReadOnly(ctx, conn, path); err != nil {
 		return res, err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE src")
@@ -294,52 +277,6 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 	return res, nil
 }
 
-// attach attaches the database at path read-only as "src" to conn. Like
-// OpenReader, it falls back to an immutable open when SQLite cannot set up
-// WAL sharing (a read-only directory) and no write-ahead log is pending.
-func attach(ctx context.Context, conn *sql.Conn, path string) error {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return err
-	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	_, err = conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q))
-	if err == nil {
-		err = checkAttached(ctx, conn)
-	}
-	if err != nil && cannotShareWAL(err) && !hasWAL(abs) {
-		conn.ExecContext(ctx, "DETACH DATABASE src")
-		q.Set("immutable", "1")
-		if _, err2 := conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q)); err2 == nil {
-			if err = checkAttached(ctx, conn); err == nil {
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		conn.ExecContext(ctx, "DETACH DATABASE src")
-		return sqliteError(abs, err)
-	}
-	return nil
-}
-
-// checkAttached checks that src has the current schema (it was checked by
-// OpenReader; this guards against a file replaced meanwhile).
-func checkAttached(ctx context.Context, conn *sql.Conn) error {
-	var v int
-	if err := conn.QueryRowContext(ctx, "PRAGMA src.user_version").Scan(&v); err != nil {
-		return err
-	}
-	if v != schemaVersion() {
-		return fmt.Errorf("schema version %d, not %d", v, schemaVersion())
-	}
-	return nil
-}
-
 // attachedTournaments reads the tournaments of the attached database.
 func attachedTournaments(ctx context.Context, tx *sql.Tx) ([]record.Tournament, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM src.tournaments ORDER BY id`)
@@ -356,8 +293,8 @@ func decided(state string) bool {
 }
 
 // mergeTournament copies the planned games of the attached tournament st.
-func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan) (MergedTournament, error) {
-	mt := MergedTournament{Name: st.Name}
+func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan) (mergedTournament, error) {
+	mt := mergedTournament{Name: st.Name}
 	changed := false // the output's tournament row must be updated
 	ot, err := out.TournamentByName(ctx, st.Name)
 	switch {
@@ -439,14 +376,10 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 		SELECT value->>0, value->>1 FROM json_each(?)`, keysJSON(keys)); err != nil {
 		return err
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO games (tournament_id, pair_index, game_index, round, opening_id,
-		opening_name, start_fen, opening_moves, white, black, result, termination, reason, culprit, plies, final_fen,
-		started_at, finished_at, white_moves, white_depth, white_seldepth, white_depth_skipped, white_nodes, white_time_ns,
-		black_moves, black_depth, black_seldepth, black_depth_skipped, black_nodes, black_time_ns)
-		SELECT ?1, g.pair_index, g.game_index, g.round, g.opening_id, g.opening_name, g.start_fen, g.opening_moves, g.white,
-		g.black, g.result, g.termination, g.reason, g.culprit, g.plies, g.final_fen, g.started_at, g.finished_at,
-		g.white_moves, g.white_depth, g.white_seldepth, g.white_depth_skipped, g.white_nodes, g.white_time_ns,
-		g.black_moves, g.black_depth, g.black_seldepth, g.black_depth_skipped, g.black_nodes, g.black_time_ns
+	// Every column as it is, but the tournament's id in the output (the
+	// first of gameColumns).
+	r, err := tx.ExecContext(ctx, `INSERT INTO games (`+columnList("", gameColumns)+`)
+		SELECT ?1, `+columnList("g.", gameColumns[1:])+`
 		FROM temp.merge_keys k JOIN src.games g ON g.tournament_id = ?2 AND g.pair_index = k.pair_index
 		AND g.game_index = k.game_index ORDER BY k.pair_index, k.game_index`, outID, srcID)
 	if err != nil {

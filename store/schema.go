@@ -214,10 +214,10 @@ var migrations = []migration{
 	ALTER TABLE tournaments ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 1;  -- N; 1: not sharded
 	ALTER TABLE tournaments ADD COLUMN shard_pairs INTEGER NOT NULL DEFAULT 0;  -- -pairs K; 0: no limit`},
 	// Per side, the engine moves whose depth or seldepth is a sentinel
-	// (beyond record.MaxPlausibleDepth, such as Stockfish's 245) are left
+	// (beyond record's maxPlausibleDepth, such as Stockfish's 245) are left
 	// out of the depth sums and counted, so average depths divide by the
 	// moves they add up; games stored before are corrected from their moves
-	// (127 is record.MaxPlausibleDepth, written out: a migration is history).
+	// (127 is record's maxPlausibleDepth, written out: a migration is history).
 	{sql: `ALTER TABLE games ADD COLUMN white_depth_skipped INTEGER NOT NULL DEFAULT 0;  -- moves left out of white_depth, white_seldepth
 	ALTER TABLE games ADD COLUMN black_depth_skipped INTEGER NOT NULL DEFAULT 0;
 	WITH skipped AS (

@@ -286,15 +286,15 @@ func TestMigrationToFilterIndex(t *testing.T) {
 		t.Fatalf("user_version %d (%v) after the upgrade, schema %d; want 7", v, err, schemaVersion())
 	}
 	for _, tc := range []struct {
-		q    GameQuery
+		q    GameFilter
 		want int
 	}{
-		{GameQuery{}, 8},
-		{GameQuery{Engine: "a"}, 8},
-		{GameQuery{Engine: "c"}, 0},
-		{GameQuery{Result: "1-0"}, 4},
-		{GameQuery{Termination: "stalemate", Result: "0-1"}, 1},
-		{GameQuery{Opening: "o1", Engine: "b"}, 4},
+		{GameFilter{}, 8},
+		{GameFilter{Engine: "a"}, 8},
+		{GameFilter{Engine: "c"}, 0},
+		{GameFilter{Result: "1-0"}, 4},
+		{GameFilter{Termination: "stalemate", Result: "0-1"}, 1},
+		{GameFilter{Opening: "o1", Engine: "b"}, 4},
 	} {
 		tc.q.TournamentID = 1
 		where, args := tc.q.where()
@@ -304,7 +304,7 @@ func TestMigrationToFilterIndex(t *testing.T) {
 			(len(args) > 1 && !strings.Contains(plan, " games_filter ")) {
 			t.Errorf("count of %+v: plan %q, not an index alone", tc.q, plan)
 		}
-		games, total, err := s.ListGames(ctx, tc.q)
+		games, total, err := s.ListGames(ctx, tc.q, 0, 0)
 		if err != nil || total != tc.want || len(games) != tc.want {
 			t.Errorf("ListGames(%+v) = %d games of %d, %v; want %d", tc.q, len(games), total, err, tc.want)
 		}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"selfplay/store/record"
@@ -51,12 +50,6 @@ func (s *Store) SaveSuiteRun(ctx context.Context, r *record.SuiteRun) error {
 	r.ID = id
 	return nil
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// fromMS is the duration of a stored time in milliseconds, rounded to the
-// nanosecond it was (ms(d) does not multiply back to d exactly).
-func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
 
 // SuiteRuns returns every stored suite run, oldest first, with rows and
 // positions.

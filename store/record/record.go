@@ -111,25 +111,25 @@ type Move struct {
 	Time     time.Duration
 }
 
-// MaxPlausibleDepth is the deepest iteration depth (and seldepth) that a
+// maxPlausibleDepth is the deepest iteration depth (and seldepth) that a
 // move's search figures are averaged with. Deeper reports are sentinels,
 // not searches: Stockfish, for one, iterates to its ply limit and reports
 // depth 245 when it is mated or the position is otherwise trivial, which
 // would drag an engine's average depth up by several plies per such move.
 // The in-process engines never exceed it (their ply limit is 128).
-const MaxPlausibleDepth = 127
+const maxPlausibleDepth = 127
 
-// PlausibleDepth reports whether a move's depth and seldepth are real
+// plausibleDepth reports whether a move's depth and seldepth are real
 // search depths that the depth averages take in.
-func PlausibleDepth(depth, selDepth int) bool {
-	return depth >= 0 && depth <= MaxPlausibleDepth && selDepth >= 0 && selDepth <= MaxPlausibleDepth
+func plausibleDepth(depth, selDepth int) bool {
+	return depth >= 0 && depth <= maxPlausibleDepth && selDepth >= 0 && selDepth <= maxPlausibleDepth
 }
 
 // SearchSums adds up an engine's search figures over the moves it chose
 // (book moves excluded): what the report's per-engine averages are made of.
 // Time is summed in whole nanoseconds, so sums are exact in any order.
 // Depth and SelDepth leave out the DepthSkipped moves whose depths are not
-// plausible (PlausibleDepth); Nodes and Time count every move.
+// plausible (plausibleDepth); Nodes and Time count every move.
 type SearchSums struct {
 	Moves        int
 	Depth        int64
@@ -166,7 +166,7 @@ func (g *Game) SideSums() (white, black SearchSums) {
 			s = &white
 		}
 		s.Moves++
-		if PlausibleDepth(m.Depth, m.SelDepth) {
+		if plausibleDepth(m.Depth, m.SelDepth) {
 			s.Depth += int64(m.Depth)
 			s.SelDepth += int64(m.SelDepth)
 		} else {

@@ -108,54 +108,9 @@ func Generate(ctx context.Context, path string, o Options) error {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5e1f))
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	var pgn strings.Builder
 	var moves []byte
 	for i := 0; i < o.Games; i++ {
-		pair, index := i/2, i%2
-		white, black := "fhr", "plain"
-		if index == 1 {
-			white, black = black, white
-		}
-		opening := pair % 25
-		g := record.Game{TournamentID: id, Pair: pair, Index: index, Round: pair / 25,
-			OpeningID: fmt.Sprintf("fhr-%02d", opening+1), OpeningName: fmt.Sprintf("Opening %d", opening+1),
-			StartFEN: startFEN, OpeningMoves: []string{"e2e4", "e7e5"}, White: white, Black: black,
-			FinalFEN: "8/5k2/8/8/8/8/5K2/8 w - - 0 60", Started: start.Add(time.Duration(i) * time.Minute)}
-		g.Finished = g.Started.Add(time.Duration(30+rng.IntN(60)) * time.Second)
-		t := terminations[rng.IntN(len(terminations))]
-		g.Termination = t.term
-		switch {
-		case !t.decided:
-			g.Result = "1/2-1/2"
-		case rng.IntN(100) < 52: // fhr a little stronger
-			g.Result = map[bool]string{true: "1-0", false: "0-1"}[white == "fhr"]
-		default:
-			g.Result = map[bool]string{true: "0-1", false: "1-0"}[white == "fhr"]
-		}
-		g.Reason = string(t.term)
-		if t.fault {
-			g.Culprit = map[string]string{"1-0": black, "0-1": white}[g.Result]
-		}
-		g.Plies = o.Plies/2 + rng.IntN(o.Plies+1)
-		g.Moves = []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 2, UCI: "e7e5", SAN: "e5", Book: true}}
-		pgn.Reset()
-		fmt.Fprintf(&pgn, "[Event %q]\n[Site \"selfplay\"]\n[Date \"2026.01.01\"]\n[Round \"%d.%d\"]\n[White %q]\n[Black %q]\n"+
-			"[Result %q]\n[TimeControl \"-\"]\n[PlyCount \"%d\"]\n[Termination %q]\n[Opening %q]\n\n1. e4 {book} 1... e5 {book}",
-			Tournament, pair+1, index+1, white, black, g.Result, g.Plies+2, g.Termination, g.OpeningName)
-		for p := 3; p < g.Plies+3; p++ {
-			m := record.Move{Ply: p, UCI: "g1f3", SAN: "Nf3", Score: rng.IntN(200) - 100, Depth: 6 + rng.IntN(4),
-				SelDepth: 12 + rng.IntN(10), Nodes: int64(400000 + rng.IntN(100000)),
-				Time: time.Duration(150+rng.IntN(100))*time.Millisecond + time.Duration(rng.IntN(1000000))}
-			g.Moves = append(g.Moves, m)
-			if p%2 == 1 {
-				fmt.Fprintf(&pgn, " %d.", (p+1)/2)
-			}
-			fmt.Fprintf(&pgn, " %s {%+.2f/%d %dN %.3fs}", m.SAN, float64(m.Score)/100, m.Depth, m.Nodes, m.Time.Seconds())
-		}
-		fmt.Fprintf(&pgn, " %s {%s}\n\n", g.Result, g.Reason)
-		g.PGN = pgn.String()
+		g := synthGame(rng, id, i, o.Plies)
 		w, b := g.SideSums()
 		res, err := insGame.ExecContext(ctx, id, g.Pair, g.Index, g.Round, g.OpeningID, g.OpeningName, g.StartFEN,
 			strings.Join(g.OpeningMoves, " "), g.White, g.Black, g.Result, g.Termination, g.Reason, g.Culprit, g.Plies,
@@ -174,19 +129,7 @@ func Generate(ctx context.Context, path string, o Options) error {
 		if o.NoMoves {
 			continue
 		}
-		moves = append(moves[:0], '[')
-		for k, m := range g.Moves {
-			if k > 0 {
-				moves = append(moves, ',')
-			}
-			book := 0
-			if m.Book {
-				book = 1
-			}
-			moves = fmt.Appendf(moves, `[%d,%q,%q,%d,%d,%d,%d,%d,%g]`, m.Ply, m.UCI, m.SAN, book, m.Score, m.Depth,
-				m.SelDepth, m.Nodes, float64(m.Time)/float64(time.Millisecond))
-		}
-		moves = append(moves, ']')
+		moves = movesJSON(moves[:0], g.Moves)
 		if _, err := insMoves.ExecContext(ctx, gid, string(moves)); err != nil {
 			return fmt.Errorf("storetest: game %d: %w", i, err)
 		}
@@ -196,4 +139,74 @@ func Generate(ctx context.Context, path string, o Options) error {
 	}
 	_, err = db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
 	return err
+}
+
+// synthGame is the synthetic tournament's game i (of tournament id), its
+// moves and PGN drawn from rng: about plies engine moves after two book
+// moves.
+func synthGame(rng *rand.Rand, id int64, i, plies int) record.Game {
+	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	pair, index := i/2, i%2
+	white, black := "fhr", "plain"
+	if index == 1 {
+		white, black = black, white
+	}
+	opening := pair % 25
+	g := record.Game{TournamentID: id, Pair: pair, Index: index, Round: pair / 25,
+		OpeningID: fmt.Sprintf("fhr-%02d", opening+1), OpeningName: fmt.Sprintf("Opening %d", opening+1),
+		StartFEN: startFEN, OpeningMoves: []string{"e2e4", "e7e5"}, White: white, Black: black,
+		FinalFEN: "8/5k2/8/8/8/8/5K2/8 w - - 0 60", Started: start.Add(time.Duration(i) * time.Minute)}
+	g.Finished = g.Started.Add(time.Duration(30+rng.IntN(60)) * time.Second)
+	t := terminations[rng.IntN(len(terminations))]
+	g.Termination = t.term
+	switch {
+	case !t.decided:
+		g.Result = "1/2-1/2"
+	case rng.IntN(100) < 52: // fhr a little stronger
+		g.Result = map[bool]string{true: "1-0", false: "0-1"}[white == "fhr"]
+	default:
+		g.Result = map[bool]string{true: "0-1", false: "1-0"}[white == "fhr"]
+	}
+	g.Reason = string(t.term)
+	if t.fault {
+		g.Culprit = map[string]string{"1-0": black, "0-1": white}[g.Result]
+	}
+	g.Plies = plies/2 + rng.IntN(plies+1)
+	g.Moves = []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 2, UCI: "e7e5", SAN: "e5", Book: true}}
+	var pgn strings.Builder
+	fmt.Fprintf(&pgn, "[Event %q]\n[Site \"selfplay\"]\n[Date \"2026.01.01\"]\n[Round \"%d.%d\"]\n[White %q]\n[Black %q]\n"+
+		"[Result %q]\n[TimeControl \"-\"]\n[PlyCount \"%d\"]\n[Termination %q]\n[Opening %q]\n\n1. e4 {book} 1... e5 {book}",
+		Tournament, pair+1, index+1, white, black, g.Result, g.Plies+2, g.Termination, g.OpeningName)
+	for p := 3; p < g.Plies+3; p++ {
+		m := record.Move{Ply: p, UCI: "g1f3", SAN: "Nf3", Score: rng.IntN(200) - 100, Depth: 6 + rng.IntN(4),
+			SelDepth: 12 + rng.IntN(10), Nodes: int64(400000 + rng.IntN(100000)),
+			Time: time.Duration(150+rng.IntN(100))*time.Millisecond + time.Duration(rng.IntN(1000000))}
+		g.Moves = append(g.Moves, m)
+		if p%2 == 1 {
+			fmt.Fprintf(&pgn, " %d.", (p+1)/2)
+		}
+		fmt.Fprintf(&pgn, " %s {%+.2f/%d %dN %.3fs}", m.SAN, float64(m.Score)/100, m.Depth, m.Nodes, m.Time.Seconds())
+	}
+	fmt.Fprintf(&pgn, " %s {%s}\n\n", g.Result, g.Reason)
+	g.PGN = pgn.String()
+	return g
+}
+
+// movesJSON appends moves to b as the JSON array of rows that the moves
+// statement of Generate reads.
+func movesJSON(b []byte, moves []record.Move) []byte {
+	b = append(b, '[')
+	for k, m := range moves {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		book := 0
+		if m.Book {
+			book = 1
+		}
+		b = fmt.Appendf(b, `[%d,%q,%q,%d,%d,%d,%d,%d,%g]`, m.Ply, m.UCI, m.SAN, book, m.Score, m.Depth,
+			m.SelDepth, m.Nodes, float64(m.Time)/float64(time.Millisecond))
+	}
+	return append(b, ']')
 }
