@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"selfplay/internal/inputfile"
+	"selfplay/outcome"
 	"selfplay/pgnscan"
 	"selfplay/report"
 	"selfplay/standings"
@@ -133,7 +134,7 @@ func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, probl
 
 // Read counts the games of one PGN stream, named name in the input list
 // and in the problems: rated games per pairing, pairs within the stream,
-// games without a result ("*") as unfinished. Each malformed game goes to
+// games without a result (outcome.Unfinished) as unfinished. Each malformed game goes to
 // problem (when not nil) and is skipped. The error is the reader's (a
 // *pgnscan.InputError for input that is not PGN), one wrapping ErrTooMany
 // that names the game's line, or ctx's when it is cancelled.
@@ -177,18 +178,12 @@ func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(
 // says why the game cannot be rated; it is counted as read, not rated.
 func (p *Pool) Add(g *pgnscan.Game) error {
 	p.input.Games++
-	if g.Marker == "*" || g.Result == "*" {
+	if g.Marker == outcome.Unfinished || g.Result == outcome.Unfinished {
 		p.input.Unfinished++
 		return nil
 	}
-	var white float64
-	switch g.Result {
-	case "1-0":
-		white = 1
-	case "0-1":
-	case "1/2-1/2":
-		white = 0.5
-	default:
+	white, ok := g.Result.Points(outcome.White)
+	if !ok {
 		return fmt.Errorf("result %q", g.Result)
 	}
 	if g.White == g.Black {

@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"selfplay/outcome"
 )
 
 // DefaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
@@ -62,12 +64,13 @@ var errNUL = errors.New("a NUL byte: binary data, not PGN text")
 type Game struct {
 	// Line is the line of the game's first tag (or first token).
 	Line int
-	// Tags: "" when absent. Result is the tag's value; Marker the
-	// termination marker that ends the movetext ("1-0", "0-1", "1/2-1/2"
-	// or "*"), which a well-formed game has equal to Result.
-	Event, Site, Date, Round, White, Black, Result string
-	FEN, SetUp, Termination                        string
-	Marker                                         string
+	// Tags: "" when absent.
+	Event, Site, Date, Round, White, Black string
+	FEN, SetUp, Termination                string
+	// Result is the Result tag's, or the marker's where the tag is absent;
+	// Marker the termination marker that ends the movetext, which a
+	// well-formed game has equal to the Result tag.
+	Result, Marker outcome.Result
 	// Plies counts the main line's moves.
 	Plies int
 	// FirstMoves holds the first main-line moves in SAN as written (move
@@ -123,6 +126,10 @@ type Scanner struct {
 	tagLine   bool // the current line's first non-blank byte is '['
 	prevBlank bool // the previous line was blank
 	prevTag   bool // the previous line's first non-blank byte was '['
+
+	// resultTag is the current game's Result tag as written ("" when
+	// absent), which finish decodes into Game.Result.
+	resultTag string
 
 	keep  int // Options.FirstMoves resolved
 	games int // games returned, malformed ones included
@@ -261,6 +268,7 @@ func (s *Scanner) Next() (*Game, error) {
 func (s *Scanner) game() (*Game, error) {
 	s.games++
 	g := &Game{Line: s.line}
+	s.resultTag = ""
 	if c, _ := s.peek(); c != '[' {
 		return s.movetext(g, "no tags before the movetext")
 	}
@@ -286,13 +294,14 @@ func (s *Scanner) game() (*Game, error) {
 		if err != nil {
 			return nil, s.fail(line, g.Line, g, err.Error(), true)
 		}
-		g.setTag(name, value)
+		s.setTag(g, name, value)
 	}
 	return s.movetext(g, "")
 }
 
-// setTag keeps the tags the scanner reports.
-func (g *Game) setTag(name, value string) {
+// setTag keeps the tags the scanner reports; the Result tag until finish
+// decodes it.
+func (s *Scanner) setTag(g *Game, name, value string) {
 	switch name {
 	case "Event":
 		g.Event = value
@@ -307,7 +316,7 @@ func (g *Game) setTag(name, value string) {
 	case "Black":
 		g.Black = value
 	case "Result":
-		g.Result = value
+		s.resultTag = value
 	case "FEN":
 		g.FEN = value
 	case "SetUp":
@@ -641,17 +650,18 @@ func (s *Scanner) symbol() []byte {
 	}
 }
 
-// terminationMarker is the marker tok spells, or "".
-func terminationMarker(tok []byte) string {
+// terminationMarker is the marker tok spells, or "". (A switch on the
+// bytes: it runs on every movetext token, and allocates nothing.)
+func terminationMarker(tok []byte) outcome.Result {
 	switch string(tok) {
-	case "1-0":
-		return "1-0"
-	case "0-1":
-		return "0-1"
-	case "1/2-1/2":
-		return "1/2-1/2"
-	case "*":
-		return "*"
+	case string(outcome.WhiteWins):
+		return outcome.WhiteWins
+	case string(outcome.BlackWins):
+		return outcome.BlackWins
+	case string(outcome.Draw):
+		return outcome.Draw
+	case string(outcome.Unfinished):
+		return outcome.Unfinished
 	}
 	return ""
 }
@@ -693,12 +703,14 @@ func (s *Scanner) finish(g *Game, problem string) (*Game, error) {
 	case problem != "":
 	case g.White == "" || g.Black == "":
 		problem = "no White or Black tag"
-	case g.Result == "":
+	case s.resultTag == "":
 		g.Result = g.Marker
-	case terminationMarker([]byte(g.Result)) == "":
-		problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", g.Result)
-	case g.Result != g.Marker:
-		problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", g.Result, g.Marker)
+	case terminationMarker([]byte(s.resultTag)) == "":
+		problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", s.resultTag)
+	case outcome.Result(s.resultTag) != g.Marker:
+		problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", s.resultTag, g.Marker)
+	default:
+		g.Result = g.Marker
 	}
 	if problem != "" {
 		return nil, &GameError{File: s.name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black, Reason: problem}

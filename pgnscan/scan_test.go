@@ -93,7 +93,7 @@ func TestFastchessFixture(t *testing.T) {
 	var rounds, results []string
 	for _, g := range games {
 		rounds = append(rounds, g.Round)
-		results = append(results, g.Result+"/"+g.Marker)
+		results = append(results, string(g.Result+"/"+g.Marker))
 		if g.FEN == "" || g.SetUp != "1" || g.Book != 0 {
 			t.Errorf("game at line %d: %+v", g.Line, g)
 		}

@@ -12,6 +12,7 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/openings"
+	"selfplay/outcome"
 	"selfplay/store/record"
 )
 
@@ -60,12 +61,12 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	names := [2]string{job.white, job.black}
 	clock := newGameClock(t.Limits.TC)
 	adj := &adjudicator{cfg: t.Adjudication}
-	end := func(result string, term record.Termination, reason string) {
+	end := func(result outcome.Result, term record.Termination, reason string) {
 		g.Result, g.Termination, g.Reason = result, term, reason
 	}
 	// fault ends the game by a fault of side's engine, which is charged
 	// with it (record.Game.Culprit) whatever the result.
-	fault := func(side board.Color, result string, term record.Termination, reason string) {
+	fault := func(side board.Color, result outcome.Result, term record.Termination, reason string) {
 		end(result, term, reason)
 		g.Culprit = names[side]
 	}
@@ -216,18 +217,21 @@ func sideName(c board.Color) string {
 }
 
 // lossFor is the result when side loses.
-func lossFor(side board.Color) string {
-	if side == board.White {
-		return "0-1"
+func lossFor(side board.Color) outcome.Result { return outcome.Loss(sideOf(side)) }
+
+// sideOf is the outcome's name of a board colour.
+func sideOf(c board.Color) outcome.Side {
+	if c == board.White {
+		return outcome.White
 	}
-	return "1-0"
+	return outcome.Black
 }
 
 // timeLossFor is the result when side oversteps its time: a loss, or a draw
 // when the opponent has no mating material (FIDE Laws 6.9).
-func timeLossFor(side board.Color, a *arbiter) string {
+func timeLossFor(side board.Color, a *arbiter) outcome.Result {
 	if !a.canMate(side.Other()) {
-		return "1/2-1/2"
+		return outcome.Draw
 	}
 	return lossFor(side)
 }

@@ -343,11 +343,11 @@ func engineDescription(e config.Engine) string {
 	return fmt.Sprintf("preset=%s %s hash=%d", e.Preset, e.Options.String(), e.Hash)
 }
 
-// outcome is a finished game reported by a worker, or with
+// workerEvent is a finished game reported by a worker, or with
 // Options.GameLines the start of one (start set, game and err nil): sent
 // on the same channel, so that with one worker "Started game 2" always
 // follows "Finished game 1".
-type outcome struct {
+type workerEvent struct {
 	game  *record.Game
 	err   error
 	start *gameJob
@@ -380,7 +380,7 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
-	finished := make(chan outcome)
+	finished := make(chan workerEvent)
 	// With an SPRT, a game is handed out only while fewer than
 	// concurrency games are neither stored nor abandoned: a slot is freed
 	// when the collector has counted a game, not when a worker has played
@@ -413,7 +413,7 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 		shareGames(share, sched.total, func(i int) bool {
 			j, err := sched.job(i)
 			if err != nil {
-				finished <- outcome{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
+				finished <- workerEvent{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
 				return false
 			}
 			if done[gameKey{j.pair, j.index}] {
@@ -507,7 +507,7 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 // worker plays games from jobs with its own engine instances (one per
 // engine name, reused across games after NewGame) and, for the referee
 // policy, its own referee.
-func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- outcome) {
+func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- workerEvent) {
 	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {
@@ -539,7 +539,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 	}
 	for j := range jobs {
 		if err != nil {
-			finished <- outcome{err: err}
+			finished <- workerEvent{err: err}
 			return
 		}
 		white, werr := get(j.white)
@@ -561,7 +561,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		j.external = [2]bool{r.external(j.white), r.external(j.black)}
 		if r.opts.GameLines {
 			started := j
-			finished <- outcome{start: &started}
+			finished <- workerEvent{start: &started}
 		}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
@@ -573,7 +573,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		// The collector reads until every worker is gone, so this never
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
-		finished <- outcome{game: g, err: gerr}
+		finished <- workerEvent{game: g, err: gerr}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"selfplay/outcome"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -84,7 +85,10 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 	if err != nil {
 		return GamesView{}, err
 	}
-	v := GamesView{Filter: f, Page: page, PerPage: GamesPerPage, Results: []string{"1-0", "0-1", "1/2-1/2"}}
+	v := GamesView{Filter: f, Page: page, PerPage: GamesPerPage}
+	for _, r := range outcome.Final() {
+		v.Results = append(v.Results, r.String())
+	}
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
 	}
@@ -98,7 +102,7 @@ func (s *Server) gamesView(r *http.Request) (GamesView, error) {
 		return GamesView{}, err
 	}
 	match := func(g *record.Game) bool {
-		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
+		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result.String() == f.Result) &&
 			(f.Termination == "" || string(g.Termination) == f.Termination) && (f.Opening == "" || g.OpeningID == f.Opening)
 	}
 	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*GamesPerPage, GamesPerPage)
