@@ -56,18 +56,22 @@ type Engine struct {
 // External reports whether the engine is a UCI process.
 func (e Engine) External() bool { return e.Command != "" }
 
+// Format is how a tournament pairs its engines (Pairings), as the
+// config's format key names it.
+type Format string
+
 // Tournament formats.
 const (
-	FormatMatch      = "match"
-	FormatGauntlet   = "gauntlet"
-	FormatRoundRobin = "round-robin"
+	FormatMatch      Format = "match"
+	FormatGauntlet   Format = "gauntlet"
+	FormatRoundRobin Format = "round-robin"
 )
 
 // Tournament is one [[tournament]] table.
 type Tournament struct {
 	Name        string
 	Engines     []string // engine names, in order; the first is the gauntlet's hero and the match's "first engine"
-	Format      string
+	Format      Format
 	Rounds      int    // passes over the opening set (default 1)
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
@@ -80,10 +84,10 @@ type Tournament struct {
 
 // Openings selects the opening set: a built-in Set or a File.
 type Openings struct {
-	Set   string // "fhr25" | "two-ply" (default "fhr25" when File is empty)
-	File  string // .epd or .pgn path, resolved against File.Dir
-	Plies int    // PGN: plies taken from each game (default 8 for PGN files)
-	Order string // "sequential" (default) | "random"
+	Set   string            // "fhr25" | "two-ply" (default "fhr25" when File is empty)
+	File  string            // .epd or .pgn path, resolved against File.Dir
+	Plies int               // PGN: plies taken from each game (default 8 for PGN files)
+	Order openings.Ordering // sequential (default) | random
 
 	// List is the openings as Parse loaded and validated them, in the
 	// set's or file's order (Order applies them per round). It is shared
@@ -119,17 +123,21 @@ type TimeControl struct {
 	Text      string // as written (without surrounding spaces), for messages
 }
 
+// Policy decides a game stopped at the move limit, as the config's policy
+// key names it.
+type Policy string
+
 // Adjudication policies at the move limit.
 const (
-	PolicyReferee = "referee"
-	PolicyAgree   = "agree"
-	PolicyDraw    = "draw"
+	PolicyReferee Policy = "referee" // a search of the position decides
+	PolicyAgree   Policy = "agree"   // both engines' last scores decide
+	PolicyDraw    Policy = "draw"
 )
 
 // Adjudication ends games early.
 type Adjudication struct {
 	Move    int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
-	Policy  string // referee (default) | agree | draw
+	Policy  Policy // referee (default) | agree | draw
 	Referee string // variant spec of the referee search (default "plain")
 	// RefereeOptions is Referee resolved (search.ParseVariant) and
 	// validated.
@@ -157,3 +165,8 @@ type SPRT struct {
 	Alpha, Beta float64 // default 0.05 each
 	Model       string  // normalized (default) | logistic
 }
+
+// UsesReferee reports whether games reach the move limit and the referee's
+// search decides them there: then every game slot needs a referee engine
+// (and its transposition table).
+func (a Adjudication) UsesReferee() bool { return a.Policy == PolicyReferee && a.Move > 0 }

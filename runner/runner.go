@@ -517,7 +517,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 	}()
 	var referee engines.Engine
 	var err error
-	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
+	if a := t.Adjudication; a.UsesReferee() {
 		if referee, err = local.New(a.Referee, a.RefereeOptions, config.RefereeHashMiB); err != nil {
 			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
 		}

@@ -136,7 +136,7 @@ func engineNames(ts []record.Tournament) string {
 // sprtTest is the snapshot's SPRT as the runner runs it (matches only), or
 // nil.
 func sprtTest(s config.Snapshot) (*stats.SPRT, error) {
-	if s.SPRT == nil || s.Format != config.FormatMatch {
+	if s.SPRT == nil || config.Format(s.Format) != config.FormatMatch {
 		return nil, nil
 	}
 	model, err := stats.ParseEloModel(s.SPRT.Model)
@@ -194,7 +194,7 @@ func shardSPRT(pairings []report.Pairing, sh record.Shard) {
 // snapshot's format and players, so that a pairing without games yet still
 // shows), then any others found among the games.
 func pairingOrder(snap config.Snapshot, tally *Tally) [][2]string {
-	keys := config.Pairings(snap.Format, snap.Players)
+	keys := config.Pairings(config.Format(snap.Format), snap.Players)
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)
