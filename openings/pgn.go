@@ -17,8 +17,8 @@ import (
 	"selfplay/outcome"
 )
 
-// LoadPGN reads a PGN file; see ParsePGN.
-func LoadPGN(path string, plies int) ([]Opening, error) {
+// loadPGN reads a PGN file; see ParsePGN.
+func loadPGN(path string, plies int) ([]Opening, error) {
 	if plies < 0 {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", path, plies)
 	}

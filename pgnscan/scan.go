@@ -16,7 +16,7 @@
 // with the next game.
 //
 // Memory does not grow with the input: a token or tag value longer than
-// MaxToken, a comment longer than MaxComment and a NUL byte (binary data,
+// maxToken, a comment longer than maxComment and a NUL byte (binary data,
 // not PGN text) end the scan with an *InputError naming the line.
 package pgnscan
 
@@ -30,20 +30,20 @@ import (
 	"selfplay/outcome"
 )
 
-// DefaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
+// defaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
 // keeps unless Options say otherwise.
-const DefaultFirstMoves = 16
+const defaultFirstMoves = 16
 
 // Bounds of what one token may take, in bytes. A real tag value or move is
 // tens of bytes and a comment a few hundred; past these the input is not a
 // PGN (or is damaged), and the scan stops rather than hold or skip it.
 const (
-	// MaxToken bounds a tag name, a tag value and a movetext token (the
+	// maxToken bounds a tag name, a tag value and a movetext token (the
 	// scanner holds the one it reads).
-	MaxToken = 64 << 10
-	// MaxComment bounds a brace comment, a ';' comment and a '%' escape
+	maxToken = 64 << 10
+	// maxComment bounds a brace comment, a ';' comment and a '%' escape
 	// line (skipped, not held).
-	MaxComment = 1 << 20
+	maxComment = 1 << 20
 )
 
 // InputError is a problem that ends the scan: binary data, or a token or
@@ -107,7 +107,7 @@ func (e *GameError) Error() string {
 // Options tune a Scanner; the zero value is the default.
 type Options struct {
 	// FirstMoves is how many main-line moves Game.FirstMoves keeps: 0 for
-	// DefaultFirstMoves, negative for none.
+	// defaultFirstMoves, negative for none.
 	FirstMoves int
 }
 
@@ -142,7 +142,7 @@ func NewScanner(r io.Reader, name string, opt Options) *Scanner {
 	keep := opt.FirstMoves
 	switch {
 	case keep == 0:
-		keep = DefaultFirstMoves
+		keep = defaultFirstMoves
 	case keep < 0:
 		keep = 0
 	}
@@ -339,8 +339,8 @@ func (s *Scanner) tag() (string, string, error) {
 		if !(c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
 			break
 		}
-		if len(s.tok) == MaxToken {
-			s.stop("a tag name longer than %d bytes", MaxToken)
+		if len(s.tok) == maxToken {
+			s.stop("a tag name longer than %d bytes", maxToken)
 			return "", "", errEOF
 		}
 		s.tok = append(s.tok, c)
@@ -371,8 +371,8 @@ func (s *Scanner) tag() (string, string, error) {
 				c = n
 			}
 		}
-		if len(s.value) == MaxToken {
-			s.stop("tag %s: a value longer than %d bytes", clip(name), MaxToken)
+		if len(s.value) == maxToken {
+			s.stop("tag %s: a value longer than %d bytes", clip(name), maxToken)
 			return "", "", errEOF
 		}
 		s.value = append(s.value, c)
@@ -397,15 +397,15 @@ func (s *Scanner) skipBlanks() {
 }
 
 // skipLine skips the rest of the line, its newline included (a ';'
-// comment or a '%' escape line: at most MaxComment bytes).
+// comment or a '%' escape line: at most maxComment bytes).
 func (s *Scanner) skipLine() {
 	for n := 0; ; n++ {
 		c, ok := s.peek()
 		if !ok {
 			return
 		}
-		if n == MaxComment {
-			s.stop("a comment or escape line longer than %d bytes", MaxComment)
+		if n == maxComment {
+			s.stop("a comment or escape line longer than %d bytes", maxComment)
 			return
 		}
 		s.advance(c)
@@ -432,7 +432,7 @@ func (s *Scanner) skipComment() error {
 			}
 			brace = -1
 		}
-		if n > MaxComment {
+		if n > maxComment {
 			s.tooLongComment(line)
 			return errEOF
 		}
@@ -454,7 +454,7 @@ func (s *Scanner) skipComment() error {
 			}
 			s.pos += len(seg)
 			n += len(seg)
-			if n > MaxComment {
+			if n > maxComment {
 				s.tooLongComment(line)
 				return errEOF
 			}
@@ -487,9 +487,9 @@ func clip(s string) string {
 }
 
 // tooLongComment stops the scan at a comment opened at line that is longer
-// than MaxComment.
+// than maxComment.
 func (s *Scanner) tooLongComment(line int) {
-	s.stop("a comment opened at line %d is longer than %d bytes", line, MaxComment)
+	s.stop("a comment opened at line %d is longer than %d bytes", line, maxComment)
 }
 
 // tagAhead reports whether the '[' at the read position starts a tag
@@ -513,7 +513,7 @@ func (s *Scanner) readComment(max int) error {
 		if !ok {
 			return errEOF
 		}
-		if n > MaxComment {
+		if n > maxComment {
 			s.tooLongComment(line)
 			return errEOF
 		}
@@ -641,8 +641,8 @@ func (s *Scanner) symbol() []byte {
 		if isDelimiter(c) {
 			return s.tok
 		}
-		if len(s.tok) == MaxToken {
-			s.stop("a token longer than %d bytes in the movetext", MaxToken)
+		if len(s.tok) == maxToken {
+			s.stop("a token longer than %d bytes in the movetext", maxToken)
 			return s.tok
 		}
 		s.tok = append(s.tok, c)
