@@ -56,8 +56,8 @@ func (r Result) Finished() bool { return r == WhiteWins || r == BlackWins || r =
 // String is the PGN text.
 func (r Result) String() string { return string(r) }
 
-// Win is the result when side wins.
-func Win(side Side) Result {
+// win is the result when side wins.
+func win(side Side) Result {
 	if side == White {
 		return WhiteWins
 	}
@@ -65,7 +65,7 @@ func Win(side Side) Result {
 }
 
 // Loss is the result when side loses.
-func Loss(side Side) Result { return Win(side.Other()) }
+func Loss(side Side) Result { return win(side.Other()) }
 
 // Winner is the side that won; false for a draw, an unfinished game or an
 // unknown result.

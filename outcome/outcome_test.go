@@ -54,11 +54,11 @@ func TestWinLoss(t *testing.T) {
 		{Black, BlackWins, WhiteWins},
 	}
 	for _, tt := range tests {
-		if Win(tt.side) != tt.win || Loss(tt.side) != tt.loss {
-			t.Errorf("side %d: win %q loss %q, want %q %q", tt.side, Win(tt.side), Loss(tt.side), tt.win, tt.loss)
+		if win(tt.side) != tt.win || Loss(tt.side) != tt.loss {
+			t.Errorf("side %d: win %q loss %q, want %q %q", tt.side, win(tt.side), Loss(tt.side), tt.win, tt.loss)
 		}
-		if w, ok := Win(tt.side).Winner(); !ok || w != tt.side {
-			t.Errorf("side %d: Win's winner is %d %v", tt.side, w, ok)
+		if w, ok := win(tt.side).Winner(); !ok || w != tt.side {
+			t.Errorf("side %d: win's winner is %d %v", tt.side, w, ok)
 		}
 	}
 }

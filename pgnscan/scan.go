@@ -705,12 +705,16 @@ func (s *Scanner) finish(g *Game, problem string) (*Game, error) {
 		problem = "no White or Black tag"
 	case s.resultTag == "":
 		g.Result = g.Marker
-	case terminationMarker([]byte(s.resultTag)) == "":
-		problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", s.resultTag)
-	case outcome.Result(s.resultTag) != g.Marker:
-		problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", s.resultTag, g.Marker)
 	default:
-		g.Result = g.Marker
+		r, err := outcome.Parse(s.resultTag)
+		switch {
+		case err != nil:
+			problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", s.resultTag)
+		case r != g.Marker:
+			problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", s.resultTag, g.Marker)
+		default:
+			g.Result = r
+		}
 	}
 	if problem != "" {
 		return nil, &GameError{File: s.name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black, Reason: problem}
