@@ -160,7 +160,7 @@ func TestErrorsCapped(t *testing.T) {
 
 // pairingCount is the length of Pairings for every format and size.
 func TestPairingCount(t *testing.T) {
-	for _, format := range []string{FormatMatch, FormatGauntlet, FormatRoundRobin, ""} {
+	for _, format := range []Format{FormatMatch, FormatGauntlet, FormatRoundRobin, ""} {
 		for n := range 8 {
 			names := make([]string, n)
 			for i := range names {

@@ -581,9 +581,10 @@ func TestDefaultConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		name, format string
-		engines      []string
-		games        int
+		name    string
+		format  Format
+		engines []string
+		games   int
 	}{
 		{"fhr-vs-plain", FormatMatch, []string{"fhr", "plain"}, 50},
 		{"nmr-vs-adaptive", FormatMatch, []string{"nmr-r3-4", "adaptive-r2-3"}, 800},
@@ -639,7 +640,7 @@ func TestOneEngineMatchIsOneProblem(t *testing.T) {
 func TestPairings(t *testing.T) {
 	abcd := []string{"a", "b", "c", "d"}
 	for _, c := range []struct {
-		format  string
+		format  Format
 		engines []string
 		want    [][2]string
 	}{

@@ -270,8 +270,8 @@ func (t Tournament) OpeningSpec() openings.Spec {
 // gauntlet the first engine against each other one, for a round robin
 // every two engines (n(n-1)/2 pairings). The first engine of a pairing has
 // White in the first game of each game pair.
-func Pairings(format string, engines []string) [][2]string {
-	return snapshot.Pairings(format, engines)
+func Pairings(format Format, engines []string) [][2]string {
+	return snapshot.Pairings(string(format), engines)
 }
 
 // Pairings lists the tournament's pairings in schedule order; see the
@@ -288,7 +288,7 @@ func (t Tournament) Games(numOpenings int) int {
 
 // pairingCount is len(Pairings(format, engines)) for n engines, without
 // making the list (a round robin of MaxEngines has half a million).
-func pairingCount(format string, n int) int {
+func pairingCount(format Format, n int) int {
 	switch {
 	case format == FormatMatch && n == 2:
 		return 1

@@ -44,7 +44,7 @@ func (t *Tournament) checkTables(f *File, concurrency int, physical int64) error
 			parts = append(parts, fmt.Sprintf("%s %d", name, e.Hash))
 		}
 	}
-	if t.Adjudication.Policy == PolicyReferee && t.Adjudication.Move > 0 {
+	if t.Adjudication.UsesReferee() {
 		per += RefereeHashMiB
 		parts = append(parts, fmt.Sprintf("referee %d", RefereeHashMiB))
 	}

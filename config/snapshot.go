@@ -11,7 +11,7 @@ import (
 // Snapshot returns the snapshot of the tournament in the file.
 func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	s := snapshot.Snapshot{
-		Version: snapshot.Version, Name: t.Name, Format: t.Format, Rounds: t.Rounds, Seed: t.Seed,
+		Version: snapshot.Version, Name: t.Name, Format: string(t.Format), Rounds: t.Rounds, Seed: t.Seed,
 		Players: append([]string{}, t.Engines...), Engines: map[string]snapshot.Engine{},
 	}
 	for _, name := range t.Engines {
@@ -30,7 +30,7 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		}
 	}
 
-	s.Openings.Order = t.Openings.Order
+	s.Openings.Order = string(t.Openings.Order)
 	if t.Openings.File != "" {
 		if t.Openings.Hash == "" {
 			return snapshot.Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)
@@ -61,7 +61,7 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	a := t.Adjudication
 	s.Adjudication.Move = a.Move
 	if a.Move > 0 {
-		s.Adjudication.Policy = a.Policy
+		s.Adjudication.Policy = string(a.Policy)
 		if a.Policy != PolicyDraw {
 			s.Adjudication.Margin = ptr(a.Margin)
 		}

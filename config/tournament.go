@@ -36,8 +36,8 @@ const (
 
 // Names of the fixed sets of values.
 var (
-	formats   = []string{FormatMatch, FormatGauntlet, FormatRoundRobin}
-	policies  = []string{PolicyReferee, PolicyAgree, PolicyDraw}
+	formats   = []Format{FormatMatch, FormatGauntlet, FormatRoundRobin}
+	policies  = []Policy{PolicyReferee, PolicyAgree, PolicyDraw}
 	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String(), stats.BayesianElo.String()}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
@@ -51,20 +51,24 @@ var (
 )
 
 // oneOf checks a value against a fixed set and reports the valid values.
-func (t *table) oneOf(k string, valid []string) (string, bool) {
+func oneOf[T ~string](t *table, k string, valid []T) (T, bool) {
 	s, ok := t.str(k)
 	if !ok {
 		return "", false
 	}
-	if !slices.Contains(valid, s) {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
+	}
+	if !slices.Contains(names, s) {
 		hint := ""
-		if d := didYouMean(s, valid); d != "" {
+		if d := didYouMean(s, names); d != "" {
 			hint = fmt.Sprintf("did you mean %q? ", d)
 		}
-		t.errf(k, "unknown value %q (%svalid: %s)", s, hint, strings.Join(valid, ", "))
+		t.errf(k, "unknown value %q (%svalid: %s)", s, hint, strings.Join(names, ", "))
 		return "", false
 	}
-	return s, true
+	return T(s), true
 }
 
 func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool) {
@@ -207,7 +211,7 @@ func (p *parser) tournamentEngines(t *table, tr *Tournament) {
 			ok = false
 		}
 	}
-	format, hasFormat := t.oneOf("format", formats)
+	format, hasFormat := oneOf(t, "format", formats)
 	if !hasFormat && !t.has("format") {
 		// Default: a match between two engines, a round robin among more.
 		format = FormatRoundRobin
@@ -230,14 +234,14 @@ func (p *parser) tournamentEngines(t *table, tr *Tournament) {
 func (p *parser) openingsSpec(t *table) Openings {
 	t.unknown(openingsKeys, nil)
 	o := Openings{Order: openings.OrderSequential}
-	if order, ok := t.oneOf("order", openings.OrderNames()); ok {
+	if order, ok := oneOf(t, "order", openings.Orderings()); ok {
 		o.Order = order
 	}
 	if t.has("set") && t.has("file") {
 		p.errf(t.path, "both set and file given: want one of them")
 	}
 	isPGN, isBook := false, false
-	format, _ := t.oneOf("format", openings.FormatNames())
+	format, _ := oneOf(t, "format", openings.FormatNames())
 	if file, ok := t.str("file"); ok {
 		ff, err := openings.FileFormat(file, format)
 		switch {
@@ -251,7 +255,7 @@ func (p *parser) openingsSpec(t *table) Openings {
 		}
 	} else if !t.has("file") {
 		o.Set = openings.SetFHR25
-		if set, ok := t.oneOf("set", openings.SetNames()); ok {
+		if set, ok := oneOf(t, "set", openings.SetNames()); ok {
 			o.Set = set
 		}
 	}
@@ -374,7 +378,7 @@ func (p *parser) adjudication(t *table) Adjudication {
 		}
 	}
 	intKey("move", 0, maxMoves, &a.Move)
-	if s, ok := t.oneOf("policy", policies); ok {
+	if s, ok := oneOf(t, "policy", policies); ok {
 		a.Policy = s
 	}
 	if s, ok := t.str("referee"); ok {
@@ -436,7 +440,7 @@ func (p *parser) sprt(t *table) *stats.SPRT {
 	if s.Alpha+s.Beta >= 1 {
 		p.errf(t.path, "alpha + beta must be < 1 (got %v + %v)", s.Alpha, s.Beta)
 	}
-	if m, ok := t.oneOf("model", sprtModel); ok {
+	if m, ok := oneOf(t, "model", sprtModel); ok {
 		s.Model, _ = stats.ParseEloModel(m) // one of sprtModel's names
 	}
 	return s
@@ -453,7 +457,7 @@ func (p *parser) bookSettings(t *table, o *Openings, isBook bool) {
 		return
 	}
 	o.Choice = openings.ChoiceWeighted
-	if c, ok := t.oneOf("choice", openings.ChoiceNames()); ok {
+	if c, ok := oneOf(t, "choice", openings.ChoiceNames()); ok {
 		o.Choice = c
 	}
 	if o.Choice == openings.ChoiceWeighted {

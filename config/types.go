@@ -58,18 +58,22 @@ type Engine struct {
 // External reports whether the engine is a UCI process.
 func (e Engine) External() bool { return e.Command != "" }
 
+// Format is how a tournament pairs its engines (Pairings), as the
+// config's format key names it.
+type Format string
+
 // Tournament formats.
 const (
-	FormatMatch      = snapshot.FormatMatch
-	FormatGauntlet   = snapshot.FormatGauntlet
-	FormatRoundRobin = snapshot.FormatRoundRobin
+	FormatMatch      Format = snapshot.FormatMatch
+	FormatGauntlet   Format = snapshot.FormatGauntlet
+	FormatRoundRobin Format = snapshot.FormatRoundRobin
 )
 
 // Tournament is one [[tournament]] table.
 type Tournament struct {
 	Name        string
 	Engines     []string // engine names, in order; the first is the gauntlet's hero and the match's "first engine"
-	Format      string
+	Format      Format
 	Rounds      int    // passes over the opening set (default 1)
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
@@ -84,13 +88,13 @@ type Tournament struct {
 
 // Openings selects the opening set: a built-in Set or a File.
 type Openings struct {
-	Set    string // "fhr25" | "two-ply" (default "fhr25" when File is empty)
-	File   string // .epd, .pgn or .bin (Polyglot book) path, resolved against File.Dir
-	Format string // "epd" | "pgn" | "polyglot"; "" (default): by File's extension
-	Plies  int    // PGN: plies taken from each game; book: the most book moves (default 8 for both)
-	Order  string // "sequential" (default) | "random"
-	Choice string // book only: "weighted" (default, seeded) | "best"
-	Count  int    // book with choice "weighted": distinct openings drawn (default 100)
+	Set    string            // "fhr25" | "two-ply" (default "fhr25" when File is empty)
+	File   string            // .epd, .pgn or .bin (Polyglot book) path, resolved against File.Dir
+	Format string            // "epd" | "pgn" | "polyglot"; "" (default): by File's extension
+	Plies  int               // PGN: plies taken from each game; book: the most book moves (default 8 for both)
+	Order  openings.Ordering // sequential (default) | random
+	Choice string            // book only: "weighted" (default, seeded) | "best"
+	Count  int               // book with choice "weighted": distinct openings drawn (default 100)
 
 	// List is the openings as Parse loaded and validated them, in the
 	// set's or file's order (Order applies them per round). It is shared
@@ -126,17 +130,21 @@ type TimeControl struct {
 	Text      string // as written (without surrounding spaces), for messages
 }
 
+// Policy decides a game stopped at the move limit, as the config's policy
+// key names it.
+type Policy string
+
 // Adjudication policies at the move limit.
 const (
-	PolicyReferee = "referee"
-	PolicyAgree   = "agree"
-	PolicyDraw    = "draw"
+	PolicyReferee Policy = "referee" // a search of the position decides
+	PolicyAgree   Policy = "agree"   // both engines' last scores decide
+	PolicyDraw    Policy = "draw"
 )
 
 // Adjudication ends games early.
 type Adjudication struct {
 	Move    int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
-	Policy  string // referee (default) | agree | draw
+	Policy  Policy // referee (default) | agree | draw
 	Referee string // variant spec of the referee search (default "plain")
 	// RefereeOptions is Referee resolved (search.ParseVariant) and
 	// validated.
@@ -151,3 +159,8 @@ type Adjudication struct {
 	DrawMoves    int // ... for this many consecutive moves of both engines ...
 	DrawMoveFrom int // ... starting at this move number is a draw
 }
+
+// UsesReferee reports whether games reach the move limit and the referee's
+// search decides them there: then every game slot needs a referee engine
+// (and its transposition table).
+func (a Adjudication) UsesReferee() bool { return a.Policy == PolicyReferee && a.Move > 0 }

@@ -29,10 +29,10 @@ func TestParseBounds(t *testing.T) {
 		records int    // read when there is no error
 		want    string // "" for no error
 	}{
-		{"NUL bytes", zeros{}, MaxRecords, 0, "line 1: longer than 1048576 bytes"},
-		{"a NUL byte in a line", strings.NewReader(lines(startEPD, 2) + startEPD + " id \"a\x00\";\n"), MaxRecords, 0, "line 3: a NUL byte: binary data, not a text file"},
-		{"malformed lines at the bound", strings.NewReader(lines("junk", MaxMalformed) + startEPD + "\n"), MaxRecords, 1, ""},
-		{"malformed lines past it", strings.NewReader(lines("junk", MaxMalformed+1)), MaxRecords, 0,
+		{"NUL bytes", zeros{}, maxRecords, 0, "line 1: longer than 1048576 bytes"},
+		{"a NUL byte in a line", strings.NewReader(lines(startEPD, 2) + startEPD + " id \"a\x00\";\n"), maxRecords, 0, "line 3: a NUL byte: binary data, not a text file"},
+		{"malformed lines at the bound", strings.NewReader(lines("junk", maxMalformed) + startEPD + "\n"), maxRecords, 1, ""},
+		{"malformed lines past it", strings.NewReader(lines("junk", maxMalformed+1)), maxRecords, 0,
 			`line 1001: more than 1000 malformed lines: is it an EPD file? (the first, line 1: want 4 FEN fields (placement, side to move, castling, en passant), got 1 in "junk")`},
 		{"records at the bound", strings.NewReader(lines(startEPD, 3)), 3, 3, ""},
 		{"records past it", strings.NewReader(lines(startEPD, 4)), 3, 0, "line 4: more than 3 records: use a sample of the file"},
@@ -53,7 +53,7 @@ func TestParseBounds(t *testing.T) {
 	}
 }
 
-// A malformed line's error quotes at most MaxQuote bytes of it, so that
+// A malformed line's error quotes at most maxQuote bytes of it, so that
 // what Parse keeps of a thousand long malformed lines stays small.
 func TestErrorsClipped(t *testing.T) {
 	long := strings.Repeat("x", 100000)
@@ -70,7 +70,7 @@ func TestErrorsClipped(t *testing.T) {
 		if err != nil || len(bad) != 1 {
 			t.Fatalf("%d malformed, %v", len(bad), err)
 		}
-		if msg := bad[0].Error(); len(msg) > 3*MaxQuote || !strings.Contains(msg, "xxx...") {
+		if msg := bad[0].Error(); len(msg) > 3*maxQuote || !strings.Contains(msg, "xxx...") {
 			t.Errorf("error of %d bytes: %.300s", len(msg), msg)
 		}
 	}

@@ -51,12 +51,12 @@ func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.
 
 func (e LineError) Unwrap() error { return e.Err }
 
-// Load reads an EPD file; see Parse.
-func Load(path string) ([]Record, []LineError, error) {
+// load reads an EPD file; see Parse.
+func load(path string) ([]Record, []LineError, error) {
 	return LoadContext(context.Background(), path)
 }
 
-// LoadContext is Load that stops waiting when ctx ends (opening a FIFO
+// LoadContext is load that stops waiting when ctx ends (opening a FIFO
 // waits for a writer; reading one, or a slow file, for data), with ctx's
 // error.
 func LoadContext(ctx context.Context, path string) ([]Record, []LineError, error) {
@@ -75,37 +75,37 @@ func LoadContext(ctx context.Context, path string) ([]Record, []LineError, error
 	return recs, bad, nil
 }
 
-// MaxLine is the longest line Parse reads; a longer one is an error naming
+// maxLine is the longest line Parse reads; a longer one is an error naming
 // its line.
-const MaxLine = 1 << 20
+const maxLine = 1 << 20
 
-// MaxMalformed is the most malformed lines Parse skips: one more is an
+// maxMalformed is the most malformed lines Parse skips: one more is an
 // error (the file is not EPD), so that what is kept of them stays small.
-const MaxMalformed = 1000
+const maxMalformed = 1000
 
-// MaxRecords is the most records Parse reads: each is kept in memory
+// maxRecords is the most records Parse reads: each is kept in memory
 // (about 0.7 KB with the garbage collector's share) and its moves checked
 // with notnil (0.1 ms); a larger file is better sampled or split.
-const MaxRecords = 1000000
+const maxRecords = 1000000
 
-// MaxQuote bounds the text of a line quoted in an error: longer text is
+// maxQuote bounds the text of a line quoted in an error: longer text is
 // clipped (Clip).
-const MaxQuote = 200
+const maxQuote = 200
 
-// Clip returns s, or its first MaxQuote bytes and "..." when it is longer,
+// Clip returns s, or its first maxQuote bytes and "..." when it is longer,
 // for quoting text from a file in an error.
 func Clip(s string) string {
-	if len(s) <= MaxQuote {
+	if len(s) <= maxQuote {
 		return s
 	}
-	return s[:MaxQuote] + "..."
+	return s[:maxQuote] + "..."
 }
 
-// ClipError returns err, or when its text is longer than 2*MaxQuote (it
+// ClipError returns err, or when its text is longer than 2*maxQuote (it
 // quotes a long line or token) a plain error with the text clipped (Clip):
 // one that does not keep the long text alive.
 func ClipError(err error) error {
-	if err == nil || len(err.Error()) <= 2*MaxQuote {
+	if err == nil || len(err.Error()) <= 2*maxQuote {
 		return err
 	}
 	return errors.New(strings.Clone(Clip(err.Error())))
@@ -114,16 +114,16 @@ func ClipError(err error) error {
 // Parse reads EPD records. A UTF-8 byte order mark before the first line is
 // ignored; blank lines and lines starting with '#' are skipped silently;
 // malformed lines are returned as LineErrors and skipped. The error is for
-// read failures, a line longer than MaxLine, a NUL byte (binary data),
-// more than MaxMalformed malformed lines and more than MaxRecords records.
-func Parse(r io.Reader) ([]Record, []LineError, error) { return parse(r, MaxRecords) }
+// read failures, a line longer than maxLine, a NUL byte (binary data),
+// more than maxMalformed malformed lines and more than maxRecords records.
+func Parse(r io.Reader) ([]Record, []LineError, error) { return parse(r, maxRecords) }
 
 // parse is Parse with at most limit records.
 func parse(r io.Reader, limit int) ([]Record, []LineError, error) {
 	var recs []Record
 	var bad []LineError
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
 	n := 1
 	for ; sc.Scan(); n++ {
 		if bytes.IndexByte(sc.Bytes(), 0) >= 0 {
@@ -142,8 +142,8 @@ func parse(r io.Reader, limit int) ([]Record, []LineError, error) {
 		}
 		rec, err := ParseLine(line)
 		if err != nil {
-			if len(bad) == MaxMalformed {
-				return nil, nil, fmt.Errorf("line %d: more than %d malformed lines: is it an EPD file? (the first, line %d: %v)", n, MaxMalformed, bad[0].Line, bad[0].Err)
+			if len(bad) == maxMalformed {
+				return nil, nil, fmt.Errorf("line %d: more than %d malformed lines: is it an EPD file? (the first, line %d: %v)", n, maxMalformed, bad[0].Line, bad[0].Err)
 			}
 			bad = append(bad, LineError{Line: n, Err: ClipError(err)})
 			continue
@@ -156,7 +156,7 @@ func parse(r io.Reader, limit int) ([]Record, []LineError, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, nil, fmt.Errorf("line %d: longer than %d bytes", n, MaxLine)
+			return nil, nil, fmt.Errorf("line %d: longer than %d bytes", n, maxLine)
 		}
 		return nil, nil, fmt.Errorf("after line %d: %w", n-1, err)
 	}

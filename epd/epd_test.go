@@ -86,8 +86,8 @@ func TestParseLongLine(t *testing.T) {
 		text string
 		want string
 	}{
-		{strings.Repeat("x", MaxLine+1) + "\n", "line 1: longer than 1048576 bytes"},
-		{good + "\n" + strings.Repeat("x", 2*MaxLine), "line 3: longer than 1048576 bytes"},
+		{strings.Repeat("x", maxLine+1) + "\n", "line 1: longer than 1048576 bytes"},
+		{good + "\n" + strings.Repeat("x", 2*maxLine), "line 3: longer than 1048576 bytes"},
 	} {
 		_, _, err := Parse(strings.NewReader(c.text))
 		if err == nil || err.Error() != c.want {
@@ -95,7 +95,7 @@ func TestParseLongLine(t *testing.T) {
 		}
 	}
 	// Just under the limit: read, and reported as a bad line.
-	recs, bad, err := Parse(strings.NewReader(good + strings.Repeat("x", MaxLine-1) + "\n"))
+	recs, bad, err := Parse(strings.NewReader(good + strings.Repeat("x", maxLine-1) + "\n"))
 	if err != nil || len(recs) != 1 || len(bad) != 1 || bad[0].Line != 2 {
 		t.Errorf("Parse = %d records, bad %v, %v; want 1 and line 2 bad", len(recs), bad, err)
 	}

@@ -240,7 +240,7 @@ func TestBookOpenings(t *testing.T) {
 			t.Errorf("%s: stops after %d plies where the book goes on", o.ID, len(o.Moves))
 		}
 	}
-	best, hash, err := LoadHashed(Spec{File: bin, Plies: 8, Choice: ChoiceBest})
+	best, hash, err := loadHashed(Spec{File: bin, Plies: 8, Choice: ChoiceBest})
 	if err != nil {
 		t.Fatal(err)
 	}

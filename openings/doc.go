@@ -6,8 +6,7 @@
 // that both engines face the same positions and the pair can be scored with
 // pentanomial statistics.
 //
-// Openings come from one of four sources, all reached through [Load] (or
-// [LoadHashed], which also returns the SHA-256 of an opening file's content):
+// Openings come from one of four sources, all reached through [Load]:
 //
 //   - the built-in set "fhr25": the 25 two-ply openings of Table 2 of
 //     Feldmann's "Fail-High Reductions" self-play test, in the paper's order

@@ -43,8 +43,8 @@ func readError(name string, n int, err error) error {
 	return fmt.Errorf("openings: %s: after line %d: %w", name, n, err)
 }
 
-// LoadEPD reads an EPD file; see ParseEPD.
-func LoadEPD(path string) ([]Opening, error) {
+// loadEPD reads an EPD file; see ParseEPD.
+func loadEPD(path string) ([]Opening, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("openings: %w", err)

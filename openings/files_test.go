@@ -48,7 +48,7 @@ func TestEPDGood(t *testing.T) {
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qkKQ -\n" +
 		"4k3/8/8/8/8/8/8/r3K3 w - - id \"in check\";\n"
 	path := writeFile(t, "good.epd", content)
-	list, err := LoadEPD(path)
+	list, err := loadEPD(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestEPDBad(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeFile(t, "bad.epd", good+"\n"+c.line+"\n"+good)
-			list, err := LoadEPD(path)
+			list, err := loadEPD(path)
 			if list != nil {
 				t.Errorf("got %d openings with the error", len(list))
 			}
@@ -124,7 +124,7 @@ func TestEPDBad(t *testing.T) {
 func TestEPDEmpty(t *testing.T) {
 	for _, content := range []string{"", "\n\n", "# only a comment\n"} {
 		path := writeFile(t, "empty.epd", content)
-		_, err := LoadEPD(path)
+		_, err := loadEPD(path)
 		wantErr(t, err, path, "no openings")
 		if !errors.Is(err, ErrNoOpenings) {
 			t.Errorf("%q: error %v does not wrap ErrNoOpenings", content, err)
@@ -159,7 +159,7 @@ Nf6 $1 4. Bg5 1-0
 
 func TestPGNGood(t *testing.T) {
 	path := writeFile(t, "good.pgn", strings.ReplaceAll(pgnGood, "\n", "\r\n"))
-	list, err := LoadPGN(path, 3)
+	list, err := loadPGN(path, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,18 +190,18 @@ func TestPGNGood(t *testing.T) {
 
 	// Whole games: game 1 castles (written 0-0), game 2 skips the comment,
 	// the variation and the ';' comment.
-	all, err := LoadPGN(path, 8)
+	all, err := loadPGN(path, 8)
 	if err == nil {
 		t.Fatalf("plies 8: no error, got %d openings", len(all))
 	}
-	first, err := LoadPGN(writeFile(t, "one.pgn", pgnGood[:strings.Index(pgnGood, "[Event \"two")]), 8)
+	first, err := loadPGN(writeFile(t, "one.pgn", pgnGood[:strings.Index(pgnGood, "[Event \"two")]), 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(first[0].SAN, " "); got != "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O Nf6" {
 		t.Errorf("game 1: %q", got)
 	}
-	second, err := LoadPGN(writeFile(t, "two.pgn", pgnGood[strings.Index(pgnGood, "[Event \"two"):strings.Index(pgnGood, "[Event \"three")]), 7)
+	second, err := loadPGN(writeFile(t, "two.pgn", pgnGood[strings.Index(pgnGood, "[Event \"two"):strings.Index(pgnGood, "[Event \"three")]), 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestPGNGood(t *testing.T) {
 	}
 
 	// plies = 0: the start positions.
-	starts, err := LoadPGN(path, 0)
+	starts, err := loadPGN(path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestPGNBad(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeFile(t, "bad.pgn", ok+c.game+"\n"+ok)
-			list, err := LoadPGN(path, c.plies)
+			list, err := loadPGN(path, c.plies)
 			if list != nil {
 				t.Errorf("got %d openings with the error", len(list))
 			}
@@ -247,13 +247,13 @@ func TestPGNBad(t *testing.T) {
 	}
 	for _, content := range []string{"", "\n\n", "% escape only\n"} {
 		path := writeFile(t, "empty.pgn", content)
-		_, err := LoadPGN(path, 2)
+		_, err := loadPGN(path, 2)
 		wantErr(t, err, path, "no openings")
 		if !errors.Is(err, ErrNoOpenings) {
 			t.Errorf("%q: error %v does not wrap ErrNoOpenings", content, err)
 		}
 	}
-	_, err := LoadPGN(writeFile(t, "ok.pgn", ok), -1)
+	_, err := loadPGN(writeFile(t, "ok.pgn", ok), -1)
 	wantErr(t, err, "plies is -1")
 }
 
@@ -294,16 +294,16 @@ func TestLoad(t *testing.T) {
 			}
 		})
 	}
-	// LoadHashed: the hash of the bytes parsed, none for a built-in set.
-	list, sum, err := LoadHashed(Spec{File: epd})
+	// loadHashed: the hash of the bytes parsed, none for a built-in set.
+	list, sum, err := loadHashed(Spec{File: epd})
 	if err != nil || len(list) != 1 || sum != fmt.Sprintf("%x", sha256.Sum256([]byte(afterE4+"\n"))) {
-		t.Errorf("LoadHashed(epd) = %d openings, %q, %v", len(list), sum, err)
+		t.Errorf("loadHashed(epd) = %d openings, %q, %v", len(list), sum, err)
 	}
-	if list, sum, err := LoadHashed(Spec{Set: "fhr25"}); err != nil || len(list) != 25 || sum != "" {
-		t.Errorf("LoadHashed(fhr25) = %d openings, %q, %v", len(list), sum, err)
+	if list, sum, err := loadHashed(Spec{Set: "fhr25"}); err != nil || len(list) != 25 || sum != "" {
+		t.Errorf("loadHashed(fhr25) = %d openings, %q, %v", len(list), sum, err)
 	}
-	if _, sum, err := LoadHashed(Spec{File: pgn, Plies: 3}); err == nil || sum != "" {
-		t.Errorf("LoadHashed of a too short PGN = %q, %v", sum, err)
+	if _, sum, err := loadHashed(Spec{File: pgn, Plies: 3}); err == nil || sum != "" {
+		t.Errorf("loadHashed of a too short PGN = %q, %v", sum, err)
 	}
 	if !slices.Equal(SetNames(), []string{"fhr25", "two-ply"}) {
 		t.Errorf("SetNames() = %v", SetNames())
@@ -316,7 +316,7 @@ func TestSharedEPDFilesLoad(t *testing.T) {
 		n    int
 	}{{"wac.epd", 300}, {"bk.epd", 24}, {"crafty-bench.epd", 6}, {"zugzwang.epd", 6}} {
 		path := dataFile(t, c.file)
-		list, err := LoadEPD(path)
+		list, err := loadEPD(path)
 		if err != nil {
 			t.Errorf("%s: %v", c.file, err)
 			continue

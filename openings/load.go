@@ -76,19 +76,19 @@ func FileFormat(file, format string) (string, error) {
 // Errors start with "openings:" and name the valid set names, the file, its
 // line and, for PGN, the game.
 func Load(spec Spec) ([]Opening, error) {
-	list, _, err := LoadHashed(spec)
+	list, _, err := loadHashed(spec)
 	return list, err
 }
 
-// LoadHashed is Load that also returns the SHA-256 of an opening file's
+// loadHashed is Load that also returns the SHA-256 of an opening file's
 // content (lower-case hex; "" for a built-in set), computed from the very
 // bytes that were parsed, so that the hash always describes the openings
 // returned.
-func LoadHashed(spec Spec) ([]Opening, string, error) {
+func loadHashed(spec Spec) ([]Opening, string, error) {
 	return LoadHashedContext(context.Background(), spec)
 }
 
-// LoadHashedContext is LoadHashed that stops waiting when ctx ends (opening
+// LoadHashedContext is loadHashed that stops waiting when ctx ends (opening
 // a FIFO waits for a writer; reading one, or a slow file, for data), with
 // ctx's error. The file is read as it is parsed, never whole.
 func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error) {

@@ -3,19 +3,22 @@ package openings
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 )
 
-// Names of the orders Order knows.
+// Ordering is an order Order puts openings in, as the config's order key
+// names it.
+type Ordering string
+
+// The orderings Order knows.
 const (
 	// OrderSequential keeps the set's or file's order.
-	OrderSequential = "sequential"
+	OrderSequential Ordering = "sequential"
 	// OrderRandom shuffles deterministically from a seed.
-	OrderRandom = "random"
+	OrderRandom Ordering = "random"
 )
 
-// OrderNames returns the names of the orders Order knows.
-func OrderNames() []string { return []string{OrderSequential, OrderRandom} }
+// Orderings returns the orderings Order knows.
+func Orderings() []Ordering { return []Ordering{OrderSequential, OrderRandom} }
 
 // pcgStream is the second PCG seed word ("selfplay" in ASCII); with the
 // user's seed as the first it fixes the random order.
@@ -28,7 +31,7 @@ const pcgStream = 0x73656c66706c6179
 // math/rand/v2's Rand.Shuffle driven by rand.NewPCG(seed, 0x73656c66706c6179):
 // the same seed gives the same order on every platform, and math/rand/v2
 // keeps the outputs of PCG and Shuffle stable across Go releases.
-func Order(list []Opening, order string, seed uint64) ([]Opening, error) {
+func Order(list []Opening, order Ordering, seed uint64) ([]Opening, error) {
 	out := make([]Opening, len(list))
 	for i, o := range list {
 		out[i] = o.clone()
@@ -39,7 +42,7 @@ func Order(list []Opening, order string, seed uint64) ([]Opening, error) {
 		r := rand.New(rand.NewPCG(seed, pcgStream))
 		r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	default:
-		return nil, fmt.Errorf("openings: unknown order %q (valid: %s)", order, strings.Join(OrderNames(), ", "))
+		return nil, fmt.Errorf("openings: unknown order %q (valid: %s, %s)", order, OrderSequential, OrderRandom)
 	}
 	return out, nil
 }

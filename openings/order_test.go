@@ -86,11 +86,11 @@ func TestOrderRandom(t *testing.T) {
 }
 
 func TestOrderUnknown(t *testing.T) {
-	for _, order := range []string{"", "Random", "shuffle"} {
+	for _, order := range []Ordering{"", "Random", "shuffle"} {
 		_, err := Order(FHR25(), order, 1)
 		wantErr(t, err, "unknown order", "sequential, random")
 	}
-	if !slices.Equal(OrderNames(), []string{"sequential", "random"}) {
-		t.Errorf("OrderNames() = %v", OrderNames())
+	if !slices.Equal(Orderings(), []Ordering{"sequential", "random"}) {
+		t.Errorf("Orderings() = %v", Orderings())
 	}
 }

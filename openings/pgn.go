@@ -14,10 +14,11 @@ import (
 
 	"selfplay/epd"
 	"selfplay/internal/inputfile"
+	"selfplay/outcome"
 )
 
-// LoadPGN reads a PGN file; see ParsePGN.
-func LoadPGN(path string, plies int) ([]Opening, error) {
+// loadPGN reads a PGN file; see ParsePGN.
+func loadPGN(path string, plies int) ([]Opening, error) {
 	if plies < 0 {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", path, plies)
 	}
@@ -227,8 +228,7 @@ func cleanMovetext(line string, inBrace, ended *bool) (string, error) {
 			if *ended {
 				return fmt.Errorf("%q after the game result", epd.Clip(tok))
 			}
-			switch tok {
-			case "1-0", "0-1", "1/2-1/2", "*":
+			if outcome.Result(tok).Valid() {
 				*ended = true
 			}
 		}

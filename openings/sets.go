@@ -12,19 +12,19 @@ import (
 const (
 	// SetFHR25 is the 25 two-ply openings of Feldmann's FHR self-play test.
 	SetFHR25 = "fhr25"
-	// SetTwoPly is all 400 two-ply openings from the initial position.
-	SetTwoPly = "two-ply"
+	// setTwoPly is all 400 two-ply openings from the initial position.
+	setTwoPly = "two-ply"
 )
 
 // SetNames returns the names of the built-in opening sets.
-func SetNames() []string { return []string{SetFHR25, SetTwoPly} }
+func SetNames() []string { return []string{SetFHR25, setTwoPly} }
 
 // builtin returns the named built-in set and whether it exists.
 func builtin(name string) ([]Opening, bool) {
 	switch name {
 	case SetFHR25:
 		return FHR25(), true
-	case SetTwoPly:
+	case setTwoPly:
 		return TwoPly(), true
 	}
 	return nil, false

@@ -119,7 +119,7 @@ func TestFHR25MatchesEPD(t *testing.T) {
 	if len(lines) != len(list) {
 		t.Fatalf("%s has %d lines, want %d", path, len(lines), len(list))
 	}
-	loaded, err := LoadEPD(path)
+	loaded, err := loadEPD(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestFHR25MatchesEPD(t *testing.T) {
 
 func TestFHR25MatchesPGN(t *testing.T) {
 	path := dataFile(t, "fhr25.pgn")
-	loaded, err := LoadPGN(path, 2)
+	loaded, err := loadPGN(path, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ func gamesText(games [][3]string) string {
 	return b.String()
 }
 
-// A game past MaxEngines, MaxPairings or MaxTerminations ends the read with
-// an error wrapping ErrTooMany at its line; up to them the games are rated.
+// A game past maxEngines, maxPairings or maxTerminations ends the read with
+// an error wrapping errTooMany at its line; up to them the games are rated.
 func TestBounds(t *testing.T) {
 	// Lines per game (with a Termination tag).
 	const lines = 7
@@ -55,12 +55,12 @@ func TestBounds(t *testing.T) {
 		games [][3]string
 		want  string // "" for no error
 	}{
-		{"engines at the bound", engines(MaxEngines), ""},
-		{"engines past it", engines(MaxEngines + 2), fmt.Sprintf("t.pgn:%d: more than 1000 engines: too many to rate at once", MaxEngines/2*lines+1)},
-		{"pairings at the bound", pairings(MaxPairings), ""},
-		{"pairings past it", pairings(MaxPairings + 1), fmt.Sprintf("t.pgn:%d: more than 10000 pairings (pairs of engines that played each other): too many to rate at once", MaxPairings*lines+1)},
-		{"terminations at the bound", terms(MaxTerminations), ""},
-		{"terminations past it", terms(MaxTerminations + 1), fmt.Sprintf("t.pgn:%d: more than 100 different Termination tags: too many to rate at once", MaxTerminations*lines+1)},
+		{"engines at the bound", engines(maxEngines), ""},
+		{"engines past it", engines(maxEngines + 2), fmt.Sprintf("t.pgn:%d: more than 1000 engines: too many to rate at once", maxEngines/2*lines+1)},
+		{"pairings at the bound", pairings(maxPairings), ""},
+		{"pairings past it", pairings(maxPairings + 1), fmt.Sprintf("t.pgn:%d: more than 10000 pairings (pairs of engines that played each other): too many to rate at once", maxPairings*lines+1)},
+		{"terminations at the bound", terms(maxTerminations), ""},
+		{"terminations past it", terms(maxTerminations + 1), fmt.Sprintf("t.pgn:%d: more than 100 different Termination tags: too many to rate at once", maxTerminations*lines+1)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestBounds(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrTooMany) || err.Error() != c.want {
+			if !errors.Is(err, errTooMany) || err.Error() != c.want {
 				t.Fatalf("error %v\nwant %s", err, c.want)
 			}
 		})
@@ -85,14 +85,14 @@ func TestBounds(t *testing.T) {
 // The counts stay within the bounds when the games come in several files.
 func TestBoundsAcrossFiles(t *testing.T) {
 	p := NewPool(0)
-	half := MaxEngines / 2
+	half := maxEngines / 2
 	for f, first := range []int{0, half - 1} { // the second file brings the 1001st engine
 		var g [][3]string
 		for i := first; i+1 < first+half+2; i += 2 {
 			g = append(g, [3]string{fmt.Sprint("e", i), fmt.Sprint("e", i+1), ""})
 		}
 		err := p.Read(context.Background(), strings.NewReader(gamesText(g)), fmt.Sprint(f, ".pgn"), nil)
-		if f == 0 && err != nil || f == 1 && !errors.Is(err, ErrTooMany) {
+		if f == 0 && err != nil || f == 1 && !errors.Is(err, errTooMany) {
 			t.Fatalf("file %d: %v", f, err)
 		}
 	}

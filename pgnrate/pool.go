@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"selfplay/internal/inputfile"
+	"selfplay/outcome"
 	"selfplay/pgnscan"
 	"selfplay/report"
 	"selfplay/standings"
@@ -52,16 +53,16 @@ const DefaultWindow = 1024
 // files: the rating fit is dense in the engines (time grows as their cube:
 // 1,000 take 20 s of CPU and 120 MB), and the report has a section per
 // pairing (about 3 KB of memory each). Engine tournaments have a few dozen
-// engines; a file past these is refused with ErrTooMany.
+// engines; a file past these is refused with errTooMany.
 const (
-	MaxEngines      = 1000
-	MaxPairings     = 10000 // engine pairs that played each other
-	MaxTerminations = 100   // different Termination tags
+	maxEngines      = 1000
+	maxPairings     = 10000 // engine pairs that played each other
+	maxTerminations = 100   // different Termination tags
 )
 
-// ErrTooMany is wrapped by Add's error for a game past MaxEngines,
-// MaxPairings or MaxTerminations; Read stops there.
-var ErrTooMany = errors.New("too many to rate at once")
+// errTooMany is wrapped by Add's error for a game past maxEngines,
+// maxPairings or maxTerminations; Read stops there.
+var errTooMany = errors.New("too many to rate at once")
 
 // startFEN is the initial position's FEN without its clocks.
 const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
@@ -133,9 +134,9 @@ func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, probl
 
 // Read counts the games of one PGN stream, named name in the input list
 // and in the problems: rated games per pairing, pairs within the stream,
-// games without a result ("*") as unfinished. Each malformed game goes to
+// games without a result (outcome.Unfinished) as unfinished. Each malformed game goes to
 // problem (when not nil) and is skipped. The error is the reader's (a
-// *pgnscan.InputError for input that is not PGN), one wrapping ErrTooMany
+// *pgnscan.InputError for input that is not PGN), one wrapping errTooMany
 // that names the game's line, or ctx's when it is cancelled.
 func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(*pgnscan.GameError)) error {
 	p.input.Files = append(p.input.Files, name)
@@ -161,7 +162,7 @@ func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(
 		if err != nil {
 			return err
 		}
-		if err := p.Add(g); errors.Is(err, ErrTooMany) {
+		if err := p.Add(g); errors.Is(err, errTooMany) {
 			return fmt.Errorf("%s:%d: %w", name, g.Line, err)
 		} else if err != nil {
 			p.input.Malformed++
@@ -177,18 +178,12 @@ func (p *Pool) Read(ctx context.Context, r io.Reader, name string, problem func(
 // says why the game cannot be rated; it is counted as read, not rated.
 func (p *Pool) Add(g *pgnscan.Game) error {
 	p.input.Games++
-	if g.Marker == "*" || g.Result == "*" {
+	if g.Marker == outcome.Unfinished || g.Result == outcome.Unfinished {
 		p.input.Unfinished++
 		return nil
 	}
-	var white float64
-	switch g.Result {
-	case "1-0":
-		white = 1
-	case "0-1":
-	case "1/2-1/2":
-		white = 0.5
-	default:
+	white, ok := g.Result.Points(outcome.White)
+	if !ok {
 		return fmt.Errorf("result %q", g.Result)
 	}
 	if g.White == g.Black {
@@ -216,8 +211,8 @@ func (p *Pool) Add(g *pgnscan.Game) error {
 	return nil
 }
 
-// checkBounds returns an error wrapping ErrTooMany when counting g would
-// pass MaxEngines, MaxPairings or MaxTerminations.
+// checkBounds returns an error wrapping errTooMany when counting g would
+// pass maxEngines, maxPairings or maxTerminations.
 func (p *Pool) checkBounds(g *pgnscan.Game) error {
 	w, wok := p.index[g.White]
 	b, bok := p.index[g.Black]
@@ -227,18 +222,18 @@ func (p *Pool) checkBounds(g *pgnscan.Game) error {
 			newEngines++
 		}
 	}
-	if len(p.engines)+newEngines > MaxEngines {
-		return fmt.Errorf("more than %d engines: %w", MaxEngines, ErrTooMany)
+	if len(p.engines)+newEngines > maxEngines {
+		return fmt.Errorf("more than %d engines: %w", maxEngines, errTooMany)
 	}
-	if _, ok := p.byEngine[[2]int32{min(w, b), max(w, b)}]; (newEngines > 0 || !ok) && len(p.pairings) == MaxPairings {
-		return fmt.Errorf("more than %d pairings (pairs of engines that played each other): %w", MaxPairings, ErrTooMany)
+	if _, ok := p.byEngine[[2]int32{min(w, b), max(w, b)}]; (newEngines > 0 || !ok) && len(p.pairings) == maxPairings {
+		return fmt.Errorf("more than %d pairings (pairs of engines that played each other): %w", maxPairings, errTooMany)
 	}
 	term := g.Termination
 	if term == "" {
 		term = noTag
 	}
-	if _, ok := p.terms.index[term]; !ok && len(p.terms.rows) == MaxTerminations {
-		return fmt.Errorf("more than %d different Termination tags: %w", MaxTerminations, ErrTooMany)
+	if _, ok := p.terms.index[term]; !ok && len(p.terms.rows) == maxTerminations {
+		return fmt.Errorf("more than %d different Termination tags: %w", maxTerminations, errTooMany)
 	}
 	return nil
 }

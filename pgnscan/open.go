@@ -16,12 +16,12 @@ import (
 // gzipMagic starts every gzip member (RFC 1952).
 const gzipMagic = "\x1f\x8b"
 
-// Open opens a PGN file for a Scanner, decompressing it when it is gzip
+// open opens a PGN file for a Scanner, decompressing it when it is gzip
 // (recognised by its magic bytes, whatever its name; a name ending in .gz
 // that is not gzip is an error). Close closes the file.
-func Open(path string) (io.ReadCloser, error) { return OpenContext(context.Background(), path) }
+func open(path string) (io.ReadCloser, error) { return OpenContext(context.Background(), path) }
 
-// OpenContext is Open that stops waiting when ctx ends (opening a FIFO
+// OpenContext is open that stops waiting when ctx ends (opening a FIFO
 // waits for a writer; reading one, or a slow file, for data), with ctx's
 // error, as do the reads.
 func OpenContext(ctx context.Context, path string) (io.ReadCloser, error) {

@@ -16,7 +16,7 @@
 // with the next game.
 //
 // Memory does not grow with the input: a token or tag value longer than
-// MaxToken, a comment longer than MaxComment and a NUL byte (binary data,
+// maxToken, a comment longer than maxComment and a NUL byte (binary data,
 // not PGN text) end the scan with an *InputError naming the line.
 package pgnscan
 
@@ -26,22 +26,24 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"selfplay/outcome"
 )
 
-// DefaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
+// defaultFirstMoves is how many main-line moves (plies) Game.FirstMoves
 // keeps unless Options say otherwise.
-const DefaultFirstMoves = 16
+const defaultFirstMoves = 16
 
 // Bounds of what one token may take, in bytes. A real tag value or move is
 // tens of bytes and a comment a few hundred; past these the input is not a
 // PGN (or is damaged), and the scan stops rather than hold or skip it.
 const (
-	// MaxToken bounds a tag name, a tag value and a movetext token (the
+	// maxToken bounds a tag name, a tag value and a movetext token (the
 	// scanner holds the one it reads).
-	MaxToken = 64 << 10
-	// MaxComment bounds a brace comment, a ';' comment and a '%' escape
+	maxToken = 64 << 10
+	// maxComment bounds a brace comment, a ';' comment and a '%' escape
 	// line (skipped, not held).
-	MaxComment = 1 << 20
+	maxComment = 1 << 20
 )
 
 // InputError is a problem that ends the scan: binary data, or a token or
@@ -62,12 +64,13 @@ var errNUL = errors.New("a NUL byte: binary data, not PGN text")
 type Game struct {
 	// Line is the line of the game's first tag (or first token).
 	Line int
-	// Tags: "" when absent. Result is the tag's value; Marker the
-	// termination marker that ends the movetext ("1-0", "0-1", "1/2-1/2"
-	// or "*"), which a well-formed game has equal to Result.
-	Event, Site, Date, Round, White, Black, Result string
-	FEN, SetUp, Termination                        string
-	Marker                                         string
+	// Tags: "" when absent.
+	Event, Site, Date, Round, White, Black string
+	FEN, SetUp, Termination                string
+	// Result is the Result tag's, or the marker's where the tag is absent;
+	// Marker the termination marker that ends the movetext, which a
+	// well-formed game has equal to the Result tag.
+	Result, Marker outcome.Result
 	// Plies counts the main line's moves.
 	Plies int
 	// FirstMoves holds the first main-line moves in SAN as written (move
@@ -104,7 +107,7 @@ func (e *GameError) Error() string {
 // Options tune a Scanner; the zero value is the default.
 type Options struct {
 	// FirstMoves is how many main-line moves Game.FirstMoves keeps: 0 for
-	// DefaultFirstMoves, negative for none.
+	// defaultFirstMoves, negative for none.
 	FirstMoves int
 }
 
@@ -124,6 +127,10 @@ type Scanner struct {
 	prevBlank bool // the previous line was blank
 	prevTag   bool // the previous line's first non-blank byte was '['
 
+	// resultTag is the current game's Result tag as written ("" when
+	// absent), which finish decodes into Game.Result.
+	resultTag string
+
 	keep  int // Options.FirstMoves resolved
 	games int // games returned, malformed ones included
 	tok   []byte
@@ -135,7 +142,7 @@ func NewScanner(r io.Reader, name string, opt Options) *Scanner {
 	keep := opt.FirstMoves
 	switch {
 	case keep == 0:
-		keep = DefaultFirstMoves
+		keep = defaultFirstMoves
 	case keep < 0:
 		keep = 0
 	}
@@ -261,6 +268,7 @@ func (s *Scanner) Next() (*Game, error) {
 func (s *Scanner) game() (*Game, error) {
 	s.games++
 	g := &Game{Line: s.line}
+	s.resultTag = ""
 	if c, _ := s.peek(); c != '[' {
 		return s.movetext(g, "no tags before the movetext")
 	}
@@ -286,13 +294,14 @@ func (s *Scanner) game() (*Game, error) {
 		if err != nil {
 			return nil, s.fail(line, g.Line, g, err.Error(), true)
 		}
-		g.setTag(name, value)
+		s.setTag(g, name, value)
 	}
 	return s.movetext(g, "")
 }
 
-// setTag keeps the tags the scanner reports.
-func (g *Game) setTag(name, value string) {
+// setTag keeps the tags the scanner reports; the Result tag until finish
+// decodes it.
+func (s *Scanner) setTag(g *Game, name, value string) {
 	switch name {
 	case "Event":
 		g.Event = value
@@ -307,7 +316,7 @@ func (g *Game) setTag(name, value string) {
 	case "Black":
 		g.Black = value
 	case "Result":
-		g.Result = value
+		s.resultTag = value
 	case "FEN":
 		g.FEN = value
 	case "SetUp":
@@ -330,8 +339,8 @@ func (s *Scanner) tag() (string, string, error) {
 		if !(c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
 			break
 		}
-		if len(s.tok) == MaxToken {
-			s.stop("a tag name longer than %d bytes", MaxToken)
+		if len(s.tok) == maxToken {
+			s.stop("a tag name longer than %d bytes", maxToken)
 			return "", "", errEOF
 		}
 		s.tok = append(s.tok, c)
@@ -362,8 +371,8 @@ func (s *Scanner) tag() (string, string, error) {
 				c = n
 			}
 		}
-		if len(s.value) == MaxToken {
-			s.stop("tag %s: a value longer than %d bytes", clip(name), MaxToken)
+		if len(s.value) == maxToken {
+			s.stop("tag %s: a value longer than %d bytes", clip(name), maxToken)
 			return "", "", errEOF
 		}
 		s.value = append(s.value, c)
@@ -388,15 +397,15 @@ func (s *Scanner) skipBlanks() {
 }
 
 // skipLine skips the rest of the line, its newline included (a ';'
-// comment or a '%' escape line: at most MaxComment bytes).
+// comment or a '%' escape line: at most maxComment bytes).
 func (s *Scanner) skipLine() {
 	for n := 0; ; n++ {
 		c, ok := s.peek()
 		if !ok {
 			return
 		}
-		if n == MaxComment {
-			s.stop("a comment or escape line longer than %d bytes", MaxComment)
+		if n == maxComment {
+			s.stop("a comment or escape line longer than %d bytes", maxComment)
 			return
 		}
 		s.advance(c)
@@ -423,7 +432,7 @@ func (s *Scanner) skipComment() error {
 			}
 			brace = -1
 		}
-		if n > MaxComment {
+		if n > maxComment {
 			s.tooLongComment(line)
 			return errEOF
 		}
@@ -445,7 +454,7 @@ func (s *Scanner) skipComment() error {
 			}
 			s.pos += len(seg)
 			n += len(seg)
-			if n > MaxComment {
+			if n > maxComment {
 				s.tooLongComment(line)
 				return errEOF
 			}
@@ -478,9 +487,9 @@ func clip(s string) string {
 }
 
 // tooLongComment stops the scan at a comment opened at line that is longer
-// than MaxComment.
+// than maxComment.
 func (s *Scanner) tooLongComment(line int) {
-	s.stop("a comment opened at line %d is longer than %d bytes", line, MaxComment)
+	s.stop("a comment opened at line %d is longer than %d bytes", line, maxComment)
 }
 
 // tagAhead reports whether the '[' at the read position starts a tag
@@ -504,7 +513,7 @@ func (s *Scanner) readComment(max int) error {
 		if !ok {
 			return errEOF
 		}
-		if n > MaxComment {
+		if n > maxComment {
 			s.tooLongComment(line)
 			return errEOF
 		}
@@ -632,8 +641,8 @@ func (s *Scanner) symbol() []byte {
 		if isDelimiter(c) {
 			return s.tok
 		}
-		if len(s.tok) == MaxToken {
-			s.stop("a token longer than %d bytes in the movetext", MaxToken)
+		if len(s.tok) == maxToken {
+			s.stop("a token longer than %d bytes in the movetext", maxToken)
 			return s.tok
 		}
 		s.tok = append(s.tok, c)
@@ -641,17 +650,18 @@ func (s *Scanner) symbol() []byte {
 	}
 }
 
-// terminationMarker is the marker tok spells, or "".
-func terminationMarker(tok []byte) string {
+// terminationMarker is the marker tok spells, or "". (A switch on the
+// bytes: it runs on every movetext token, and allocates nothing.)
+func terminationMarker(tok []byte) outcome.Result {
 	switch string(tok) {
-	case "1-0":
-		return "1-0"
-	case "0-1":
-		return "0-1"
-	case "1/2-1/2":
-		return "1/2-1/2"
-	case "*":
-		return "*"
+	case string(outcome.WhiteWins):
+		return outcome.WhiteWins
+	case string(outcome.BlackWins):
+		return outcome.BlackWins
+	case string(outcome.Draw):
+		return outcome.Draw
+	case string(outcome.Unfinished):
+		return outcome.Unfinished
 	}
 	return ""
 }
@@ -693,12 +703,18 @@ func (s *Scanner) finish(g *Game, problem string) (*Game, error) {
 	case problem != "":
 	case g.White == "" || g.Black == "":
 		problem = "no White or Black tag"
-	case g.Result == "":
+	case s.resultTag == "":
 		g.Result = g.Marker
-	case terminationMarker([]byte(g.Result)) == "":
-		problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", g.Result)
-	case g.Result != g.Marker:
-		problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", g.Result, g.Marker)
+	default:
+		r, err := outcome.Parse(s.resultTag)
+		switch {
+		case err != nil:
+			problem = fmt.Sprintf("Result tag %q is not 1-0, 0-1, 1/2-1/2 or *", s.resultTag)
+		case r != g.Marker:
+			problem = fmt.Sprintf("Result tag %q differs from the termination marker %q", s.resultTag, g.Marker)
+		default:
+			g.Result = r
+		}
 	}
 	if problem != "" {
 		return nil, &GameError{File: s.name, Line: g.Line, GameLine: g.Line, White: g.White, Black: g.Black, Reason: problem}

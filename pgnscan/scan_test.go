@@ -46,7 +46,7 @@ func scanReader(t *testing.T, r io.Reader, opt Options) ([]*Game, []*GameError) 
 
 func scanFile(t *testing.T, name string) ([]*Game, []*GameError) {
 	t.Helper()
-	f, err := Open(filepath.Join("testdata", name))
+	f, err := open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestFastchessFixture(t *testing.T) {
 	var rounds, results []string
 	for _, g := range games {
 		rounds = append(rounds, g.Round)
-		results = append(results, g.Result+"/"+g.Marker)
+		results = append(results, string(g.Result+"/"+g.Marker))
 		if g.FEN == "" || g.SetUp != "1" || g.Book != 0 {
 			t.Errorf("game at line %d: %+v", g.Line, g)
 		}
@@ -272,7 +272,7 @@ func TestOpenGzip(t *testing.T) {
 		return path
 	}
 	for _, name := range []string{"games.pgn.gz", "games-gzipped.pgn"} {
-		f, err := Open(write(name, z.Bytes()))
+		f, err := open(write(name, z.Bytes()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,10 +282,10 @@ func TestOpenGzip(t *testing.T) {
 			t.Errorf("%s: %d games, %v", name, len(games), bad)
 		}
 	}
-	if _, err := Open(write("plain.pgn.gz", plain)); err == nil || !strings.Contains(err.Error(), "not gzip") {
+	if _, err := open(write("plain.pgn.gz", plain)); err == nil || !strings.Contains(err.Error(), "not gzip") {
 		t.Errorf("plain text named .gz: %v", err)
 	}
-	f, err := Open(write("cut.pgn.gz", z.Bytes()[:z.Len()/2]))
+	f, err := open(write("cut.pgn.gz", z.Bytes()[:z.Len()/2]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestOpenGzip(t *testing.T) {
 			break
 		}
 	}
-	if _, err := Open(filepath.Join(dir, "missing.pgn")); err == nil {
+	if _, err := open(filepath.Join(dir, "missing.pgn")); err == nil {
 		t.Error("a missing file opened")
 	}
 }

@@ -23,7 +23,7 @@ import (
 )
 
 // New creates the player of a config entry: an in-process variant, or an
-// external UCI engine whose stderr is appended to logDir/LogFileName(name)
+// external UCI engine whose stderr is appended to logDir/logFileName(name)
 // (when logDir is not empty), up to uci.DefaultLogLimit.
 func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
 	if !e.External() {
@@ -47,7 +47,7 @@ func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, e
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine %s: log directory: %w", e.Name, err)
 		}
-		path := filepath.Join(logDir, LogFileName(e.Name))
+		path := filepath.Join(logDir, logFileName(e.Name))
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			made = append([]string{path}, made...)
 		}
@@ -101,7 +101,7 @@ func (l *loggedEngine) Close() error {
 	return err
 }
 
-// LogFileName is the file name of an engine's stderr log: the name with
+// logFileName is the file name of an engine's stderr log: the name with
 // ".log" added, escaped so that any engine name is one plain file inside
 // the log directory and two different names never share a file, also on a
 // case-insensitive file system. Lower-case letters, digits, '-', '_' and
@@ -112,7 +112,7 @@ func (l *loggedEngine) Close() error {
 // form is longer than maxLogStem bytes is cut there and given '~' and 16
 // hex digits of its SHA-256, which keeps it within file-name limits (such
 // names share a file only if 64 bits of their hashes collide).
-func LogFileName(name string) string {
+func logFileName(name string) string {
 	var b strings.Builder
 	for i := 0; i < len(name); i++ {
 		c := name[i]

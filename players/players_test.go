@@ -83,8 +83,8 @@ func TestLogFileName(t *testing.T) {
 		{"é", "%C3%A9.log"},
 	}
 	for _, tt := range tests {
-		if got := LogFileName(tt.name); got != tt.want {
-			t.Errorf("LogFileName(%q) = %q, want %q", tt.name, got, tt.want)
+		if got := logFileName(tt.name); got != tt.want {
+			t.Errorf("logFileName(%q) = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
@@ -105,9 +105,9 @@ func TestLogFileNameSafeAndInjective(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, n := range names {
-		f := LogFileName(n)
+		f := logFileName(n)
 		if f != filepath.Base(f) || strings.ContainsAny(f, "/\\\x00") || strings.HasPrefix(f, ".") || len(f) > 255 {
-			t.Errorf("LogFileName(%q) = %q is not a plain file name", n, f)
+			t.Errorf("logFileName(%q) = %q is not a plain file name", n, f)
 		}
 		folded := strings.ToLower(f)
 		if prev, dup := seen[folded]; dup && prev != n {
@@ -136,7 +136,7 @@ func TestExternalLogNameFromHostileName(t *testing.T) {
 		}
 		e.Search(context.Background(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", nil, engines.Limits{Nodes: 10})
 		e.Close()
-		if b, err := os.ReadFile(filepath.Join(dir, LogFileName(name))); err != nil || !strings.Contains(string(b), "boom") {
+		if b, err := os.ReadFile(filepath.Join(dir, logFileName(name))); err != nil || !strings.Contains(string(b), "boom") {
 			t.Errorf("engine %q: log %q, %v", name, b, err)
 		}
 	}

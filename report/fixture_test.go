@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/store/record"
@@ -156,7 +157,7 @@ func (f *fixtureSource) addTournament(name, snapshot string, engines []string, t
 			ID: int64(i + 1), TournamentID: id, Pair: fg.pair, Index: fg.index, OpeningID: o[0], OpeningName: o[1],
 			StartFEN:     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			OpeningMoves: []string{o[2][:4], o[2][5:]}, White: white, Black: black,
-			Result: fg.result, Termination: fg.term, Reason: fg.reason, Culprit: fg.culprit, Plies: 6, FinalFEN: "8/8/8/8/8/8/8/8 w - - 0 1",
+			Result: outcome.Result(fg.result), Termination: fg.term, Reason: fg.reason, Culprit: fg.culprit, Plies: 6, FinalFEN: "8/8/8/8/8/8/8/8 w - - 0 1",
 			Started:  base.Add(time.Duration(i) * 10 * time.Minute),
 			Finished: base.Add(time.Duration(i)*10*time.Minute + 7*time.Minute + 30*time.Second),
 			PGN:      "[Event \"fixture\"]\n\n*\n",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/standings"
 )
@@ -81,7 +82,7 @@ func TestHTMLEscapesNames(t *testing.T) {
 		Name: evil, Format: "match", Status: "complete", Engines: []string{evil, "b"},
 		Ratings: []report.Rating{{Rank: 1, Engine: evil, Status: "unconnected"}},
 		Pairings: []report.Pairing{{First: evil, Second: "b", Verdict: evil + " vs b: no games played",
-			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil, FirstWhite: []string{"1-0"}}}}}},
+			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil, FirstWhite: []outcome.Result{"1-0"}}}}}},
 		Terminations: report.Terminations{Engines: []string{evil}, Rows: []report.TerminationRow{{Termination: evil}}},
 		Search:       []report.EngineSearch{{Engine: evil}},
 	}}}
@@ -139,8 +140,8 @@ func TestOpeningIDShownOnce(t *testing.T) {
 	r := report.Report{Level: 0.95, Tournaments: []report.Tournament{{
 		Name: "t", Format: "match", Status: "complete", Engines: []string{"a", "b"},
 		Pairings: []report.Pairing{{First: "a", Second: "b", Openings: report.Openings{Rows: []report.OpeningRow{
-			{ID: "fhr-01 e4 e5", Name: "fhr-01 e4 e5", Games: 1, FirstWhite: []string{"1-0"}},
-			{ID: "fhr-02", Name: "1. e4 e6", Games: 1, FirstWhite: []string{"0-1"}},
+			{ID: "fhr-01 e4 e5", Name: "fhr-01 e4 e5", Games: 1, FirstWhite: []outcome.Result{"1-0"}},
+			{ID: "fhr-02", Name: "1. e4 e6", Games: 1, FirstWhite: []outcome.Result{"0-1"}},
 		}}}},
 	}}}
 	for name, write := range map[string]func(*bytes.Buffer, report.Report) error{"text": writeText, "HTML": writeHTML} {
@@ -163,7 +164,7 @@ func TestTextEscapesNames(t *testing.T) {
 		Name: evil, Format: "match", Status: "complete", Engines: []string{evil, "b"},
 		Ratings: []report.Rating{{Rank: 1, Engine: evil, Status: "unconnected"}, {Rank: 2, Engine: "b", Status: "unconnected"}},
 		Pairings: []report.Pairing{{First: evil, Second: "b", Verdict: evil + " vs b: no games played",
-			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil + " name", FirstWhite: []string{"1-0"}}}}}},
+			Openings: report.Openings{Rows: []report.OpeningRow{{ID: evil, Name: evil + " name", FirstWhite: []outcome.Result{"1-0"}}}}}},
 		Terminations: report.Terminations{Engines: []string{evil}, Rows: []report.TerminationRow{{Termination: evil}}},
 		Search:       []report.EngineSearch{{Engine: evil}},
 	}}}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/stats"
 )
 
@@ -207,11 +208,15 @@ func openingsPartOf(p Pairing, column, heading string) part {
 		head:    []string{"opening", "name", p.First + " = white", p.First + " = black", "score (" + column + ")"},
 		numeric: []bool{false, false, false, false, true},
 	}
-	results := func(rs []string) string {
+	results := func(rs []outcome.Result) string {
 		if len(rs) == 0 {
 			return "-"
 		}
-		return strings.Join(rs, " ")
+		texts := make([]string, len(rs))
+		for i, r := range rs {
+			texts[i] = r.String()
+		}
+		return strings.Join(texts, " ")
 	}
 	for _, r := range o.Rows {
 		tb.rows = append(tb.rows, []string{r.ID, openingName(r), results(r.FirstWhite), results(r.FirstBlack),
@@ -249,14 +254,10 @@ func openingScoresPart(p Pairing, opt SectionOptions) part {
 		numeric: []bool{false, false, true, true, true, true},
 	}
 	// Points of White in results written White-Black.
-	whitePoints := func(rs []string) (pts Float) {
+	whitePoints := func(rs []outcome.Result) (pts Float) {
 		for _, r := range rs {
-			switch r {
-			case "1-0":
-				pts++
-			case "1/2-1/2":
-				pts += 0.5
-			}
+			p, _ := r.Points(outcome.White)
+			pts += Float(p)
 		}
 		return pts
 	}
@@ -291,7 +292,7 @@ func openingScoresPart(p Pairing, opt SectionOptions) part {
 }
 
 func terminationsPart(t Terminations) part {
-	tb := &table{head: []string{"termination", "games", "1-0", "0-1", "draws"}, numeric: []bool{false, true, true, true, true}}
+	tb := &table{head: []string{"termination", "games", outcome.WhiteWins.String(), outcome.BlackWins.String(), "draws"}, numeric: []bool{false, true, true, true, true}}
 	for _, e := range t.Engines {
 		tb.head = append(tb.head, "against "+e)
 		tb.numeric = append(tb.numeric, true)

@@ -1,6 +1,10 @@
 package report
 
-import "time"
+import (
+	"time"
+
+	"selfplay/outcome"
+)
 
 // Version is the "version" field of the JSON report; it changes only when
 // a field changes meaning or disappears (new fields may be added).
@@ -250,8 +254,8 @@ type OpeningRow struct {
 	// FirstWhite and FirstBlack are the results (1-0, 0-1, 1/2-1/2; White
 	// first, as PGN writes them) of the games in which the first engine had
 	// White, and Black, in schedule order: one each per round.
-	FirstWhite []string `json:"first_white"`
-	FirstBlack []string `json:"first_black"`
+	FirstWhite []outcome.Result `json:"first_white"`
+	FirstBlack []outcome.Result `json:"first_black"`
 	// Games and FirstPoints are the opening's games over every round and
 	// the first engine's points in them (a single pair's score only when
 	// the opening was played once each way).

@@ -7,6 +7,7 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/engines/board"
+	"selfplay/outcome"
 )
 
 // adjudicator ends games early: at the move limit (FHR paper §3.3: "stopped
@@ -24,7 +25,7 @@ type adjudicator struct {
 
 // afterMove records side's score for the move it just played (a holds the
 // position after it) and applies resign and draw adjudication.
-func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (result, reason string) {
+func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (result outcome.Result, reason string) {
 	c := j.cfg
 	j.last[side], j.haveLast[side] = s, true
 	if c.ResignMoves > 0 {
@@ -47,7 +48,7 @@ func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (
 		inRange := move >= c.DrawMoveFrom && s <= d && s >= -d
 		j.drawRun[side] = count(j.drawRun[side], inRange)
 		if j.drawRun[board.White] >= c.DrawMoves && j.drawRun[board.Black] >= c.DrawMoves {
-			return "1/2-1/2", fmt.Sprintf("Draw by adjudication: both engines scored within %d cp for %d moves", c.DrawScore, c.DrawMoves)
+			return outcome.Draw, fmt.Sprintf("Draw by adjudication: both engines scored within %d cp for %d moves", c.DrawScore, c.DrawMoves)
 		}
 	}
 	return "", ""
@@ -62,25 +63,25 @@ func count(run int, ok bool) int {
 
 // atMoveLimit decides a game stopped at the move limit.
 // The referee searches the game's position from startFEN after moves.
-func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engines.Engine, startFEN string, moves []string) (result, reason string) {
+func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engines.Engine, startFEN string, moves []string) (result outcome.Result, reason string) {
 	c := j.cfg
 	prefix := fmt.Sprintf("Adjudicated at move %d", c.Move)
 	switch c.Policy {
 	case config.PolicyDraw:
-		return "1/2-1/2", prefix + ": draw"
+		return outcome.Draw, prefix + ": draw"
 	case config.PolicyAgree:
 		if !j.haveLast[0] || !j.haveLast[1] {
-			return "1/2-1/2", prefix + ": draw (no scores to agree on)"
+			return outcome.Draw, prefix + ": draw (no scores to agree on)"
 		}
 		w, b := j.last[board.White], -j.last[board.Black] // both from White's view
 		m := engines.Score(c.Margin)
 		switch {
 		case w >= m && b >= m:
-			return "1-0", fmt.Sprintf("%s: engines agree White wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+			return outcome.WhiteWins, fmt.Sprintf("%s: engines agree White wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
 		case w <= -m && b <= -m:
-			return "0-1", fmt.Sprintf("%s: engines agree Black wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+			return outcome.BlackWins, fmt.Sprintf("%s: engines agree Black wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
 		}
-		return "1/2-1/2", fmt.Sprintf("%s: draw, engines do not agree on a winner (%s, %s)", prefix, w.Pawns(), b.Pawns())
+		return outcome.Draw, fmt.Sprintf("%s: draw, engines do not agree on a winner (%s, %s)", prefix, w.Pawns(), b.Pawns())
 	default: // referee
 		err := referee.NewGame(ctx)
 		var res engines.Result
@@ -88,7 +89,7 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engin
 			res, err = referee.Search(ctx, startFEN, moves, engines.Limits{Nodes: c.RefereeNodes})
 		}
 		if err != nil {
-			return "1/2-1/2", fmt.Sprintf("%s: draw (referee: %v)", prefix, err)
+			return outcome.Draw, fmt.Sprintf("%s: draw (referee: %v)", prefix, err)
 		}
 		s := res.Info.Score
 		if a.b.Side() == board.Black {
@@ -97,10 +98,10 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engin
 		m := engines.Score(c.Margin)
 		switch {
 		case s >= m:
-			return "1-0", fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+			return outcome.WhiteWins, fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
 		case s <= -m:
-			return "0-1", fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+			return outcome.BlackWins, fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
 		}
-		return "1/2-1/2", fmt.Sprintf("%s: draw, referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+		return outcome.Draw, fmt.Sprintf("%s: draw, referee %s scores %s for White", prefix, c.Referee, s.Pawns())
 	}
 }

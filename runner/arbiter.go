@@ -6,6 +6,7 @@ import (
 	"github.com/notnil/chess"
 
 	"selfplay/engines/board"
+	"selfplay/outcome"
 	"selfplay/store/record"
 )
 
@@ -64,7 +65,7 @@ func (a *arbiter) play(m *chess.Move) (string, error) {
 // outcome of a position by the rules alone.
 type ruling struct {
 	over        bool
-	result      string // 1-0, 0-1, 1/2-1/2
+	result      outcome.Result
 	termination record.Termination
 	reason      string
 }
@@ -75,20 +76,20 @@ func (a *arbiter) rule() ruling {
 	if len(a.valid) == 0 {
 		if a.pos.Status() == chess.Checkmate {
 			if white {
-				return ruling{true, "0-1", record.Checkmate, "Black mates"}
+				return ruling{true, outcome.BlackWins, record.Checkmate, "Black mates"}
 			}
-			return ruling{true, "1-0", record.Checkmate, "White mates"}
+			return ruling{true, outcome.WhiteWins, record.Checkmate, "White mates"}
 		}
-		return ruling{true, "1/2-1/2", record.Stalemate, "Draw by stalemate"}
+		return ruling{true, outcome.Draw, record.Stalemate, "Draw by stalemate"}
 	}
 	if a.seen[a.b.Hash()] >= 3 {
-		return ruling{true, "1/2-1/2", record.Repetition, "Draw by threefold repetition"}
+		return ruling{true, outcome.Draw, record.Repetition, "Draw by threefold repetition"}
 	}
 	if a.pos.HalfMoveClock() >= 100 {
-		return ruling{true, "1/2-1/2", record.FiftyMoves, "Draw by the fifty-move rule"}
+		return ruling{true, outcome.Draw, record.FiftyMoves, "Draw by the fifty-move rule"}
 	}
 	if a.b.IsInsufficientMaterial() {
-		return ruling{true, "1/2-1/2", record.InsufficientMaterial, "Draw by insufficient material"}
+		return ruling{true, outcome.Draw, record.InsufficientMaterial, "Draw by insufficient material"}
 	}
 	return ruling{}
 }

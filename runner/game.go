@@ -12,6 +12,7 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/openings"
+	"selfplay/outcome"
 	"selfplay/store/record"
 )
 
@@ -33,6 +34,40 @@ var errAbandoned = errors.New("game abandoned")
 // Engine faults end the game with a recorded reason; only cancellation of
 // ctx returns an error (and the game is abandoned).
 func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, black, referee engines.Engine) (*record.Game, error) {
+	p, err := startGame(t, job, white, black)
+	if err != nil {
+		return nil, err
+	}
+	over, err := p.newGame(ctx)
+	for err == nil && !over {
+		over, err = p.turn(ctx, referee)
+	}
+	if err != nil {
+		return nil, err
+	}
+	g := p.g
+	g.Plies = len(g.Moves) - len(job.opening.Moves)
+	g.FinalFEN = p.a.pos.String()
+	g.Finished = time.Now()
+	return g, nil
+}
+
+// gamePlay is a game being played: the record it fills in, the arbiter's
+// position, and the players with their clock and adjudicator.
+type gamePlay struct {
+	t       *config.Tournament
+	job     gameJob
+	g       *record.Game
+	a       *arbiter
+	moves   []string // every move from the start position in UCI, opening included
+	players [2]engines.Engine
+	names   [2]string
+	clock   *gameClock
+	adj     *adjudicator
+}
+
+// startGame sets up the game's record and plays the opening's moves.
+func startGame(t *config.Tournament, job gameJob, white, black engines.Engine) (*gamePlay, error) {
 	g := &record.Game{
 		Pair: job.pair, Index: job.index, Round: job.round,
 		OpeningID: job.opening.ID, OpeningName: job.opening.Name,
@@ -43,7 +78,9 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 	if err != nil {
 		return nil, err
 	}
-	var moves []string
+	p := &gamePlay{t: t, job: job, g: g, a: a,
+		players: [2]engines.Engine{white, black}, names: [2]string{job.white, job.black},
+		clock: newGameClock(t.Limits.TC), adj: &adjudicator{cfg: t.Adjudication}}
 	for _, uci := range job.opening.Moves {
 		m := a.find(uci)
 		if m == nil {
@@ -53,120 +90,148 @@ func playGame(ctx context.Context, t *config.Tournament, job gameJob, white, bla
 		if err != nil {
 			return nil, err
 		}
-		moves = append(moves, uci)
-		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: uci, SAN: san, Book: true})
+		p.moves = append(p.moves, uci)
+		g.Moves = append(g.Moves, record.Move{Ply: len(p.moves), UCI: uci, SAN: san, Book: true})
 	}
-	players := [2]engines.Engine{white, black}
-	names := [2]string{job.white, job.black}
-	clock := newGameClock(t.Limits.TC)
-	adj := &adjudicator{cfg: t.Adjudication}
-	end := func(result string, term record.Termination, reason string) {
-		g.Result, g.Termination, g.Reason = result, term, reason
-	}
-	// fault ends the game by a fault of side's engine, which is charged
-	// with it (record.Game.Culprit) whatever the result.
-	fault := func(side board.Color, result string, term record.Termination, reason string) {
-		end(result, term, reason)
-		g.Culprit = names[side]
-	}
-	over := false
+	return p, nil
+}
+
+// end ends the game.
+func (p *gamePlay) end(result outcome.Result, term record.Termination, reason string) {
+	p.g.Result, p.g.Termination, p.g.Reason = result, term, reason
+}
+
+// fault ends the game by a fault of side's engine, which is charged with
+// it (record.Game.Culprit) whatever the result.
+func (p *gamePlay) fault(side board.Color, result outcome.Result, term record.Termination, reason string) {
+	p.end(result, term, reason)
+	p.g.Culprit = p.names[side]
+}
+
+// newGame tells both engines that a game starts; an engine that fails
+// there loses the game (over).
+func (p *gamePlay) newGame(ctx context.Context) (over bool, err error) {
 	for _, side := range []board.Color{board.White, board.Black} {
-		if err := players[side].NewGame(ctx); err != nil {
+		if err := p.players[side].NewGame(ctx); err != nil {
 			if ctx.Err() != nil {
-				return nil, errAbandoned
+				return false, errAbandoned
 			}
 			term := faultKind(err, false)
 			when := "at the new game"
 			if errors.As(err, new(*startError)) {
 				when = "at its start"
 			}
-			fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), names[side], faultVerb(term), when, err))
-			over = true
-			break
+			p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), p.names[side], faultVerb(term), when, err))
+			return true, nil
 		}
 	}
-	for !over {
-		if r := a.rule(); r.over {
-			end(r.result, r.termination, r.reason)
-			break
-		}
-		if lim := t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
-			result, reason := adj.atMoveLimit(ctx, a, referee, job.opening.StartFEN, moves)
-			if ctx.Err() != nil {
-				return nil, errAbandoned
-			}
-			end(result, record.Adjudication, reason)
-			break
-		}
-		side := a.b.Side()
-		us := int(side)
-		lim, timeout := moveLimits(t, job.pair, len(moves), side, clock, job.external[us])
-		mctx, cancel := context.WithCancel(ctx)
-		if timeout > 0 {
-			mctx, cancel = context.WithTimeout(ctx, timeout)
-		}
-		start := time.Now()
-		res, err := safeSearch(mctx, players[us], job.opening.StartFEN, moves, lim)
-		elapsed := time.Since(start)
-		late := mctx.Err() != nil
-		if e := res.Info.Elapsed; job.external[us] && e > 0 && e < elapsed {
-			// The UCI adapter's time from go to bestmove: the move's clock
-			// starts at go, and the ping before it does not count, for the
-			// clock nor for the deadline (which the adapter measures from
-			// go as well).
-			elapsed = e
-			late = late && elapsed >= timeout
-		}
-		cancel()
+	return false, nil
+}
+
+// turn ends the game by the rules or at the move limit, or has the side
+// to move play; over says the game has ended.
+func (p *gamePlay) turn(ctx context.Context, referee engines.Engine) (over bool, err error) {
+	a := p.a
+	if r := a.rule(); r.over {
+		p.end(r.result, r.termination, r.reason)
+		return true, nil
+	}
+	if lim := p.t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
+		result, reason := p.adj.atMoveLimit(ctx, a, referee, p.job.opening.StartFEN, p.moves)
 		if ctx.Err() != nil {
-			return nil, errAbandoned
+			return false, errAbandoned
 		}
-		if err == nil && late {
-			// A move that came after the deadline, from a search the
-			// deadline cut short, is never taken as a normal move.
-			err = fmt.Errorf("the search was stopped at the deadline and answered after %v: %w",
-				elapsed.Round(time.Millisecond), context.DeadlineExceeded)
-		}
-		loser := sideName(side)
-		if err != nil {
-			switch term := faultKind(err, t.Limits.TC != nil || t.Limits.MoveTime > 0); {
-			case term == record.TimeForfeit:
-				fault(side, timeLossFor(side, a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, names[us], err))
-			case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
-				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, names[us], err))
-			case term == record.EngineTimeout:
-				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, names[us], timeout, err))
-			default:
-				fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, names[us], faultVerb(term), err))
-			}
-			break
-		}
-		if forfeit := clock.spend(side, elapsed, t.Limits); forfeit != "" {
-			fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, names[us], forfeit))
-			break
-		}
-		m := a.find(res.Move)
-		if m == nil {
-			fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, names[us], res.Move))
-			break
-		}
-		san, err := a.play(m)
-		if err != nil {
-			return nil, err
-		}
-		moves = append(moves, res.Move)
-		i := res.Info
-		g.Moves = append(g.Moves, record.Move{Ply: len(moves), UCI: res.Move, SAN: san, Score: int(i.Score),
-			Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
-		if result, reason := adj.afterMove(side, i.Score, a); result != "" {
-			end(result, record.Adjudication, reason)
-			break
-		}
+		p.end(result, record.Adjudication, reason)
+		return true, nil
 	}
-	g.Plies = len(g.Moves) - len(job.opening.Moves)
-	g.FinalFEN = a.pos.String()
-	g.Finished = time.Now()
-	return g, nil
+	return p.move(ctx)
+}
+
+// move has the side to move search and plays its move; an engine fault,
+// a time forfeit, an illegal move or resign or draw adjudication after
+// the move ends the game (over).
+func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
+	a, side := p.a, p.a.b.Side()
+	us := int(side)
+	res, elapsed, timeout, err := p.search(ctx, side)
+	if ctx.Err() != nil {
+		return false, errAbandoned
+	}
+	if err != nil {
+		p.searchFault(side, err, timeout)
+		return true, nil
+	}
+	loser := sideName(side)
+	if forfeit := p.clock.spend(side, elapsed, p.t.Limits); forfeit != "" {
+		p.fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, p.names[us], forfeit))
+		return true, nil
+	}
+	m := a.find(res.Move)
+	if m == nil {
+		p.fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, p.names[us], res.Move))
+		return true, nil
+	}
+	san, err := a.play(m)
+	if err != nil {
+		return false, err
+	}
+	p.moves = append(p.moves, res.Move)
+	i := res.Info
+	p.g.Moves = append(p.g.Moves, record.Move{Ply: len(p.moves), UCI: res.Move, SAN: san, Score: int(i.Score),
+		Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
+	if result, reason := p.adj.afterMove(side, i.Score, a); result != "" {
+		p.end(result, record.Adjudication, reason)
+		return true, nil
+	}
+	return false, nil
+}
+
+// search runs side's search for the next move under the move's limits and
+// returns it with the time it took and the move's timeout (0: none). A
+// move that came after the deadline is an error; the caller checks ctx.
+func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result, time.Duration, time.Duration, error) {
+	us := int(side)
+	external := p.job.external[us]
+	lim, timeout := moveLimits(p.t, p.job.pair, len(p.moves), side, p.clock, external)
+	mctx, cancel := context.WithCancel(ctx)
+	if timeout > 0 {
+		mctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	start := time.Now()
+	res, err := safeSearch(mctx, p.players[us], p.job.opening.StartFEN, p.moves, lim)
+	elapsed := time.Since(start)
+	late := mctx.Err() != nil
+	if e := res.Info.Elapsed; external && e > 0 && e < elapsed {
+		// The UCI adapter's time from go to bestmove: the move's clock
+		// starts at go, and the ping before it does not count, for the
+		// clock nor for the deadline (which the adapter measures from
+		// go as well).
+		elapsed = e
+		late = late && elapsed >= timeout
+	}
+	cancel()
+	if err == nil && late {
+		// A move that came after the deadline, from a search the
+		// deadline cut short, is never taken as a normal move.
+		err = fmt.Errorf("the search was stopped at the deadline and answered after %v: %w",
+			elapsed.Round(time.Millisecond), context.DeadlineExceeded)
+	}
+	return res, elapsed, timeout, err
+}
+
+// searchFault ends the game by side's failed search, by the kind of fault.
+func (p *gamePlay) searchFault(side board.Color, err error, timeout time.Duration) {
+	loser, name := sideName(side), p.names[side]
+	switch term := faultKind(err, p.t.Limits.TC != nil || p.t.Limits.MoveTime > 0); {
+	case term == record.TimeForfeit:
+		p.fault(side, timeLossFor(side, p.a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, name, err))
+	case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
+		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, name, err))
+	case term == record.EngineTimeout:
+		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, name, timeout, err))
+	default:
+		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, name, faultVerb(term), err))
+	}
 }
 
 // faultKind classifies an engine's error by the contract's fault kinds: a
@@ -216,18 +281,21 @@ func sideName(c board.Color) string {
 }
 
 // lossFor is the result when side loses.
-func lossFor(side board.Color) string {
-	if side == board.White {
-		return "0-1"
+func lossFor(side board.Color) outcome.Result { return outcome.Loss(sideOf(side)) }
+
+// sideOf is the outcome's name of a board colour.
+func sideOf(c board.Color) outcome.Side {
+	if c == board.White {
+		return outcome.White
 	}
-	return "1-0"
+	return outcome.Black
 }
 
 // timeLossFor is the result when side oversteps its time: a loss, or a draw
 // when the opponent has no mating material (FIDE Laws 6.9).
-func timeLossFor(side board.Color, a *arbiter) string {
+func timeLossFor(side board.Color, a *arbiter) outcome.Result {
 	if !a.canMate(side.Other()) {
-		return "1/2-1/2"
+		return outcome.Draw
 	}
 	return lossFor(side)
 }

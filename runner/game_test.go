@@ -14,6 +14,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/local"
 	"selfplay/openings"
+	"selfplay/outcome"
 	"selfplay/standings"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -279,7 +280,7 @@ func TestResignAndDrawAdjudication(t *testing.T) {
 		cfg    config.Adjudication
 		scores []engines.Score // ply by ply, White first
 		ply    int             // the ply after which the game ends (1-based), 0: not ended
-		result string
+		result outcome.Result
 		reason string
 	}{
 		{"white resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
@@ -359,7 +360,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 		cfg    config.Adjudication
 		last   [2]engines.Score // each side's last score, its own view
 		have   bool             // both sides have reported a score
-		result string
+		result outcome.Result
 		reason string
 	}{
 		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]engines.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
@@ -385,7 +386,10 @@ func TestMoveLimitPolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	adj := &adjudicator{cfg: config.Adjudication{Move: 60, Policy: config.PolicyReferee, Referee: "plain", RefereeNodes: 2000, Margin: 200}}
-	for _, c := range []struct{ fen, result string }{
+	for _, c := range []struct {
+		fen    string
+		result outcome.Result
+	}{
 		{fen, "1-0"},
 		{"3qk3/8/8/8/8/8/8/4K3 b - - 0 1", "0-1"},
 		{"3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "0-1"},
@@ -421,7 +425,7 @@ func TestTimeLossAndMatingMaterial(t *testing.T) {
 				t.Errorf("%s: canMate(%s) = %v", c.fen, sideName(side), got)
 			}
 			// side oversteps its time: it loses if the opponent could mate.
-			want := "1/2-1/2"
+			want := outcome.Draw
 			if c.canMate[side.Other()] {
 				want = lossFor(side)
 			}
@@ -449,7 +453,7 @@ func TestCulprit(t *testing.T) {
 		opening      openings.Opening
 		limits       config.Limits
 		white, black func(*board.Board) (engines.Result, error)
-		result       string
+		result       outcome.Result
 		term         record.Termination
 		culprit      string
 	}{
@@ -590,7 +594,7 @@ func TestSPRTStateDecisionIsFinal(t *testing.T) {
 	addPair := func(first0, first1 string) { // results of the pair's games, White's view
 		t.Helper()
 		for i, r := range []string{first0, first1} {
-			g := &record.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: r}
+			g := &record.Game{Pair: pair, Index: i, White: "a", Black: "b", Result: outcome.Result(r)}
 			if i == 1 {
 				g.White, g.Black = "b", "a"
 			}

@@ -56,7 +56,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 	tag("Round", record.PGNRound(g.Pair, g.Index))
 	tag("White", g.White)
 	tag("Black", g.Black)
-	tag("Result", g.Result)
+	tag("Result", g.Result.String())
 	if !h.standard {
 		tag("SetUp", "1")
 		tag("FEN", g.StartFEN)
@@ -88,7 +88,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 		}
 		whiteToMove = !whiteToMove
 	}
-	tokens = append(tokens, g.Result)
+	tokens = append(tokens, g.Result.String())
 	if g.Reason != "" {
 		tokens = append(tokens, "{"+sanitizeComment(g.Reason)+"}")
 	}

@@ -114,39 +114,14 @@ func CheckNames(cfg *config.File, opts Options) error {
 type gameKey struct{ pair, index int }
 
 func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, st *store.Store, opts Options) error {
-	if len(t.Openings.List) == 0 {
-		return fmt.Errorf("tournament %s: no openings loaded (the config must come from config.Load or config.Parse)", t.Name)
-	}
-	sched, err := newSchedule(t)
-	if err != nil {
-		return fmt.Errorf("tournament %s: %w", t.Name, err)
-	}
-	snap, err := t.Snapshot(cfg)
-	if err != nil {
-		return fmt.Errorf("tournament %s: %w", t.Name, err)
-	}
-	snapText, err := snap.Encode()
+	sched, snapText, hash, err := planTournament(cfg, t)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256([]byte(snapText))
-	hash := hex.EncodeToString(sum[:])
-
-	row, err := st.TournamentByName(ctx, t.Name)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
+	row, err := storedTournament(ctx, st, t, opts, snapText, hash)
+	if err != nil {
 		return err
-	case slices.Contains(opts.Restart, t.Name):
-		fmt.Fprintf(opts.Progress, "%s: -restart: deleting its stored games\n", t.Name)
-		if err := st.DeleteTournament(ctx, row.ID); err != nil {
-			return err
-		}
-		row = record.Tournament{}
-	case row.ConfigHash != hash:
-		return &ConfigChangedError{Tournament: t.Name, Changes: snapshot.Diff(row.Config, snapText)}
 	}
-
 	// Without PGN and moves: the tally needs only results, pairs and colors
 	// (a resume at 100,000 games would otherwise hold every PGN).
 	var stored []record.Game
@@ -164,43 +139,19 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 	}
 	share := opts.Shard
-	tally := standings.NewTally()
-	var sprt *sprtState
-	if share.Sharded() {
-		sprt = &sprtState{} // no test: a shard's games alone do not decide it
-	} else {
-		sprt = newSPRTState(t, tally)
-	}
-	// Replayed game by game, so the SPRT decides where it decided in the
-	// interrupted run and later stored games cannot undo that.
-	done := map[gameKey]bool{}
-	outside := 0 // stored games outside the share (of a larger -pairs before)
-	for i := range stored {
-		if err := tally.Add(&stored[i]); err != nil {
-			return err
-		}
-		sprt.update(tally)
-		done[gameKey{stored[i].Pair, stored[i].Index}] = true
-		if !share.Contains(stored[i].Pair) {
-			outside++
-		}
+	rp, err := replayStored(t, stored, share)
+	if err != nil {
+		return err
 	}
 	// Stored games are games of this schedule (the config hash matched).
 	shareTotal := 2 * share.PairsOf(sched.total/2)
-	pending := shareTotal - (len(done) - outside)
+	pending := shareTotal - (len(rp.done) - rp.outside)
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
 	}
-	printBroken(opts.Progress, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeLimits(t.Limits), concurrency),
-		fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", sched.total, len(t.Openings.List), len(t.Pairings()), t.Rounds))
-	if !share.Covers(sched.total / 2) {
-		fmt.Fprintf(opts.Progress, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, sched.total)
-	}
-	if len(stored) > 0 && pending > 0 {
-		fmt.Fprintf(opts.Progress, "%s: resuming, %d of %d games stored\n", t.Name, len(stored), shareTotal+outside)
-	}
-	toPlay := pending > 0 && !sprt.decided()
+	printPlan(opts.Progress, t, sched.total, share, concurrency, len(stored), pending, rp.outside)
+	toPlay := pending > 0 && !rp.sprt.decided()
 	// The engines are tried before the tournament is written: a bad
 	// command or UCI option, or tables too large for the machine, store
 	// nothing, so the fixed config starts afresh instead of meeting a
@@ -213,47 +164,153 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 			return err
 		}
 	}
-	if row.ID == 0 {
-		row = record.Tournament{Name: t.Name, Config: snapText, ConfigHash: hash, TotalGames: sched.total, Shard: share}
-		for _, name := range t.Engines {
-			e, _ := cfg.Engine(name)
-			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
-		}
-		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
-			return err
-		}
-	} else if !row.Shard.Equal(share) {
-		// The same shard with another -pairs (the next wave), or a new
-		// share for a tournament without games (checkShard).
-		if err := st.SetShard(ctx, row.ID, share); err != nil {
-			return err
-		}
+	if row, err = saveTournament(ctx, cfg, t, st, row, snapText, hash, sched.total, share); err != nil {
+		return err
 	}
 
-	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: tally, sprt: sprt,
-		prog: newProgress(opts.Progress, opts, t.Name, shareTotal+outside, lastGame(share, sched.total), len(stored), tally, sprt)}
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt,
+		prog: newProgress(opts.Progress, opts, t.Name, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
 	if toPlay {
-		if err := r.play(ctx, sched, share, done, pending, concurrency); err != nil {
+		if err := r.play(ctx, sched, share, rp.done, pending, concurrency); err != nil {
 			r.prog.finish()
 			if errors.Is(err, ErrInterrupted) {
-				printBroken(opts.Progress, fmt.Sprintf("%s: interrupted with %d of %d games stored;", t.Name, tally.Games, shareTotal+outside),
+				printBroken(opts.Progress, fmt.Sprintf("%s: interrupted with %d of %d games stored;", t.Name, rp.tally.Games, shareTotal+rp.outside),
 					"run the same command again to resume")
 			}
 			return err
 		}
 	}
 	r.prog.finish()
-	state, llr := sprt.stored()
+	return r.finish(ctx, share, sched.total)
+}
+
+// planTournament is the tournament's schedule and its config snapshot
+// (canonical JSON) with the snapshot's hash (sha256, hex).
+func planTournament(cfg *config.File, t *config.Tournament) (sched *schedule, snapText, hash string, err error) {
+	if len(t.Openings.List) == 0 {
+		return nil, "", "", fmt.Errorf("tournament %s: no openings loaded (the config must come from config.Load or config.Parse)", t.Name)
+	}
+	sched, err = newSchedule(t)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	snap, err := t.Snapshot(cfg)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("tournament %s: %w", t.Name, err)
+	}
+	snapText, err = snap.Encode()
+	if err != nil {
+		return nil, "", "", err
+	}
+	sum := sha256.Sum256([]byte(snapText))
+	return sched, snapText, hex.EncodeToString(sum[:]), nil
+}
+
+// storedTournament is the tournament's stored row, or the zero row when it
+// has none or -restart deleted it; a row stored under another config
+// snapshot is a *ConfigChangedError.
+func storedTournament(ctx context.Context, st *store.Store, t *config.Tournament, opts Options, snapText, hash string) (record.Tournament, error) {
+	row, err := st.TournamentByName(ctx, t.Name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return record.Tournament{}, err
+	case slices.Contains(opts.Restart, t.Name):
+		fmt.Fprintf(opts.Progress, "%s: -restart: deleting its stored games\n", t.Name)
+		if err := st.DeleteTournament(ctx, row.ID); err != nil {
+			return record.Tournament{}, err
+		}
+		row = record.Tournament{}
+	case row.ConfigHash != hash:
+		return record.Tournament{}, &ConfigChangedError{Tournament: t.Name, Changes: snapshot.Diff(row.Config, snapText)}
+	}
+	return row, nil
+}
+
+// replayed is what a tournament's stored games add up to.
+type replayed struct {
+	tally   *standings.Tally
+	sprt    *sprtState
+	done    map[gameKey]bool
+	outside int // stored games outside the share (of a larger -pairs before)
+}
+
+// replayStored counts the stored games, game by game, so the SPRT decides
+// where it decided in the interrupted run and later stored games cannot
+// undo that.
+func replayStored(t *config.Tournament, stored []record.Game, share record.Shard) (replayed, error) {
+	rp := replayed{tally: standings.NewTally(), done: map[gameKey]bool{}}
+	if share.Sharded() {
+		rp.sprt = &sprtState{} // no test: a shard's games alone do not decide it
+	} else {
+		rp.sprt = newSPRTState(t, rp.tally)
+	}
+	for i := range stored {
+		if err := rp.tally.Add(&stored[i]); err != nil {
+			return replayed{}, err
+		}
+		rp.sprt.update(rp.tally)
+		rp.done[gameKey{stored[i].Pair, stored[i].Index}] = true
+		if !share.Contains(stored[i].Pair) {
+			rp.outside++
+		}
+	}
+	return rp, nil
+}
+
+// printPlan prints what the run will play: the players, limits and games,
+// the share of them, and how many are stored already (outside of them
+// outside the share).
+func printPlan(w io.Writer, t *config.Tournament, total int, share record.Shard, concurrency, stored, pending, outside int) {
+	shareTotal := 2 * share.PairsOf(total/2)
+	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeLimits(t.Limits), concurrency),
+		fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds))
+	if !share.Covers(total / 2) {
+		fmt.Fprintf(w, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, total)
+	}
+	if stored > 0 && pending > 0 {
+		fmt.Fprintf(w, "%s: resuming, %d of %d games stored\n", t.Name, stored, shareTotal+outside)
+	}
+}
+
+// saveTournament creates the tournament's row with its engines when it has
+// none, or records a new share of it.
+func saveTournament(ctx context.Context, cfg *config.File, t *config.Tournament, st *store.Store, row record.Tournament,
+	snapText, hash string, total int, share record.Shard) (record.Tournament, error) {
+	if row.ID == 0 {
+		row = record.Tournament{Name: t.Name, Config: snapText, ConfigHash: hash, TotalGames: total, Shard: share}
+		for _, name := range t.Engines {
+			e, _ := cfg.Engine(name)
+			row.Engines = append(row.Engines, record.Engine{Name: name, Options: engineDescription(e)})
+		}
+		var err error
+		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
+			return record.Tournament{}, err
+		}
+	} else if !row.Shard.Equal(share) {
+		// The same shard with another -pairs (the next wave), or a new
+		// share for a tournament without games (checkShard).
+		if err := st.SetShard(ctx, row.ID, share); err != nil {
+			return record.Tournament{}, err
+		}
+	}
+	return row, nil
+}
+
+// finish stores the tournament's status and SPRT state after the run and
+// prints its report.
+func (r *run) finish(ctx context.Context, share record.Shard, total int) error {
+	state, llr := r.sprt.stored()
 	// A share is not the tournament: only the whole schedule, or a
 	// decided SPRT, completes it.
 	status := record.StatusComplete
-	if !share.Covers(sched.total/2) && !sprt.decided() {
+	if !share.Covers(total/2) && !r.sprt.decided() {
 		status = record.StatusShareComplete
 	}
-	if err := st.UpdateStatus(ctx, row.ID, status, state, llr); err != nil {
+	if err := r.st.UpdateStatus(ctx, r.tid, status, state, llr); err != nil {
 		return err
 	}
-	return printReport(ctx, st, t.Name, opts.Progress)
+	return printReport(ctx, r.st, r.t.Name, r.opts.Progress)
 }
 
 // printReport writes a finished tournament's text report (what `selfplay
@@ -341,11 +398,11 @@ func engineDescription(e config.Engine) string {
 	return fmt.Sprintf("preset=%s %s hash=%d", e.Preset, e.Options.String(), e.Hash)
 }
 
-// outcome is a finished game reported by a worker, or with
+// workerEvent is a finished game reported by a worker, or with
 // Options.GameLines the start of one (start set, game and err nil): sent
 // on the same channel, so that with one worker "Started game 2" always
 // follows "Finished game 1".
-type outcome struct {
+type workerEvent struct {
 	game  *record.Game
 	err   error
 	start *gameJob
@@ -378,7 +435,7 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan gameJob)
-	finished := make(chan outcome)
+	finished := make(chan workerEvent)
 	// With an SPRT, a game is handed out only while fewer than
 	// concurrency games are neither stored nor abandoned: a slot is freed
 	// when the collector has counted a game, not when a worker has played
@@ -408,35 +465,49 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
-		shareGames(share, sched.total, func(i int) bool {
-			j, err := sched.job(i)
-			if err != nil {
-				finished <- outcome{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
-				return false
-			}
-			if done[gameKey{j.pair, j.index}] {
-				return true
-			}
-			if slots != nil {
-				select {
-				case slots <- struct{}{}:
-				case <-runCtx.Done():
-					return false
-				}
-			}
-			select {
-			case jobs <- j:
-				return true
-			case <-runCtx.Done():
-				return false
-			}
-		})
+		r.deal(runCtx, sched, share, done, slots, jobs, finished)
 	}()
 	go func() {
 		wg.Wait()
 		close(finished)
 	}()
+	return r.collect(ctx, runCtx, stop, finished, release)
+}
 
+// deal hands the share's games that are not done to the workers in
+// schedule order, each once a slot is free (slots nil: no limit), until
+// all are handed out or runCtx ends.
+func (r *run) deal(runCtx context.Context, sched *schedule, share record.Shard, done map[gameKey]bool,
+	slots chan struct{}, jobs chan<- gameJob, finished chan<- workerEvent) {
+	shareGames(share, sched.total, func(i int) bool {
+		j, err := sched.job(i)
+		if err != nil {
+			finished <- workerEvent{err: fmt.Errorf("tournament %s: %w", r.t.Name, err)}
+			return false
+		}
+		if done[gameKey{j.pair, j.index}] {
+			return true
+		}
+		if slots != nil {
+			select {
+			case slots <- struct{}{}:
+			case <-runCtx.Done():
+				return false
+			}
+		}
+		select {
+		case jobs <- j:
+			return true
+		case <-runCtx.Done():
+			return false
+		}
+	})
+}
+
+// collect stores and counts the games the workers finish until they have
+// all stopped; the first error stops the run (stop cancels runCtx), and
+// release frees a game's slot once it is counted or abandoned.
+func (r *run) collect(ctx, runCtx context.Context, stop func(), finished <-chan workerEvent, release func()) error {
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
 	var firstErr error
@@ -505,7 +576,7 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 // worker plays games from jobs with its own engine instances (one per
 // engine name, reused across games after NewGame) and, for the referee
 // policy, its own referee.
-func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- outcome) {
+func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- workerEvent) {
 	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {
@@ -515,7 +586,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 	}()
 	var referee engines.Engine
 	var err error
-	if a := t.Adjudication; a.Policy == config.PolicyReferee && a.Move > 0 {
+	if a := t.Adjudication; a.UsesReferee() {
 		if referee, err = local.New(a.Referee, a.RefereeOptions, config.RefereeHashMiB); err != nil {
 			err = fmt.Errorf("tournament %s: referee %q: %w", t.Name, a.Referee, err)
 		}
@@ -537,7 +608,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 	}
 	for j := range jobs {
 		if err != nil {
-			finished <- outcome{err: err}
+			finished <- workerEvent{err: err}
 			return
 		}
 		white, werr := get(j.white)
@@ -559,7 +630,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		j.external = [2]bool{r.external(j.white), r.external(j.black)}
 		if r.opts.GameLines {
 			started := j
-			finished <- outcome{start: &started}
+			finished <- workerEvent{start: &started}
 		}
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
@@ -571,7 +642,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- o
 		// The collector reads until every worker is gone, so this never
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
-		finished <- outcome{game: g, err: gerr}
+		finished <- workerEvent{game: g, err: gerr}
 	}
 }
 

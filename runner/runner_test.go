@@ -17,6 +17,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
+	"selfplay/outcome"
 	"selfplay/players"
 	"selfplay/stats"
 	"selfplay/store"
@@ -181,9 +182,9 @@ func checkGame(t *testing.T, g *record.Game, adjudicationMove int) {
 		if pos.Status() != chess.Checkmate {
 			t.Fatalf("%s: final position is not mate", id)
 		}
-		want := "1-0"
+		want := outcome.WhiteWins
 		if pos.Turn() == chess.White {
-			want = "0-1"
+			want = outcome.BlackWins
 		}
 		if g.Result != want {
 			t.Fatalf("%s: result %s, want %s", id, g.Result, want)

@@ -41,10 +41,10 @@ func TestScheduleOrder(t *testing.T) {
 	fhr25, twoPly := openings.FHR25(), openings.TwoPly()
 	tests := []struct {
 		name   string
-		format string
+		format config.Format
 		eng    []string
 		list   []openings.Opening
-		order  string
+		order  openings.Ordering
 		rounds int
 	}{
 		{"match", config.FormatMatch, []string{"a", "b"}, fhr25, openings.OrderSequential, 1},

@@ -94,7 +94,7 @@ func (s *Server) gameView(r *http.Request) (gameView, record.Game, []string, err
 	positions, rerr := replay(g)
 	v := gameView{ID: g.ID, Tournament: tournamentRef{g.TournamentID, tname}, Pair: g.Pair, Index: g.Index, Round: record.PGNRound(g.Pair, g.Index),
 		OpeningID: g.OpeningID, OpeningName: g.OpeningName, StartFEN: g.StartFEN, White: g.White, Black: g.Black,
-		Result: g.Result, Termination: string(g.Termination), Reason: g.Reason, Culprit: g.Culprit, FinalFEN: g.FinalFEN,
+		Result: g.Result.String(), Termination: string(g.Termination), Reason: g.Reason, Culprit: g.Culprit, FinalFEN: g.FinalFEN,
 		Started: g.Started.UTC(), Finished: g.Finished.UTC(), PGN: g.PGN, Moves: []moveView{}}
 	if rerr != nil {
 		v.ReplayError = rerr.Error()

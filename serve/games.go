@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -67,7 +68,7 @@ func listRow(g record.Game) gameRow {
 		finished = g.Finished.UTC().Format(time.RFC3339Nano) // the stored text
 	}
 	return gameRow{gameSummary: gameSummary{ID: g.ID, Pair: g.Pair, Index: g.Index, Round: g.Round,
-		OpeningID: g.OpeningID, OpeningName: g.OpeningName, White: g.White, Black: g.Black, Result: g.Result,
+		OpeningID: g.OpeningID, OpeningName: g.OpeningName, White: g.White, Black: g.Black, Result: g.Result.String(),
 		Termination: g.Termination, Culprit: g.Culprit, Plies: g.Plies, Finished: finished},
 		Round: record.PGNRound(g.Pair, g.Index)}
 }
@@ -119,7 +120,10 @@ func (s *Server) gamesView(r *http.Request) (gamesView, error) {
 	if err != nil {
 		return gamesView{}, err
 	}
-	v := gamesView{Filter: f, Page: page, PerPage: gamesPerPage, Results: []string{"1-0", "0-1", "1/2-1/2"}}
+	v := gamesView{Filter: f, Page: page, PerPage: gamesPerPage}
+	for _, r := range outcome.Final() {
+		v.Results = append(v.Results, r.String())
+	}
 	for _, t := range record.Terminations() {
 		v.Terminations = append(v.Terminations, string(t))
 	}
@@ -133,7 +137,7 @@ func (s *Server) gamesView(r *http.Request) (gamesView, error) {
 		return gamesView{}, err
 	}
 	match := func(g *record.Game) bool {
-		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result == f.Result) &&
+		return (f.Engine == "" || g.White == f.Engine || g.Black == f.Engine) && (f.Result == "" || g.Result.String() == f.Result) &&
 			(f.Termination == "" || string(g.Termination) == f.Termination) && (f.Opening == "" || g.OpeningID == f.Opening)
 	}
 	t, openings, ids, total, known, err := s.gameList(r.Context(), id, match, (page-1)*gamesPerPage, gamesPerPage)

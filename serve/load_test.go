@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/store"
 	"selfplay/store/record"
 	"selfplay/store/storetest"
@@ -62,7 +63,7 @@ func startWriter(tb testing.TB, path string, firstPair int, every time.Duration)
 		}
 		g := &record.Game{TournamentID: 1, Pair: pair, Index: idx, Round: pair/25 + 1, OpeningID: fmt.Sprintf("fhr-%02d", pair%25+1),
 			OpeningName: fmt.Sprintf("Opening %d", pair%25+1), StartFEN: startFEN, White: white, Black: black,
-			Result: []string{"1-0", "0-1", "1/2-1/2"}[rng.IntN(3)], Termination: record.Adjudication, Reason: "adjudicated",
+			Result: outcome.Final()[rng.IntN(3)], Termination: record.Adjudication, Reason: "adjudicated",
 			Started: time.Now().Add(-time.Second), Finished: time.Now()}
 		m := pool[n%len(pool)]
 		g.Moves, g.FinalFEN = m.moves, m.final

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/store"
@@ -32,7 +33,7 @@ func TestOpeningsPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	type key struct{ first, second, opening string }
-	got := map[key][2][]string{}
+	got := map[key][2][]outcome.Result{}
 	for page := 1; page <= pages; page++ {
 		url := fmt.Sprintf("/api/tournaments/1/openings?page=%d", page)
 		res, body := get(t, h, "GET", url)
@@ -52,7 +53,7 @@ func TestOpeningsPages(t *testing.T) {
 			for _, o := range p.Openings.Rows {
 				k := key{p.First, p.Second, o.ID}
 				g := got[k]
-				got[k] = [2][]string{append(g[0], o.FirstWhite...), append(g[1], o.FirstBlack...)}
+				got[k] = [2][]outcome.Result{append(g[0], o.FirstWhite...), append(g[1], o.FirstBlack...)}
 				games += o.Games
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -44,7 +45,7 @@ func resultsDB(t *testing.T, path, name string, games int, result string) {
 	for i := range games {
 		white, black := engines[i%2].Name, engines[1-i%2].Name
 		g := record.Game{TournamentID: tid, Pair: i / 2, Index: i % 2, Round: i/2 + 1, OpeningID: "op", OpeningName: "Italian",
-			StartFEN: startFEN, White: white, Black: black, Result: result, Termination: record.Adjudication, Plies: 2,
+			StartFEN: startFEN, White: white, Black: black, Result: outcome.Result(result), Termination: record.Adjudication, Plies: 2,
 			Started: start.Add(time.Duration(i) * time.Minute), Finished: start.Add(time.Duration(i+1) * time.Minute),
 			FinalFEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
 			Moves:    []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Depth: 3}, {Ply: 2, UCI: "e7e5", SAN: "e5", Depth: 3}},

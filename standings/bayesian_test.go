@@ -1,6 +1,7 @@
 package standings
 
 import (
+	"selfplay/outcome"
 	"testing"
 
 	"selfplay/stats"
@@ -14,8 +15,9 @@ import (
 func TestBayesianSPRTCountsPairGames(t *testing.T) {
 	const config = `{"format":"match","players":["a","b"],"sprt":{"elo0":-10,"elo1":10,"alpha":0.05,"beta":0.05,"model":"bayesian"}}`
 	test := stats.SPRT{Elo0: -10, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: stats.BayesianElo}
-	results := map[string][2]string{ // White-Black results; a is White in game 0
-		"WW": {"1-0", "0-1"}, "WL": {"1-0", "1-0"}, "DD": {"1/2-1/2", "1/2-1/2"}, "LD": {"0-1", "1/2-1/2"},
+	w, b, d := outcome.WhiteWins, outcome.BlackWins, outcome.Draw
+	results := map[string][2]outcome.Result{ // White-Black results; a is White in game 0
+		"WW": {w, b}, "WL": {w, w}, "DD": {d, d}, "LD": {b, d},
 	}
 	var games []record.Game
 	for i, s := range []string{"WL", "WW", "WL", "DD", "LD", "WL", "WW"} {

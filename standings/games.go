@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/store/record"
 )
@@ -28,10 +29,10 @@ func (tt *terminationTally) add(g *record.Game) {
 	}
 	row.Games++
 	switch g.Result {
-	case "1-0":
+	case outcome.WhiteWins:
 		row.WhiteWins++
 		row.Against[g.Black]++
-	case "0-1":
+	case outcome.BlackWins:
 		row.BlackWins++
 		row.Against[g.White]++
 	default:

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/store/record"
 )
@@ -32,7 +33,7 @@ func liveGames(rng *rand.Rand, pairs int, pairings [][2]string) []record.Game {
 				white, black = black, white
 			}
 			res := results[rng.IntN(3)]
-			g := record.Game{Pair: p, Index: idx, Round: p/25 + 1, White: white, Black: black, Result: res,
+			g := record.Game{Pair: p, Index: idx, Round: p/25 + 1, White: white, Black: black, Result: outcome.Result(res),
 				Termination: terms[rng.IntN(len(terms))], OpeningID: fmt.Sprintf("o%d", p%25),
 				OpeningName: fmt.Sprintf("opening %d", p%25),
 				Started:     start.Add(time.Duration(rng.IntN(1000)) * time.Second)}
@@ -215,7 +216,7 @@ func TestLiveOpeningsWindows(t *testing.T) {
 		t.Errorf("openings past the last pair: %v", got)
 	}
 	for _, size := range []int{1, 7, 50, 1000} {
-		type joined struct{ white, black []string }
+		type joined struct{ white, black []outcome.Result }
 		got := map[[2]string]map[string]*joined{}
 		games := 0
 		for from := 0; from < span; from += size {

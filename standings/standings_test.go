@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"selfplay/config/snapshot"
+	"selfplay/outcome"
 	"selfplay/report"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -166,8 +167,8 @@ func pairGames(n int, score string) []record.Game {
 		"LD": {"0-1", "1/2-1/2"}, "LL": {"0-1", "1-0"},
 	}[score]
 	return []record.Game{
-		{Pair: n, Index: 0, White: "a", Black: "b", Result: results[0], OpeningID: "o"},
-		{Pair: n, Index: 1, White: "b", Black: "a", Result: results[1], OpeningID: "o"},
+		{Pair: n, Index: 0, White: "a", Black: "b", Result: outcome.Result(results[0]), OpeningID: "o"},
+		{Pair: n, Index: 1, White: "b", Black: "a", Result: outcome.Result(results[1]), OpeningID: "o"},
 	}
 }
 

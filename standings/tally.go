@@ -3,6 +3,7 @@ package standings
 import (
 	"fmt"
 
+	"selfplay/outcome"
 	"selfplay/stats"
 	"selfplay/store/record"
 )
@@ -31,14 +32,9 @@ func NewTally() *Tally {
 }
 
 // whiteScore is White's points for a result.
-func whiteScore(result string) (float64, error) {
-	switch result {
-	case "1-0":
-		return 1, nil
-	case "0-1":
-		return 0, nil
-	case "1/2-1/2":
-		return 0.5, nil
+func whiteScore(result outcome.Result) (float64, error) {
+	if p, ok := result.Points(outcome.White); ok {
+		return p, nil
 	}
 	return 0, fmt.Errorf("unknown result %q", result)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/store/record"
 )
 
@@ -261,7 +262,7 @@ func (r *Reader) reportGames(ctx context.Context, out []record.Game, where strin
 			return nil, fmt.Errorf("reading games: %w", err)
 		}
 		g.OpeningID, g.OpeningName = in.str(openingID), in.str(openingName)
-		g.White, g.Black, g.Result = in.str(white), in.str(black), in.str(result)
+		g.White, g.Black, g.Result = in.str(white), in.str(black), outcome.Result(in.str(result))
 		g.Termination, g.Culprit = record.Termination(in.str(term)), in.str(culprit)
 		g.Started, g.Finished = parseTime(string(started)), parseTime(string(finished))
 		out = append(out, g)

@@ -25,9 +25,9 @@ const (
 
 // Limits bounding the budgets a run accepts.
 const (
-	MaxBudgets = 64               // budgets in one run
-	MaxNodes   = int64(1) << 50   // one node budget
-	MaxDepth   = search.MaxDepth  // the search's own iteration cap
+	maxBudgets = 64               // budgets in one run
+	maxNodes   = int64(1) << 50   // one node budget
+	maxDepth   = search.MaxDepth  // the search's own iteration cap
 	maxExp     = 50               // the exponent in BASEx2^E
 	minMove    = time.Millisecond // smallest -movetime
 	maxMove    = 24 * time.Hour   // largest -movetime
@@ -92,7 +92,7 @@ func ParseNodes(s string) (Plan, error) {
 func parseNodeItem(it string) ([]int64, error) {
 	i := strings.Index(it, powMarker)
 	if i < 0 {
-		n, err := parsePositive(it, MaxNodes)
+		n, err := parsePositive(it, maxNodes)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func parseNodeItem(it string) ([]int64, error) {
 		if !strings.ContainsRune(mulSymbols, r) {
 			return nil, errors.New(`want BASEx2^E or BASEx2^A..B, e.g. 2700x2^1..10`)
 		}
-		b, err := parsePositive(head[:len(head)-size], MaxNodes)
+		b, err := parsePositive(head[:len(head)-size], maxNodes)
 		if err != nil {
 			return nil, fmt.Errorf("base: %w", err)
 		}
@@ -116,8 +116,8 @@ func parseNodeItem(it string) ([]int64, error) {
 	}
 	var out []int64
 	for e := lo; e <= hi; e++ {
-		if base > MaxNodes>>e {
-			return nil, fmt.Errorf("%dx2^%d is more than the largest budget %d", base, e, MaxNodes)
+		if base > maxNodes>>e {
+			return nil, fmt.Errorf("%dx2^%d is more than the largest budget %d", base, e, maxNodes)
 		}
 		out = append(out, base<<e)
 	}
@@ -125,7 +125,7 @@ func parseNodeItem(it string) ([]int64, error) {
 }
 
 // ParseDepths parses a -depth value: a comma-separated list of depths and
-// ranges (4..8 = 4, 5, 6, 7, 8), sorted, each in 1..MaxDepth.
+// ranges (4..8 = 4, 5, 6, 7, 8), sorted, each in 1..maxDepth.
 func ParseDepths(s string) (Plan, error) {
 	items, err := splitList("-depth", s)
 	if err != nil {
@@ -133,7 +133,7 @@ func ParseDepths(s string) (Plan, error) {
 	}
 	var vals []int64
 	for _, it := range items {
-		lo, hi, err := parseRange(it, 1, MaxDepth)
+		lo, hi, err := parseRange(it, 1, maxDepth)
 		if err != nil {
 			return Plan{}, fmt.Errorf("-depth %q: %w", it, err)
 		}
@@ -178,8 +178,8 @@ func splitList(flag, s string) ([]string, error) {
 
 // finish sorts the budgets and rejects duplicates and overlong lists.
 func finish(flag string, vals []int64) ([]int64, error) {
-	if len(vals) > MaxBudgets {
-		return nil, fmt.Errorf("%s: %d budgets, at most %d", flag, len(vals), MaxBudgets)
+	if len(vals) > maxBudgets {
+		return nil, fmt.Errorf("%s: %d budgets, at most %d", flag, len(vals), maxBudgets)
 	}
 	slices.Sort(vals)
 	for i := 1; i < len(vals); i++ {

@@ -51,8 +51,8 @@ type Skipped struct {
 
 // Skip reasons.
 const (
-	ReasonNoAnswer = "no bm or am: cannot be judged"
-	ReasonNoMove   = "no legal move (mate or stalemate)"
+	reasonNoAnswer = "no bm or am: cannot be judged"
+	reasonNoMove   = "no legal move (mate or stalemate)"
 )
 
 // Select returns the records a run can search and those it must skip:
@@ -71,9 +71,9 @@ func Select(recs []epd.Record, judge bool) ([]epd.Record, []Skipped) {
 		b.Generate(&l, board.All)
 		switch {
 		case l.N == 0:
-			skip = append(skip, Skipped{r.Line, r.ID, ReasonNoMove})
+			skip = append(skip, Skipped{r.Line, r.ID, reasonNoMove})
 		case judge && !Judged(r):
-			skip = append(skip, Skipped{r.Line, r.ID, ReasonNoAnswer})
+			skip = append(skip, Skipped{r.Line, r.ID, reasonNoAnswer})
 		default:
 			use = append(use, r)
 		}
@@ -84,9 +84,9 @@ func Select(recs []epd.Record, judge bool) ([]epd.Record, []Skipped) {
 // Judged reports whether a record has an answer to judge a move by.
 func Judged(r epd.Record) bool { return len(r.Best) > 0 || len(r.Avoid) > 0 }
 
-// Solves reports whether move (UCI) solves the record: one of bm (when it
+// solves reports whether move (UCI) solves the record: one of bm (when it
 // has any) and none of am.
-func Solves(r epd.Record, move string) bool {
+func solves(r epd.Record, move string) bool {
 	if !Judged(r) || slices.Contains(r.Avoid, move) {
 		return false
 	}
@@ -296,7 +296,7 @@ func searchOne(ctx context.Context, sp **search.Searcher, o search.Options, hash
 	}
 	i := r.Info
 	return Outcome{
-		Done: true, Judged: Judged(rec), Solved: Solves(rec, move), Move: move,
+		Done: true, Judged: Judged(rec), Solved: solves(rec, move), Move: move,
 		FirstDepth: first, Depth: i.Depth, Score: i.Score,
 		Nodes: i.Nodes, MainNodes: r.Counters.MainNodes, QNodes: r.Counters.QNodes, Time: i.Elapsed,
 	}, nil

@@ -70,9 +70,9 @@ func TestSelect(t *testing.T) {
 		unjudged int
 	}{
 		{true, []string{"mate1", "mate2", "queen", "poisoned", "wrong"},
-			map[string]string{"nobm": ReasonNoAnswer, "mated": ReasonNoMove}, 0},
+			map[string]string{"nobm": reasonNoAnswer, "mated": reasonNoMove}, 0},
 		{false, []string{"mate1", "mate2", "queen", "poisoned", "wrong", "nobm"},
-			map[string]string{"mated": ReasonNoMove}, 1},
+			map[string]string{"mated": reasonNoMove}, 1},
 	}
 	for _, tc := range tests {
 		use, skip := Select(recs, tc.judge)
@@ -119,8 +119,8 @@ func TestSolves(t *testing.T) {
 	}
 	for _, tc := range tests {
 		r := epd.Record{Best: tc.best, Avoid: tc.avoid}
-		if got := Solves(r, tc.move); got != tc.want {
-			t.Errorf("Solves(bm %v am %v, %s) = %v, want %v", tc.best, tc.avoid, tc.move, got, tc.want)
+		if got := solves(r, tc.move); got != tc.want {
+			t.Errorf("solves(bm %v am %v, %s) = %v, want %v", tc.best, tc.avoid, tc.move, got, tc.want)
 		}
 	}
 }

@@ -53,8 +53,8 @@ func TestMatchHelpDefaults(t *testing.T) {
 		"(default " + fmt.Sprint(config.DefaultSPRTAlpha) + ")\n",
 		"  -time-margin duration\n    \tgrace before a time forfeit under -movetime and -tc (default " + config.DefaultTimeMargin.String() + ")\n",
 		"  -move-timeout duration\n    \tan external engine's longest move under -nodes or -depth before it loses as hung (default 2m)\n",
-		"(default " + openings.SetFHR25 + ")\n", "(default " + openings.OrderSequential + ")\n",
-		"(default " + config.PolicyReferee + ")\n", "(default " + config.DefaultSPRTModel.String() + ")\n",
+		"(default " + openings.SetFHR25 + ")\n", "(default " + string(openings.OrderSequential) + ")\n",
+		"(default " + string(config.PolicyReferee) + ")\n", "(default " + config.DefaultSPRTModel.String() + ")\n",
 		"  -db string\n    \tdatabase file (default \"selfplay.db\")\n",
 	} {
 		if !strings.Contains(stderr, want) {

@@ -185,7 +185,13 @@ func TestDocsStayInside(t *testing.T) {
 // docs/fhr25.epd, the openings file the cutechess-cli and fastchess
 // examples play, is the built-in set fhr25, position for position.
 func TestFHR25EPDIsTheBuiltInSet(t *testing.T) {
-	file, err := openings.LoadEPD(filepath.Join(docsRoot, "docs", "fhr25.epd"))
+	path := filepath.Join(docsRoot, "docs", "fhr25.epd")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	file, err := openings.ParseEPD(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"selfplay/outcome"
 )
 
 // Status is a tournament's state.
@@ -86,7 +88,7 @@ type Game struct {
 	StartFEN     string
 	OpeningMoves []string
 	White, Black string
-	Result       string // 1-0, 0-1 or 1/2-1/2
+	Result       outcome.Result // a finished game's: 1-0, 0-1 or 1/2-1/2
 	Termination  Termination
 	Reason       string
 	Culprit      string // engine charged with the fault that ended the game (illegal move, time forfeit, engine timeout, crash, error), also in a draw; "" otherwise

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"selfplay/outcome"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -162,15 +163,15 @@ func synthGame(rng *rand.Rand, id int64, i, plies int) record.Game {
 	g.Termination = t.term
 	switch {
 	case !t.decided:
-		g.Result = "1/2-1/2"
+		g.Result = outcome.Draw
 	case rng.IntN(100) < 52: // fhr a little stronger
-		g.Result = map[bool]string{true: "1-0", false: "0-1"}[white == "fhr"]
+		g.Result = map[bool]outcome.Result{true: outcome.WhiteWins, false: outcome.BlackWins}[white == "fhr"]
 	default:
-		g.Result = map[bool]string{true: "0-1", false: "1-0"}[white == "fhr"]
+		g.Result = map[bool]outcome.Result{true: outcome.BlackWins, false: outcome.WhiteWins}[white == "fhr"]
 	}
 	g.Reason = string(t.term)
 	if t.fault {
-		g.Culprit = map[string]string{"1-0": black, "0-1": white}[g.Result]
+		g.Culprit = map[outcome.Result]string{outcome.WhiteWins: black, outcome.BlackWins: white}[g.Result]
 	}
 	g.Plies = plies/2 + rng.IntN(plies+1)
 	g.Moves = []record.Move{{Ply: 1, UCI: "e2e4", SAN: "e4", Book: true}, {Ply: 2, UCI: "e7e5", SAN: "e5", Book: true}}
