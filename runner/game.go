@@ -200,7 +200,10 @@ func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result
 	start := time.Now()
 	res, err := safeSearch(mctx, p.players[us], p.job.opening.StartFEN, p.moves, lim)
 	elapsed := time.Since(start)
-	late := mctx.Err() != nil
+	// Past the deadline by the clock as well as by the context: the
+	// context's timer runs its cancel on another goroutine, which under
+	// load may not have run yet when a late answer arrives.
+	late := mctx.Err() != nil || (timeout > 0 && elapsed >= timeout)
 	if e := res.Info.Elapsed; external && e > 0 && e < elapsed {
 		// The UCI adapter's time from go to bestmove: the move's clock
 		// starts at go, and the ping before it does not count, for the
