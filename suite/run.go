@@ -150,35 +150,9 @@ func (r *Results) At(b, v, p int) *Outcome {
 // results so far are valid. Jobs run budget by budget (smallest first), so an
 // interrupted run still has whole rows for its smaller budgets.
 func Run(ctx context.Context, cfg Config) (*Results, error) {
-	if len(cfg.Variants) == 0 || len(cfg.Positions) == 0 || len(cfg.Plan.Values) == 0 {
-		return nil, errors.New("suite: nothing to run (no variant, position or budget)")
-	}
-	for _, v := range cfg.Variants {
-		if err := v.Options.Validate(); err != nil {
-			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
-		}
-	}
-	res := &Results{
-		Suite: cfg.Suite, Plan: cfg.Plan, Positions: cfg.Positions, Skipped: cfg.Skipped,
-		Concurrency: cfg.Concurrency, HashMiB: cfg.HashMiB,
-	}
-	if res.Concurrency <= 0 {
-		res.Concurrency = runtime.NumCPU()
-	}
-	if res.HashMiB <= 0 {
-		res.HashMiB = search.DefaultHashMiB
-	}
-	for _, v := range cfg.Variants {
-		res.Variants = append(res.Variants, v.Name)
-	}
-	// Each position's FEN is parsed once; every search gets its own copy.
-	boards := make([]*board.Board, len(cfg.Positions))
-	for p, rec := range cfg.Positions {
-		b, err := board.FromFEN(rec.FEN)
-		if err != nil {
-			return nil, fmt.Errorf("position %s (line %d): %w", rec.ID, rec.Line, err)
-		}
-		boards[p] = b
+	res, boards, err := prepare(cfg)
+	if err != nil {
+		return nil, err
 	}
 	nv, np := len(cfg.Variants), len(cfg.Positions)
 	total := len(cfg.Plan.Values) * nv * np
@@ -256,6 +230,42 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		return nil, firstErr
 	}
 	return res, nil
+}
+
+// prepare checks the config and returns the empty results (the defaults
+// of concurrency and hash filled in) and each position's board, its FEN
+// parsed once: every search gets its own copy.
+func prepare(cfg Config) (*Results, []*board.Board, error) {
+	if len(cfg.Variants) == 0 || len(cfg.Positions) == 0 || len(cfg.Plan.Values) == 0 {
+		return nil, nil, errors.New("suite: nothing to run (no variant, position or budget)")
+	}
+	for _, v := range cfg.Variants {
+		if err := v.Options.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+	}
+	res := &Results{
+		Suite: cfg.Suite, Plan: cfg.Plan, Positions: cfg.Positions, Skipped: cfg.Skipped,
+		Concurrency: cfg.Concurrency, HashMiB: cfg.HashMiB,
+	}
+	if res.Concurrency <= 0 {
+		res.Concurrency = runtime.NumCPU()
+	}
+	if res.HashMiB <= 0 {
+		res.HashMiB = search.DefaultHashMiB
+	}
+	for _, v := range cfg.Variants {
+		res.Variants = append(res.Variants, v.Name)
+	}
+	boards := make([]*board.Board, len(cfg.Positions))
+	for p, rec := range cfg.Positions {
+		b, err := board.FromFEN(rec.FEN)
+		if err != nil {
+			return nil, nil, fmt.Errorf("position %s (line %d): %w", rec.ID, rec.Line, err)
+		}
+		boards[p] = b
+	}
+	return res, boards, nil
 }
 
 // searchOne searches one position (b, the record's board, which the search
