@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The pre-scan refuses nesting past MaxNesting, with the line, and counts
+// The pre-scan refuses nesting past maxNesting, with the line, and counts
 // nothing inside comments and the four kinds of strings; the TOML decoder
 // never sees a refused text.
 func TestPrescan(t *testing.T) {
@@ -20,22 +20,22 @@ func TestPrescan(t *testing.T) {
 		name, text string
 		want       string // "" for no problem
 	}{
-		{"arrays at the limit", "x = " + deep("[", "]", MaxNesting) + "\n", ""},
-		{"arrays past it", "\n\nx = " + deep("[", "]", MaxNesting+1) + "\n", ":3: refused before parsing: arrays and inline tables nested deeper than 32 levels"},
-		{"inline tables past it", "x = " + strings.Repeat("{a=", MaxNesting+1) + "1" + strings.Repeat("}", MaxNesting+1), ":1: refused before parsing: arrays and inline tables nested deeper than 32 levels"},
+		{"arrays at the limit", "x = " + deep("[", "]", maxNesting) + "\n", ""},
+		{"arrays past it", "\n\nx = " + deep("[", "]", maxNesting+1) + "\n", ":3: refused before parsing: arrays and inline tables nested deeper than 32 levels"},
+		{"inline tables past it", "x = " + strings.Repeat("{a=", maxNesting+1) + "1" + strings.Repeat("}", maxNesting+1), ":1: refused before parsing: arrays and inline tables nested deeper than 32 levels"},
 		{"mixed, closed and reopened", strings.Repeat("x = "+deep("[{a=", "}]", 10)+"\n", 50), ""},
-		{"dotted key at the limit", dotted(MaxNesting) + " = 1\n", ""},
-		{"dotted key past it", dotted(MaxNesting+1) + " = 1\n", ":1: refused before parsing: a dotted key of more than 32 parts"},
-		{"dotted table header past it", "[" + dotted(MaxNesting+1) + "]\n", "a dotted key of more than 32 parts"},
+		{"dotted key at the limit", dotted(maxNesting) + " = 1\n", ""},
+		{"dotted key past it", dotted(maxNesting+1) + " = 1\n", ":1: refused before parsing: a dotted key of more than 32 parts"},
+		{"dotted table header past it", "[" + dotted(maxNesting+1) + "]\n", "a dotted key of more than 32 parts"},
 		{"dotted key with spaces and quotes", strings.Repeat(`"a" . 'b' . `, 20) + "c = 1\n", "a dotted key of more than 32 parts"},
 		{"floats, dates, versions in strings", "x = [1.5, 2.5e3, 1979-05-27T07:32:00.999Z]\ny = \"" + dotted(100) + "\"\nz = 1.0\n" + strings.Repeat("w = 3.25\n", 40), ""},
 		{"brackets in a basic string", `x = "` + deep("[", "]", 100) + `\" [[[["` + "\n", ""},
 		{"brackets in a literal string", `x = '` + deep("{", "}", 100) + `'` + "\n", ""},
-		{"brackets in a multi-line basic string", "x = \"\"\"\n" + deep("[", "]", 100) + "\n\\\"\"\"[[[\n\"\"\"\"\"\ny = " + deep("[", "]", MaxNesting+1), ":5: refused"},
-		{"brackets in a multi-line literal string", "x = '''\n" + deep("[", "]", 100) + "\n'''''\ny = " + deep("[", "]", MaxNesting+1), ":4: refused"},
+		{"brackets in a multi-line basic string", "x = \"\"\"\n" + deep("[", "]", 100) + "\n\\\"\"\"[[[\n\"\"\"\"\"\ny = " + deep("[", "]", maxNesting+1), ":5: refused"},
+		{"brackets in a multi-line literal string", "x = '''\n" + deep("[", "]", 100) + "\n'''''\ny = " + deep("[", "]", maxNesting+1), ":4: refused"},
 		{"brackets in a comment", "# " + deep("[", "]", 100) + "\nx = 1 # " + dotted(100) + "\n", ""},
 		{"NUL byte", "x = 1\ny = \"\x00\"\n", ":2: refused before parsing: a NUL byte"},
-		{"too large", strings.Repeat("# padding\n", MaxSize/10+1), "refused before parsing: larger than 1 MiB (1048576 bytes), the limit for a config file"},
+		{"too large", strings.Repeat("# padding\n", maxSize/10+1), "refused before parsing: larger than 1 MiB (1048576 bytes), the limit for a config file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,26 +114,26 @@ func quoted(prefix string, n int) string {
 	return strings.Join(q, ", ")
 }
 
-// Engines past MaxEngines are one problem, whether defined or listed; a
-// round robin of MaxEngines is fine (its pairings are counted, not made).
+// Engines past maxEngines are one problem, whether defined or listed; a
+// round robin of maxEngines is fine (its pairings are counted, not made).
 func TestEngineBounds(t *testing.T) {
 	tournament := func(names string) string {
 		return "[[tournament]]\nname = \"t\"\nengines = [" + names + "]\nformat = \"round-robin\"\nconcurrency = 1\n[tournament.limits]\nnodes = 1\n"
 	}
-	_, _, err := load(t, engineTables(MaxEngines+1)+tournament(`"e0", "e1"`), nil)
+	_, _, err := load(t, engineTables(maxEngines+1)+tournament(`"e0", "e1"`), nil)
 	var es Errors
 	if !errors.As(err, &es) || len(es) != 1 || !strings.Contains(err.Error(), "engines: 1001 engines defined, more than 1000") {
 		t.Errorf("too many defined: %v", err)
 	}
-	_, _, err = load(t, engineTables(2)+tournament(quoted("x", MaxEngines+1)), nil)
+	_, _, err = load(t, engineTables(2)+tournament(quoted("x", maxEngines+1)), nil)
 	if !errors.As(err, &es) || len(es) != 1 || !strings.Contains(err.Error(), "tournament[0].engines: 1001 engines listed, more than 1000") {
 		t.Errorf("too many listed: %v", err)
 	}
-	f, _, err := load(t, engineTables(MaxEngines)+tournament(quoted("e", MaxEngines)), nil)
+	f, _, err := load(t, engineTables(maxEngines)+tournament(quoted("e", maxEngines)), nil)
 	if err != nil {
-		t.Fatalf("round robin of %d: %v", MaxEngines, err)
+		t.Fatalf("round robin of %d: %v", maxEngines, err)
 	}
-	if n := f.Tournaments[0].Games(1); n != MaxEngines*(MaxEngines-1) {
+	if n := f.Tournaments[0].Games(1); n != maxEngines*(maxEngines-1) {
 		t.Errorf("Games(1) = %d", n)
 	}
 }
@@ -142,8 +142,8 @@ func TestEngineBounds(t *testing.T) {
 // a file cannot make a message per name of a huge list (each "not
 // defined" lists the defined engines).
 func TestErrorsCapped(t *testing.T) {
-	text := engineTables(MaxEngines) +
-		"[[tournament]]\nname = \"t\"\nengines = [" + quoted("x", MaxEngines) + "]\n[tournament.limits]\nnodes = 1\n" +
+	text := engineTables(maxEngines) +
+		"[[tournament]]\nname = \"t\"\nengines = [" + quoted("x", maxEngines) + "]\n[tournament.limits]\nnodes = 1\n" +
 		strings.Repeat("[[tournament]]\nname = \"u\"\nengines = [\"nope1\", \"nope2\"]\n[tournament.limits]\nnodes = 1\n", 200)
 	_, path, err := load(t, text, nil)
 	var es Errors

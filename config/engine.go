@@ -13,10 +13,10 @@ import (
 
 // Engine defaults and bounds.
 const (
-	DefaultHash        = search.DefaultHashMiB
+	defaultHash        = search.DefaultHashMiB
 	MaxHash            = 65536
-	DefaultInitTimeout = 10 * time.Second
-	DefaultPingTimeout = 10 * time.Second
+	defaultInitTimeout = 10 * time.Second
+	defaultPingTimeout = 10 * time.Second
 )
 
 var (
@@ -56,7 +56,7 @@ func (p *parser) engine(name string, v any) (Engine, bool) {
 }
 
 func (p *parser) inProcess(name string, t *table) (Engine, bool) {
-	e := Engine{Name: name, Hash: DefaultHash, Switches: map[string]string{}}
+	e := Engine{Name: name, Hash: defaultHash, Switches: map[string]string{}}
 	switches := search.SwitchNames()
 	errs := len(p.errs)
 	t.unknown(append(slices.Clone(inProcessKeys), switches...), func(k string) string {
@@ -116,7 +116,7 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 }
 
 func (p *parser) external(name string, t *table) (Engine, bool) {
-	e := Engine{Name: name, InitTimeout: DefaultInitTimeout, PingTimeout: DefaultPingTimeout}
+	e := Engine{Name: name, InitTimeout: defaultInitTimeout, PingTimeout: defaultPingTimeout}
 	errs := len(p.errs)
 	t.unknown(externalKeys, func(k string) string {
 		switch {

@@ -28,7 +28,7 @@ func Load(path string) (*File, error) { return LoadContext(context.Background(),
 // endless one) is refused without being read to its end; see Parse for
 // the other bounds.
 func LoadContext(ctx context.Context, path string) (*File, error) {
-	data, err := inputfile.ReadAll(ctx, path, MaxSize)
+	data, err := inputfile.ReadAll(ctx, path, maxSize)
 	if errors.Is(err, inputfile.ErrTooLarge) {
 		return nil, Errors{tooLarge(path)}
 	}
@@ -68,8 +68,8 @@ func LoadContext(ctx context.Context, path string) (*File, error) {
 // against the engine's dir if given, else File.Dir, and made absolute.
 //
 // Bounds: a text larger than MaxSize, with a NUL byte, with arrays and
-// inline tables nested deeper than MaxNesting or a dotted key of more
-// parts is refused before it is parsed; more than MaxEngines engines are
+// inline tables nested deeper than maxNesting or a dotted key of more
+// parts is refused before it is parsed; more than maxEngines engines are
 // refused; the check stops after 100 problems.
 func Parse(data []byte, path string) (*File, error) { return parse(context.Background(), data, path) }
 
@@ -170,10 +170,10 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 
 	p.defined = map[string]bool{}
 	if engs, ok := top.sub("engines"); ok {
-		if n := len(engs.m); n > MaxEngines {
+		if n := len(engs.m); n > maxEngines {
 			// Each would be checked, and each tournament's names against
 			// them: refuse at once.
-			top.errf("engines", "%d engines defined, more than %d", n, MaxEngines)
+			top.errf("engines", "%d engines defined, more than %d", n, maxEngines)
 			return f
 		}
 		for _, name := range engineOrder(engs.m, md) {
@@ -287,7 +287,7 @@ func (t Tournament) Games(numOpenings int) int {
 }
 
 // pairingCount is len(Pairings(format, engines)) for n engines, without
-// making the list (a round robin of MaxEngines has half a million).
+// making the list (a round robin of maxEngines has half a million).
 func pairingCount(format Format, n int) int {
 	switch {
 	case format == FormatMatch && n == 2:
@@ -304,7 +304,7 @@ func pairingCount(format Format, n int) int {
 // rounds). The schedule is computed game by game, so the bound is not
 // about memory: it keeps game and pair numbers, and the sums over them,
 // far from overflowing 64 bits.
-const MaxGames = 1 << 40
+const maxGames = 1 << 40
 
 // ScheduledGames is pairings x openings x 2 x rounds, or an error when that
 // is more than MaxGames.
@@ -314,8 +314,8 @@ func ScheduledGames(pairings, openings, rounds int) (int64, error) {
 	}
 	n := int64(2)
 	for _, f := range []int{pairings, openings, rounds} {
-		if f != 0 && n > MaxGames/int64(f) {
-			return 0, fmt.Errorf("%d pairings x %d openings x 2 colors x %d rounds is more than %d games", pairings, openings, rounds, int64(MaxGames))
+		if f != 0 && n > maxGames/int64(f) {
+			return 0, fmt.Errorf("%d pairings x %d openings x 2 colors x %d rounds is more than %d games", pairings, openings, rounds, int64(maxGames))
 		}
 		n *= int64(f)
 	}

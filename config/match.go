@@ -18,7 +18,7 @@ import (
 // MatchArgs is a tournament given on the command line (selfplay match)
 // instead of in a file: engines as words, settings as flags.
 //
-// ParseMatch writes the config file these arguments stand for (one
+// ParseMatchContext writes the config file these arguments stand for (one
 // [[tournament]] table) and parses it with Parse, so the config is exactly
 // what that file gives, defaults and validation included; the errors name
 // the flag or engine argument instead of the key path.
@@ -35,7 +35,7 @@ type MatchArgs struct {
 	Settings []MatchSetting
 	Database string // "" : DefaultDatabase in the current directory
 	// Name is the tournament's name; "" generates one from what defines
-	// the games (MatchName), so that the same arguments name the same
+	// the games (matchName), so that the same arguments name the same
 	// tournament.
 	Name string
 	// CommandLine is the command as typed, for a comment atop the file.
@@ -54,13 +54,13 @@ type MatchSetting struct {
 // the current directory.
 const matchFile = "selfplay-match.toml"
 
-// ParseMatch builds and validates the config of a match: the File and the
+// parseMatch builds and validates the config of a match: the File and the
 // TOML text of the equivalent config file (with the tournament's name).
-func ParseMatch(m MatchArgs) (*File, string, error) {
+func parseMatch(m MatchArgs) (*File, string, error) {
 	return ParseMatchContext(context.Background(), m)
 }
 
-// ParseMatchContext is ParseMatch whose openings file is read on ctx (see
+// ParseMatchContext is parseMatch whose openings file is read on ctx (see
 // LoadContext).
 func ParseMatchContext(ctx context.Context, m MatchArgs) (*File, string, error) {
 	g, err := newMatchGen(m)
@@ -81,7 +81,7 @@ func ParseMatchContext(ctx context.Context, m MatchArgs) (*File, string, error) 
 	}
 	t := &f.Tournaments[0]
 	if m.Name == "" {
-		if t.Name, err = MatchName(f, t); err != nil {
+		if t.Name, err = matchName(f, t); err != nil {
 			return nil, "", err
 		}
 		text = g.toml(t.Name)
@@ -89,14 +89,14 @@ func ParseMatchContext(ctx context.Context, m MatchArgs) (*File, string, error) 
 	return f, text, nil
 }
 
-// MatchName is the generated name of a tournament given on the command
+// matchName is the generated name of a tournament given on the command
 // line: who plays (A-vs-B for two engines, A-gauntlet or round-robin for
 // more) and the first 8 hex digits of the SHA-256 of its snapshot without
 // its name, that is of everything that defines its games (engines, limits,
 // openings and their file's content, adjudication, SPRT, rounds, seed)
 // and of nothing else (not the concurrency, the database or the order of
 // the flags).
-func MatchName(f *File, t *Tournament) (string, error) {
+func matchName(f *File, t *Tournament) (string, error) {
 	snap, err := t.Snapshot(f)
 	if err != nil {
 		return "", err

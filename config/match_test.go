@@ -37,7 +37,7 @@ func TestParseMatchEqualsConfigFile(t *testing.T) {
 		Database: "games.db",
 		Name:     "g",
 	}
-	got, text, err := ParseMatch(m)
+	got, text, err := parseMatch(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +124,10 @@ func mustEncode(t *testing.T, s snapshot.Snapshot) string {
 // The generated name depends on what defines the games, and on nothing
 // else: not on the order of the flags, an explicit default, or the
 // concurrency and database.
-func TestMatchName(t *testing.T) {
+func TestMatchNameIsStable(t *testing.T) {
 	nameIn := func(db string, settings ...MatchSetting) string {
 		t.Helper()
-		f, _, err := ParseMatch(MatchArgs{Engines: [][]string{{"fhr"}, {"plain"}}, Settings: settings, Database: db})
+		f, _, err := parseMatch(MatchArgs{Engines: [][]string{{"fhr"}, {"plain"}}, Settings: settings, Database: db})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func TestParseMatchErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := ParseMatch(MatchArgs{Engines: tt.engines, Settings: tt.settings})
+			_, _, err := parseMatch(MatchArgs{Engines: tt.engines, Settings: tt.settings})
 			if err == nil {
 				t.Fatal("no error")
 			}

@@ -15,14 +15,14 @@ import (
 // config is a few KB and nests 3 levels.
 const (
 	// MaxSize is the largest config file read, in bytes.
-	MaxSize = 1 << 20
+	maxSize = 1 << 20
 	// MaxNesting bounds both the nesting of arrays and inline tables and
 	// the parts of one dotted key ("a.b.c" has 3).
-	MaxNesting = 32
+	maxNesting = 32
 	// MaxEngines is the most engines a config may define (a round robin
 	// of them plays MaxEngines*(MaxEngines-1)/2 pairings), and so the most
 	// a tournament may list.
-	MaxEngines = 1000
+	maxEngines = 1000
 	// maxErrors is how many problems are collected before the check
 	// stops: past it a hostile file could make millions of messages.
 	maxErrors = 100
@@ -36,7 +36,7 @@ func prescan(data []byte, path string) *Error {
 	refuse := func(line int, format string, args ...any) *Error {
 		return &Error{File: path, Line: line, Msg: "refused before parsing: " + fmt.Sprintf(format, args...)}
 	}
-	if len(data) > MaxSize {
+	if len(data) > maxSize {
 		return tooLarge(path)
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 { // strings included
@@ -61,8 +61,8 @@ func prescan(data []byte, path string) *Error {
 			i, line = end, line+lines
 		case c == '[' || c == '{':
 			depth++
-			if depth > MaxNesting {
-				return refuse(line, "arrays and inline tables nested deeper than %d levels", MaxNesting)
+			if depth > maxNesting {
+				return refuse(line, "arrays and inline tables nested deeper than %d levels", maxNesting)
 			}
 			parts = 1
 		case c == ']' || c == '}':
@@ -72,8 +72,8 @@ func prescan(data []byte, path string) *Error {
 			parts = 1
 		case c == '.':
 			parts++
-			if parts > MaxNesting {
-				return refuse(line, "a dotted key of more than %d parts", MaxNesting)
+			if parts > maxNesting {
+				return refuse(line, "a dotted key of more than %d parts", maxNesting)
 			}
 		case c == ' ' || c == '\t' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
 			// Inside a key or a value: a dotted key goes on.
@@ -86,7 +86,7 @@ func prescan(data []byte, path string) *Error {
 
 // tooLarge is the problem of a file larger than MaxSize.
 func tooLarge(path string) *Error {
-	return &Error{File: path, Msg: fmt.Sprintf("refused before parsing: larger than %s, the limit for a config file", inputfile.Size(MaxSize))}
+	return &Error{File: path, Msg: fmt.Sprintf("refused before parsing: larger than %s, the limit for a config file", inputfile.Size(maxSize))}
 }
 
 // skipString returns the index of the last byte of the string that starts

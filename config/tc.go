@@ -80,8 +80,8 @@ func parseClockTime(s string, minutes bool) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a number of seconds", s)
 	}
 	total := float64(mins)*60 + f
-	if total*1e9 > float64(MaxDuration) {
-		return 0, fmt.Errorf("%q is too large: want at most %v (a year)", s, MaxDuration)
+	if total*1e9 > float64(maxDuration) {
+		return 0, fmt.Errorf("%q is too large: want at most %v (a year)", s, maxDuration)
 	}
 	return time.Duration(math.Round(total * 1e9)), nil
 }

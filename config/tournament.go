@@ -22,9 +22,9 @@ const (
 	DefaultBookCount    = 100 // openings drawn from a Polyglot book
 	DefaultTimeMargin   = 100 * time.Millisecond
 	DefaultMoveTimeout  = 2 * time.Minute
-	MaxDepth            = 100
+	maxDepth            = 100
 	MaxConcurrency      = 1024 // games in parallel
-	MaxNodesJitter      = 0.5
+	maxNodesJitter      = 0.5
 	DefaultAdjudication = 100 // move
 	DefaultReferee      = "plain"
 	DefaultRefereeNodes = 200000
@@ -174,8 +174,8 @@ func (p *parser) tournamentEngines(t *table, tr *Tournament) {
 		p.errf(t.path, "missing engines (engines = [\"a\", \"b\"], names of [engines.NAME] tables)")
 	}
 	names, ok := t.stringList("engines")
-	if ok && len(names) > MaxEngines {
-		t.errf("engines", "%d engines listed, more than %d", len(names), MaxEngines)
+	if ok && len(names) > maxEngines {
+		t.errf("engines", "%d engines listed, more than %d", len(names), maxEngines)
 		ok = false
 	} else if ok {
 		seen := map[string]bool{}
@@ -319,7 +319,7 @@ func (p *parser) limits(t *table) Limits {
 	if n, ok := t.integer("nodes", 1, math.MaxInt64); ok {
 		l.Nodes = n
 	}
-	if d, ok := t.integer("depth", 1, MaxDepth); ok {
+	if d, ok := t.integer("depth", 1, maxDepth); ok {
 		l.Depth = int(d)
 	}
 	if d, ok := t.duration("movetime"); ok {
@@ -342,8 +342,8 @@ func (p *parser) limits(t *table) Limits {
 		switch {
 		case !t.has("nodes"):
 			t.errf("nodes_jitter", "applies only with a nodes limit")
-		case j < 0 || j > MaxNodesJitter:
-			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, MaxNodesJitter)
+		case j < 0 || j > maxNodesJitter:
+			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, maxNodesJitter)
 		default:
 			l.NodesJitter = j
 		}

@@ -1,7 +1,7 @@
 // Package config reads tournaments.toml: engines, tournaments, openings,
 // limits, adjudication and SPRT settings, with defaults and validation. A bad
 // config is an error naming the file, the key path and (for TOML syntax
-// errors) the line; nothing runs with an invalid config. ParseMatch builds
+// errors) the line; nothing runs with an invalid config. ParseMatchContext builds
 // the config of a tournament given on the command line (selfplay match) by
 // writing the equivalent file and parsing it.
 package config

@@ -143,8 +143,8 @@ func (t *table) duration(k string) (time.Duration, bool) {
 		t.errf(k, "%q is negative", s)
 		return 0, false
 	}
-	if d > MaxDuration {
-		t.errf(k, "%q is out of range: want at most %v (a year)", s, MaxDuration)
+	if d > maxDuration {
+		t.errf(k, "%q is out of range: want at most %v (a year)", s, maxDuration)
 		return 0, false
 	}
 	return d, true
@@ -153,7 +153,7 @@ func (t *table) duration(k string) (time.Duration, bool) {
 // MaxDuration bounds every duration of a config (movetime, time_margin,
 // move_timeout, init_timeout, a time control's time and increment), so that
 // the sums the runner makes of them never overflow.
-const MaxDuration = 365 * 24 * time.Hour
+const maxDuration = 365 * 24 * time.Hour
 
 // stringList returns an array of strings.
 func (t *table) stringList(k string) ([]string, bool) {

@@ -26,15 +26,15 @@ import (
 //go:embed *.epd
 var files embed.FS
 
-// Suite is a built-in test suite.
-type Suite struct {
+// suiteInfo is a built-in test suite.
+type suiteInfo struct {
 	Name        string // what users type: -epd wac
 	File        string // the embedded EPD file
 	Description string
 }
 
 // suites lists the built-in suites in the order help texts show them.
-var suites = []Suite{
+var suites = []suiteInfo{
 	{"wac", "wac.epd", "Win at Chess (Reinfeld 1958), 300 positions, revised answers"},
 	{"wac-classic", "wac-classic.epd", "Win at Chess with the older answers, as papers around 2000 scored it"},
 	{"bk", "bk.epd", "Bratko-Kopec (1982), 24 positions"},
@@ -43,8 +43,8 @@ var suites = []Suite{
 	{"zugzwang", "zugzwang.epd", "five null-move zugzwang tests and the NMR paper's Figure 3 (1. h3 mates in 15)"},
 }
 
-// Suites returns the built-in suites.
-func Suites() []Suite { return append([]Suite(nil), suites...) }
+// allSuites returns the built-in suites.
+func allSuites() []suiteInfo { return append([]suiteInfo(nil), suites...) }
 
 // Names lists the suite names, comma-separated, for help and error texts.
 func Names() string {
@@ -55,19 +55,19 @@ func Names() string {
 	return strings.Join(names, ", ")
 }
 
-// Lookup finds a built-in suite by name.
-func Lookup(name string) (Suite, bool) {
+// lookup finds a built-in suite by name.
+func lookup(name string) (suiteInfo, bool) {
 	for _, s := range suites {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return Suite{}, false
+	return suiteInfo{}, false
 }
 
 // Bytes returns the suite's EPD text (an error only if the suite list and
 // the embedded files disagree, which the tests rule out).
-func (s Suite) Bytes() ([]byte, error) {
+func (s suiteInfo) Bytes() ([]byte, error) {
 	b, err := files.ReadFile(s.File)
 	if err != nil {
 		return nil, fmt.Errorf("built-in suite %s: %w", s.Name, err)
@@ -84,7 +84,7 @@ func Load(nameOrPath string) ([]epd.Record, []epd.LineError, error) {
 
 // LoadContext is Load that reads a file on ctx (see epd.LoadContext).
 func LoadContext(ctx context.Context, nameOrPath string) ([]epd.Record, []epd.LineError, error) {
-	if s, ok := Lookup(nameOrPath); ok {
+	if s, ok := lookup(nameOrPath); ok {
 		text, err := s.Bytes()
 		if err != nil {
 			return nil, nil, err

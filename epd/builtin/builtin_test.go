@@ -17,10 +17,10 @@ func TestSuitesParse(t *testing.T) {
 		"wac": {300, 348, 1}, "wac-classic": {300, 327, 0}, "bk": {24, 26, 0},
 		"crafty": {6, 6, 0}, "ecm": {879, 881, 0}, "zugzwang": {6, 6, 1},
 	}
-	if len(Suites()) != len(want) {
-		t.Fatalf("%d suites, want %d", len(Suites()), len(want))
+	if len(allSuites()) != len(want) {
+		t.Fatalf("%d suites, want %d", len(allSuites()), len(want))
 	}
-	for _, s := range Suites() {
+	for _, s := range allSuites() {
 		recs, bad, err := Load(s.Name)
 		if err != nil || len(bad) != 0 {
 			t.Fatalf("%s: %v, bad lines %v", s.Name, err, bad)
@@ -76,7 +76,7 @@ func TestLoadPathAndUnknown(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"wac2"`) || !strings.Contains(err.Error(), Names()) {
 		t.Errorf("unknown name: %v", err)
 	}
-	if _, ok := Lookup("WAC"); ok {
+	if _, ok := lookup("WAC"); ok {
 		t.Error("names are case-sensitive, as file names are")
 	}
 }
@@ -89,7 +89,7 @@ func TestCopiesMatchSharedData(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("%s not present: nothing to compare the embedded copies with", dir)
 	}
-	for _, s := range Suites() {
+	for _, s := range allSuites() {
 		shared, err := os.ReadFile(filepath.Join(dir, s.File))
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestCopiesMatchSharedData(t *testing.T) {
 
 // Loading by name gives the records epd.Parse gives for the text.
 func TestLoadEqualsParse(t *testing.T) {
-	s, _ := Lookup("bk")
+	s, _ := lookup("bk")
 	text, err := s.Bytes()
 	if err != nil {
 		t.Fatal(err)

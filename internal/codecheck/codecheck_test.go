@@ -2,16 +2,11 @@ package codecheck
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// strictEnv turns the goal tests' skips into failures, for CI once the
-// issue 22 refactor is merged.
-const strictEnv = "SELFPLAY_STRICT_API"
 
 func loadModule(t *testing.T, root string) *Module {
 	t.Helper()
@@ -40,17 +35,16 @@ func TestChecksOnFixture(t *testing.T) {
 	for _, u := range r.Unused {
 		names = append(names, u.Package[len("example.com/mod/"):]+"."+u.Name)
 	}
-	want := []string{"lib.Unused", "lib.OnlyOtherTest", "lib.T", "lib.Long", "lib.Short", "helper.Unhelpful"}
+	// Handle and Options are used through Open's result and its method.
+	want := []string{"lib.Unused", "lib.OnlyOtherTest", "lib.T", "lib.Long", "lib.Short", "helper.Unhelpful", "lib.Kind", "lib.Orphan"}
 	slices.Sort(names)
 	slices.Sort(want)
-	if !slices.Equal(names, want) || r.Exported != 9 {
-		t.Errorf("unused %v of %d, want %v of 9", names, r.Exported, want)
+	if !slices.Equal(names, want) || r.Exported != 14 {
+		t.Errorf("unused %v of %d, want %v of 14", names, r.Exported, want)
 	}
 }
 
-// The module's own tree, against the goals of issue 22. Until the
-// refactor is merged the goals are not met: the test then lists what is
-// over and skips, unless SELFPLAY_STRICT_API=1.
+// The module's own tree, against the goals of issue 22.
 func TestNoLongFunctions(t *testing.T) {
 	m := loadModule(t, filepath.Join("..", ".."))
 	long := m.LongFunctions(MaxFunctionLines, LongFunctionsExempt...)
@@ -75,16 +69,10 @@ func TestUnusedExportedNames(t *testing.T) {
 		len(r.Unused), r.Exported, MaxUnusedExported, b.String()))
 }
 
-// overGoal fails the test when over is true and strictEnv is set, and
-// skips it with msg otherwise.
+// overGoal fails the test with msg when over is true.
 func overGoal(t *testing.T, over bool, msg string) {
 	t.Helper()
-	if !over {
-		return
-	}
-	if os.Getenv(strictEnv) == "1" {
+	if over {
 		t.Error(msg)
-		return
 	}
-	t.Skipf("over the goal of issue 22, skipped until its refactor is merged (%s=1 makes this a failure; the lead removes this skip): %s", strictEnv, msg)
 }

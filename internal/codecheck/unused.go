@@ -15,7 +15,8 @@ import (
 type Exported struct {
 	Package string // import path
 	Name    string
-	Pos     string // file:line of its declaration
+	Pos     string   // file:line of its declaration
+	decl    ast.Node // its declaration (for a type, its TypeSpec)
 }
 
 func (e Exported) String() string { return e.Pos + ": " + path.Base(e.Package) + "." + e.Name }
@@ -32,7 +33,10 @@ type APIReport struct {
 // pkg.Name in a file of another package: a non-test file, or a test of the
 // same package in its external _test package (the name must be exported
 // for it); test files of other packages count too for a package that only
-// tests import (test scaffolding such as internal/testkit).
+// tests import (test scaffolding such as internal/testkit). A type that
+// the declaration of a used name spells (a result, a parameter, a field;
+// a used type's methods count as its declaration) is used as well: other
+// packages hold its values through that name, without naming it.
 func (m *Module) UnusedExported() APIReport {
 	decls := m.exportedDecls()
 	testOnly := m.testOnlyPackages()
@@ -61,6 +65,7 @@ func (m *Module) UnusedExported() APIReport {
 			return true
 		})
 	}
+	m.markSpelledTypes(decls, used)
 	r := APIReport{Exported: len(decls)}
 	for _, d := range decls {
 		if !used[[2]string{d.Package, d.Name}] {
@@ -78,16 +83,16 @@ func (m *Module) exportedDecls() []Exported {
 		if f.test || f.ast.Name.Name == "main" {
 			continue
 		}
-		add := func(id *ast.Ident) {
+		add := func(id *ast.Ident, decl ast.Node) {
 			if id.IsExported() {
-				out = append(out, Exported{Package: m.importPath(f.dir), Name: id.Name, Pos: m.position(id.Pos())})
+				out = append(out, Exported{Package: m.importPath(f.dir), Name: id.Name, Pos: m.position(id.Pos()), decl: decl})
 			}
 		}
 		for _, d := range f.ast.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil {
-					add(d.Name)
+					add(d.Name, d.Type)
 				}
 			case *ast.GenDecl:
 				if d.Tok == token.IMPORT {
@@ -96,13 +101,78 @@ func (m *Module) exportedDecls() []Exported {
 				for _, s := range d.Specs {
 					switch s := s.(type) {
 					case *ast.TypeSpec:
-						add(s.Name)
+						add(s.Name, s)
 					case *ast.ValueSpec:
 						for _, id := range s.Names {
-							add(id)
+							add(id, s)
 						}
 					}
 				}
+			}
+		}
+	}
+	return out
+}
+
+// markSpelledTypes marks as used, until nothing changes, the package's
+// exported types that the declaration of a used name spells, and those
+// that the exported methods of a used type spell.
+func (m *Module) markSpelledTypes(decls []Exported, used map[[2]string]bool) {
+	methods := m.exportedMethods()
+	for changed := true; changed; {
+		changed = false
+		mark := func(pkg string, n ast.Node) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if _, ok := n.(*ast.SelectorExpr); ok {
+					return false // another package's name
+				}
+				if id, ok := n.(*ast.Ident); ok && id.IsExported() && !used[[2]string{pkg, id.Name}] {
+					for _, d := range decls {
+						if d.Package == pkg && d.Name == id.Name {
+							if _, isType := d.decl.(*ast.TypeSpec); isType {
+								used[[2]string{pkg, id.Name}], changed = true, true
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+		for _, d := range decls {
+			if !used[[2]string{d.Package, d.Name}] {
+				continue
+			}
+			mark(d.Package, d.decl)
+			for _, fn := range methods[[2]string{d.Package, d.Name}] {
+				mark(d.Package, fn.Type)
+			}
+		}
+	}
+}
+
+// exportedMethods are the exported methods of the non-test files of the
+// module's packages, by package and receiver type name.
+func (m *Module) exportedMethods() map[[2]string][]*ast.FuncDecl {
+	out := map[[2]string][]*ast.FuncDecl{}
+	for _, f := range m.files {
+		if f.test {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 || !fn.Name.IsExported() {
+				continue
+			}
+			t := fn.Recv.List[0].Type
+			if star, ok := t.(*ast.StarExpr); ok {
+				t = star.X
+			}
+			if idx, ok := t.(*ast.IndexExpr); ok { // a generic type's receiver
+				t = idx.X
+			}
+			if id, ok := t.(*ast.Ident); ok {
+				key := [2]string{m.importPath(f.dir), id.Name}
+				out[key] = append(out[key], fn)
 			}
 		}
 	}

@@ -42,18 +42,18 @@ import (
 	"time"
 )
 
-// Block is one command block of the Markdown file.
-type Block struct {
+// mdBlock is one command block of the Markdown file.
+type mdBlock struct {
 	Line     int      // line of the opening fence, from 1
 	Lang     string   // sh, bash, shell or console
 	Text     string   // the block's lines, without the fences
 	Commands []string // the commands: lines joined at a trailing backslash, no blank or comment lines
 	Shown    []string // the output the README shows for it (with "shown output")
-	Ann      Annotation
+	Ann      blockAnnotation
 }
 
-// Annotation is what a block's readme-test comment says.
-type Annotation struct {
+// blockAnnotation is what a block's readme-test comment says.
+type blockAnnotation struct {
 	Skip          string // reason; the block is not run
 	Needs         []string
 	Timeout       time.Duration // per command; 0: none
@@ -125,14 +125,14 @@ func Fences(text string) ([]Fence, error) {
 	return out, nil
 }
 
-// Parse returns the command blocks of a Markdown text in order.
-func Parse(text string) ([]Block, error) {
+// parseBlocks returns the command blocks of a Markdown text in order.
+func parseBlocks(text string) ([]mdBlock, error) {
 	fs, lines, err := fences(text)
 	if err != nil {
 		return nil, err
 	}
 	// Annotations by the line of the fence they stand before.
-	anns := map[int]Annotation{}
+	anns := map[int]blockAnnotation{}
 	inFence := make([]bool, len(lines)+2)
 	for _, f := range fs {
 		for l := f.line; l <= f.line+len(f.lines)+1; l++ {
@@ -158,7 +158,7 @@ func Parse(text string) ([]Block, error) {
 		anns[next+1] = ann
 	}
 
-	var blocks []Block
+	var blocks []mdBlock
 	for k, f := range fs {
 		if !commandLangs[f.lang] {
 			if f.lang == "" || f.lang == "text" {
@@ -168,7 +168,7 @@ func Parse(text string) ([]Block, error) {
 			}
 			continue
 		}
-		b := Block{Line: f.line, Lang: f.lang, Text: strings.Join(f.lines, "\n") + "\n", Ann: anns[f.line]}
+		b := mdBlock{Line: f.line, Lang: f.lang, Text: strings.Join(f.lines, "\n") + "\n", Ann: anns[f.line]}
 		if f.lang == "console" {
 			b.Commands, b.Shown = consoleCommands(f.lines)
 			if len(b.Commands) == 0 {
@@ -268,8 +268,8 @@ func consoleCommands(lines []string) (cmds, shown []string) {
 }
 
 // parseComment parses a whole "<!-- readme-test: ... -->" line.
-func parseComment(line string) (Annotation, error) {
-	var a Annotation
+func parseComment(line string) (blockAnnotation, error) {
+	var a blockAnnotation
 	body, ok := strings.CutPrefix(line, "<!-- readme-test:")
 	if !ok {
 		return a, fmt.Errorf("%q: a readme-test annotation is one line <!-- readme-test: ITEM, ... -->", line)
@@ -363,11 +363,11 @@ func quoted(s string) (string, string, error) {
 	return v, s[len(q):], nil
 }
 
-// MatchShown reports whether out is the output shown: the shown lines in
+// matchShown reports whether out is the output shown: the shown lines in
 // order, each segment between "..." lines consecutive in out, the first at
 // the start and the last at the end unless "..." stands before or after
 // them. Trailing spaces are ignored.
-func MatchShown(shown []string, out string) error {
+func matchShown(shown []string, out string) error {
 	got := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for i := range got {
 		got[i] = strings.TrimRight(got[i], " \t")

@@ -12,13 +12,13 @@ func TestParse(t *testing.T) {
 	tests := []struct {
 		name    string
 		md      string
-		want    []Block
+		want    []mdBlock
 		wantErr string
 	}{
 		{
 			name: "sh block, commands joined at backslashes, comments dropped",
 			md:   "text\n" + fence + "sh\ngo run ./cmd/selfplay run   # comment\n\n# a comment line\nselfplay suite -epd bk \\\n  -depth 4\n" + fence + "\n",
-			want: []Block{{Line: 2, Lang: "sh",
+			want: []mdBlock{{Line: 2, Lang: "sh",
 				Text:     "go run ./cmd/selfplay run   # comment\n\n# a comment line\nselfplay suite -epd bk \\\n  -depth 4\n",
 				Commands: []string{"go run ./cmd/selfplay run   # comment", "selfplay suite -epd bk \\\n  -depth 4"}}},
 		},
@@ -26,21 +26,21 @@ func TestParse(t *testing.T) {
 			name: "annotation with every item",
 			md: "<!-- readme-test: timeout 20s, interrupted ok, needs stockfish jq, replace \"a, b\" \"c\", expect \"x, y\", shown output -->\n\n" +
 				fence + "sh\nselfplay a, b\n" + fence + "\n\n" + fence + "\nx, y\n...\n" + fence + "\n",
-			want: []Block{{Line: 3, Lang: "sh", Text: "selfplay a, b\n", Commands: []string{"selfplay a, b"},
+			want: []mdBlock{{Line: 3, Lang: "sh", Text: "selfplay a, b\n", Commands: []string{"selfplay a, b"},
 				Shown: []string{"x, y", "..."},
-				Ann: Annotation{Timeout: 20 * time.Second, InterruptedOK: true, Needs: []string{"stockfish", "jq"},
+				Ann: blockAnnotation{Timeout: 20 * time.Second, InterruptedOK: true, Needs: []string{"stockfish", "jq"},
 					Replace: [][2]string{{"a, b", "c"}}, Expect: []string{"x, y"}, ShownOutput: true}}},
 		},
 		{
 			name: "skip takes the rest of the line as its reason",
 			md:   "<!-- readme-test: skip: needs a Slurm cluster, which CI, er, has elsewhere -->\n" + fence + "sh\nsbatch x\n" + fence + "\n",
-			want: []Block{{Line: 2, Lang: "sh", Text: "sbatch x\n", Commands: []string{"sbatch x"},
-				Ann: Annotation{Skip: "needs a Slurm cluster, which CI, er, has elsewhere"}}},
+			want: []mdBlock{{Line: 2, Lang: "sh", Text: "sbatch x\n", Commands: []string{"sbatch x"},
+				Ann: blockAnnotation{Skip: "needs a Slurm cluster, which CI, er, has elsewhere"}}},
 		},
 		{
 			name: "console block: commands and the output shown",
 			md:   fence + "console\n$ selfplay elo -w 1 \\\n  -l 2\nelo -1\n...\n" + fence + "\n",
-			want: []Block{{Line: 1, Lang: "console", Text: "$ selfplay elo -w 1 \\\n  -l 2\nelo -1\n...\n",
+			want: []mdBlock{{Line: 1, Lang: "console", Text: "$ selfplay elo -w 1 \\\n  -l 2\nelo -1\n...\n",
 				Commands: []string{"selfplay elo -w 1 \\\n  -l 2"}, Shown: []string{"elo -1", "..."}}},
 		},
 		{
@@ -65,7 +65,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Parse(tt.md)
+			got, err := parseBlocks(tt.md)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("Parse: error %v, want one containing %q", err, tt.wantErr)
@@ -99,7 +99,7 @@ func TestMatchShown(t *testing.T) {
 		{"...\nverdict +32.2", false},
 	}
 	for _, tt := range tests {
-		err := MatchShown(strings.Split(tt.shown, "\n"), out)
+		err := matchShown(strings.Split(tt.shown, "\n"), out)
 		if (err == nil) != tt.ok {
 			t.Errorf("MatchShown(%q): %v, want ok=%v", tt.shown, err, tt.ok)
 		}
@@ -115,7 +115,7 @@ func TestMatchShownSaysWhere(t *testing.T) {
 		{"a\nb\nc\nd\ne", `the output ends where the README shows "e"`},
 	}
 	for _, tt := range tests {
-		err := MatchShown(strings.Split(tt.shown, "\n"), out)
+		err := matchShown(strings.Split(tt.shown, "\n"), out)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("MatchShown(%q): %v, want %q", tt.shown, err, tt.want)
 		}

@@ -125,7 +125,7 @@ exec %q "$@"
 // docBlock is a command block and the file it is in.
 type docBlock struct {
 	File string // relative to the repository, with slashes
-	Block
+	mdBlock
 }
 
 // where names the block for messages and subtests: README.md:25.
@@ -145,12 +145,12 @@ func docBlocks(t *testing.T, root string) []docBlock {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks, err := Parse(string(text))
+		blocks, err := parseBlocks(string(text))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, b := range blocks {
-			out = append(out, docBlock{File: f, Block: b})
+			out = append(out, docBlock{File: f, mdBlock: b})
 		}
 	}
 	return out
@@ -202,7 +202,7 @@ func runBlock(t *testing.T, b docBlock, dir string, env []string) {
 		}
 	}
 	if b.Ann.ShownOutput {
-		if err := MatchShown(b.Shown, all.String()); err != nil {
+		if err := matchShown(b.Shown, all.String()); err != nil {
 			t.Errorf("%s: %v\noutput:\n%s", b.where(), err, tail(all.Bytes()))
 		}
 	}

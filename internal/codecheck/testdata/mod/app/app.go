@@ -3,6 +3,6 @@ package main
 import "example.com/mod/lib"
 
 // Exported in package main: not counted.
-func Exported() int { return lib.Used() }
+func Exported() int { lib.Open(); return lib.Used() }
 
 func main() { Exported() }

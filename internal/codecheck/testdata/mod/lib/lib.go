@@ -221,3 +221,22 @@ func Short() int {
 	x += 96
 	return 0
 }
+
+// Handle is named by no other package, but Open, which app uses, returns
+// it: it is used.
+type Handle struct{ opts Options }
+
+// Options is spelled by Handle's used method Configure: used too.
+type Options struct{}
+
+// Kind is spelled only by Orphan, which nobody uses: unused.
+type Kind int
+
+// Open returns a Handle.
+func Open() *Handle { return &Handle{} }
+
+// Configure sets the options.
+func (h *Handle) Configure(o Options) { h.opts = o }
+
+// Orphan is used by no other package.
+func Orphan(k Kind) Kind { return k }
