@@ -106,29 +106,20 @@ func helperEngine(t *testing.T, name string, args ...string) string {
 
 // externalConfig: one opening (a game pair) between an external engine and
 // the in-process plain.
-func externalConfig(t *testing.T, external string) string {
+func externalConfig(t *testing.T, external string) testkit.Config {
 	dir := t.TempDir()
 	book := filepath.Join(dir, "book.epd")
 	os.WriteFile(book, []byte("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n"), 0o644)
-	return fmt.Sprintf(`database = "games.db"
-[engines.plain]
-preset = "plain"
-hash = 1
-[engines.ext]
-%s
-[[tournament]]
-name = "ext"
-engines = ["ext", "plain"]
-concurrency = 2
-[tournament.openings]
-file = %q
-[tournament.limits]
-nodes = 300
-move_timeout = "1s"
-[tournament.adjudication]
-move = 20
-referee_nodes = 1000
-`, external, book)
+	return testkit.Config{
+		Database: "games.db",
+		Engines:  append(testkit.InProcess("plain"), testkit.Engine{Name: "ext", Body: external}),
+		Tournaments: []testkit.Tournament{{
+			Name: "ext", Engines: []string{"ext", "plain"}, Concurrency: 2,
+			Openings:     testkit.Table{"file": book},
+			Limits:       testkit.Table{"nodes": 300, "move_timeout": "1s"},
+			Adjudication: testkit.Table{"move": 20, "referee_nodes": 1000},
+		}},
+	}
 }
 
 // processesRunning counts the live children of this test process whose
@@ -206,7 +197,9 @@ func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
 			// init timeout leaves a loaded machine time to start the others.
 			ext := helperEngine(t, startFault, "-starts", t.TempDir(), "-fail", "2", "-how", tt.how, "-delay", "1m", "--", "-mode", "legal") +
 				"\ninit_timeout = \"8s\""
-			cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "concurrency = 2", "concurrency = 1", 1))
+			c := externalConfig(t, ext)
+			c.Tournaments[0].Concurrency = 1
+			cfg := loadConfig(t, c)
 			st := openStore(t, cfg)
 			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 				t.Fatalf("Run = %v, want the tournament to go on", err)
@@ -272,14 +265,14 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 // The same games whether fhr plays in-process or as `selfplay uci` over the
 // protocol: UCI adds no change to the games under node limits.
 func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
-	body := fmt.Sprintf(quickConfig, 2)
-	inProcess := loadConfig(t, body)
+	c := quickConfig(2)
+	inProcess := loadConfig(t, c)
 	a := openStore(t, inProcess)
 	if err := Run(context.Background(), inProcess, a, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
 	}
-	external := loadConfig(t, strings.Replace(body, "[engines.fhr]\npreset = \"fhr\"\nhash = 1",
-		"[engines.fhr]\n"+helperEngine(t, uciVariant, "-variant", "fhr", "-hash", "1"), 1))
+	c.Engines[1] = testkit.Engine{Name: "fhr", Body: helperEngine(t, uciVariant, "-variant", "fhr", "-hash", "1")}
+	external := loadConfig(t, c)
 	b := openStore(t, external)
 	if err := Run(context.Background(), external, b, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
@@ -295,7 +288,9 @@ func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
 // Cancelling a run (Ctrl-C) leaves no engine process behind.
 func TestNoEngineSurvivesCancel(t *testing.T) {
 	ext := helperEngine(t, fakeEngine, "-mode", "hang")
-	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), `move_timeout = "1s"`, `move_timeout = "1m"`, 1))
+	c := externalConfig(t, ext)
+	c.Tournaments[0].Limits["move_timeout"] = "1m"
+	cfg := loadConfig(t, c)
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -331,7 +326,9 @@ func TestStockfishGauntlet(t *testing.T) {
 		t.Skip("plays against an external engine")
 	}
 	ext := fmt.Sprintf("command = %q\noptions = { \"Skill Level\" = 0, Threads = 1, Hash = 16 }", sf)
-	cfg := loadConfig(t, strings.Replace(externalConfig(t, ext), "nodes = 300", "nodes = 2000", 1))
+	c := externalConfig(t, ext)
+	c.Tournaments[0].Limits["nodes"] = 2000
+	cfg := loadConfig(t, c)
 	st := openStore(t, cfg)
 	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(t.TempDir())}); err != nil {
 		t.Fatal(err)

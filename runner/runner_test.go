@@ -17,6 +17,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
+	"selfplay/internal/testkit"
 	"selfplay/outcome"
 	"selfplay/players"
 	"selfplay/stats"
@@ -26,36 +27,22 @@ import (
 
 // quickConfig is a tournament small enough for unit tests: 25 openings x 2
 // colors at a few hundred nodes per move, adjudicated at move 30.
-const quickConfig = `
-database = "games.db"
-[engines.plain]
-preset = "plain"
-hash = 1
-[engines.fhr]
-preset = "fhr"
-hash = 1
-[[tournament]]
-name = "quick"
-engines = ["fhr", "plain"]
-concurrency = %d
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 300
-nodes_jitter = 0.1
-[tournament.adjudication]
-move = 30
-referee_nodes = 2000
-`
-
-func loadConfig(t *testing.T, body string) *config.File {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "t.toml")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
+func quickConfig(concurrency int) testkit.Config {
+	return testkit.Config{
+		Database: "games.db",
+		Engines:  testkit.InProcess("plain", "fhr"),
+		Tournaments: []testkit.Tournament{{
+			Name: "quick", Engines: []string{"fhr", "plain"}, Concurrency: concurrency,
+			Openings:     testkit.Table{"set": "fhr25"},
+			Limits:       testkit.Table{"nodes": 300, "nodes_jitter": 0.1},
+			Adjudication: testkit.Table{"move": 30, "referee_nodes": 2000},
+		}},
 	}
-	cfg, err := config.Load(path)
+}
+
+func loadConfig(t *testing.T, c testkit.Config) *config.File {
+	t.Helper()
+	cfg, err := config.Load(c.Write(t, t.TempDir(), "t.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +62,7 @@ func openStore(t *testing.T, cfg *config.File) *store.Store {
 // runQuick plays quickConfig and returns its store.
 func runQuick(t *testing.T, concurrency int) (*config.File, *store.Store) {
 	t.Helper()
-	cfg := loadConfig(t, fmt.Sprintf(quickConfig, concurrency))
+	cfg := loadConfig(t, quickConfig(concurrency))
 	st := openStore(t, cfg)
 	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 		t.Fatal(err)
@@ -243,7 +230,7 @@ func TestResumeAfterCancel(t *testing.T) {
 	_, ref := runQuick(t, 2)
 	want := timeless(exportAll(t, ref))
 
-	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 2))
+	cfg := loadConfig(t, quickConfig(2))
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	stored := 0
@@ -277,7 +264,7 @@ func TestResumeAfterCancel(t *testing.T) {
 }
 
 func TestConfigChangeRefusedThenRestart(t *testing.T) {
-	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 2))
+	cfg := loadConfig(t, quickConfig(2))
 	st := openStore(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
@@ -302,7 +289,7 @@ func TestConfigChangeRefusedThenRestart(t *testing.T) {
 }
 
 func TestUnknownOnlyName(t *testing.T) {
-	cfg := loadConfig(t, fmt.Sprintf(quickConfig, 1))
+	cfg := loadConfig(t, quickConfig(1))
 	err := CheckNames(cfg, Options{Only: []string{"quik"}})
 	if err == nil || !strings.Contains(err.Error(), `no tournament "quik"`) || !strings.Contains(err.Error(), "quick") {
 		t.Fatalf("CheckNames = %v", err)
@@ -315,13 +302,9 @@ func TestSPRTStopsMatch(t *testing.T) {
 	// are stored but leave the decision (and its LLR) as it was.
 	for _, concurrency := range []int{1, 4} {
 		t.Run(fmt.Sprint("concurrency ", concurrency), func(t *testing.T) {
-			body := fmt.Sprintf(quickConfig, concurrency) + `
-[tournament.sprt]
-elo0 = 400
-elo1 = 500
-model = "logistic"
-`
-			cfg := loadConfig(t, body)
+			c := quickConfig(concurrency)
+			c.Tournaments[0].SPRT = testkit.Table{"elo0": 400, "elo1": 500, "model": "logistic"}
+			cfg := loadConfig(t, c)
 			st := openStore(t, cfg)
 			if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
 				t.Fatal(err)
@@ -378,30 +361,18 @@ func newPlayer(logDir string) func(context.Context, config.Engine) (engines.Engi
 // those of a run without a timeout (and do not depend on the machine).
 func TestMoveTimeoutDoesNotCutInProcessSearches(t *testing.T) {
 	const depth = 5
-	body := func(timeout string) string {
-		return fmt.Sprintf(`database = "games.db"
-[engines.plain]
-preset = "plain"
-hash = 1
-[engines.fhr]
-preset = "fhr"
-hash = 1
-[[tournament]]
-name = "deep"
-engines = ["fhr", "plain"]
-concurrency = 1
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-depth = %d
-move_timeout = %q
-[tournament.adjudication]
-move = 12
-referee_nodes = 1000
-`, depth, timeout)
+	deep := func(timeout string) testkit.Config {
+		c := quickConfig(1)
+		c.Tournaments[0] = testkit.Tournament{
+			Name: "deep", Engines: []string{"fhr", "plain"}, Concurrency: 1,
+			Openings:     testkit.Table{"set": "fhr25"},
+			Limits:       testkit.Table{"depth": depth, "move_timeout": timeout},
+			Adjudication: testkit.Table{"move": 12, "referee_nodes": 1000},
+		}
+		return c
 	}
 	play := func(timeout string) (*store.Store, []record.Game) {
-		cfg := loadConfig(t, body(timeout))
+		cfg := loadConfig(t, deep(timeout))
 		cfg.Tournaments[0].Openings.List = cfg.Tournaments[0].Openings.List[:1]
 		st := openStore(t, cfg)
 		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")}); err != nil {
@@ -434,14 +405,10 @@ referee_nodes = 1000
 // config: no game is started before the one before it is counted, so a
 // slow store (or a slow disk) adds no game after the decision.
 func TestSPRTStopDoesNotDependOnTiming(t *testing.T) {
-	body := fmt.Sprintf(quickConfig, 1) + `
-[tournament.sprt]
-elo0 = 400
-elo1 = 500
-model = "logistic"
-`
+	c := quickConfig(1)
+	c.Tournaments[0].SPRT = testkit.Table{"elo0": 400, "elo1": 500, "model": "logistic"}
 	play := func(slowStore time.Duration) string {
-		cfg := loadConfig(t, body)
+		cfg := loadConfig(t, c)
 		st := openStore(t, cfg)
 		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""),
 			OnGameStored: func(*record.Game) { time.Sleep(slowStore) }}); err != nil {

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -99,7 +98,9 @@ func TestScheduleOrder(t *testing.T) {
 // decides) starts at once and in little memory: the schedule is not built
 // up front.
 func TestHugeScheduleIsLazy(t *testing.T) {
-	cfg := loadConfig(t, strings.Replace(fmt.Sprintf(quickConfig, 1), `name = "quick"`, "name = \"quick\"\nrounds = 1000000000", 1))
+	c := quickConfig(1)
+	c.Tournaments[0].Rounds = 1000000000
+	cfg := loadConfig(t, c)
 	st := openStore(t, cfg)
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -128,8 +129,11 @@ func TestTablesCheckedWithConcurrencyOverride(t *testing.T) {
 	if config.PhysicalMemoryMiB() == 0 {
 		t.Skip("physical memory unknown here")
 	}
-	body := strings.NewReplacer("hash = 1", "hash = 4096").Replace(fmt.Sprintf(quickConfig, 1))
-	cfg := loadConfig(t, body)
+	c := quickConfig(1)
+	for i := range c.Engines {
+		c.Engines[i].Hash = 4096
+	}
+	cfg := loadConfig(t, c)
 	st := openStore(t, cfg)
 	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Concurrency: config.MaxConcurrency})
 	if !errors.Is(err, ErrEngineSetup) || !strings.Contains(err.Error(), "transposition tables need") {

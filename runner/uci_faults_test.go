@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"selfplay/engines/uci"
+	"selfplay/internal/testkit"
 	"selfplay/internal/tooltest"
 	"selfplay/store"
 	"selfplay/store/record"
@@ -19,14 +20,14 @@ import (
 // playExternal plays the pair of externalConfig with the fake engine
 // started with args, the limits replaced by limits (unless empty), and
 // returns the store and the games.
-func playExternal(t *testing.T, args []string, extra, limits, logDir string) (*store.Store, []record.Game) {
+func playExternal(t *testing.T, args []string, extra string, limits testkit.Table, logDir string) (*store.Store, []record.Game) {
 	t.Helper()
 	ext := helperEngine(t, fakeEngine, args...) + "\n" + extra
-	body := externalConfig(t, ext)
-	if limits != "" {
-		body = strings.Replace(body, "nodes = 300\nmove_timeout = \"1s\"\n", limits, 1)
+	c := externalConfig(t, ext)
+	if limits != nil {
+		c.Tournaments[0].Limits = limits
 	}
-	cfg := loadConfig(t, body)
+	cfg := loadConfig(t, c)
 	st := openStore(t, cfg)
 	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(logDir)}); err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func playExternal(t *testing.T, args []string, extra, limits, logDir string) (*s
 // loss on a loaded machine.
 func TestSlowReadyokIsNoTimeLoss(t *testing.T) {
 	const readyDelay = 500 * time.Millisecond
-	_, games := playExternal(t, []string{"-ready-delay", readyDelay.String()}, "", "movetime = \"200ms\"\ntime_margin = \"30s\"\n", "")
+	_, games := playExternal(t, []string{"-ready-delay", readyDelay.String()}, "", testkit.Table{"movetime": "200ms", "time_margin": "30s"}, "")
 	for _, g := range games {
 		if g.Culprit != "" {
 			t.Errorf("game %d: %s (%s)", g.Index, g.Termination, g.Reason)
@@ -77,7 +78,7 @@ func TestSlowReadyokIsNoTimeLoss(t *testing.T) {
 // the reason, not on time. The margin spares the in-process opponent, which
 // may move first, a time loss on a loaded machine.
 func TestPingTimeoutIsEngineTimeout(t *testing.T) {
-	_, games := playExternal(t, []string{"-ready-delay", "1s"}, "ping_timeout = \"300ms\"", "movetime = \"100ms\"\ntime_margin = \"30s\"\n", "")
+	_, games := playExternal(t, []string{"-ready-delay", "1s"}, "ping_timeout = \"300ms\"", testkit.Table{"movetime": "100ms", "time_margin": "30s"}, "")
 	for _, g := range games {
 		fakeWhite := g.White == "ext"
 		if g.Termination != record.EngineTimeout || (fakeWhite && g.Result != "0-1") || (!fakeWhite && g.Result != "1-0") ||
@@ -93,7 +94,7 @@ func TestPingTimeoutIsEngineTimeout(t *testing.T) {
 // item 8).
 func TestEngineControlBytesInPGN(t *testing.T) {
 	tool := pgnExtract(t)
-	st, games := playExternal(t, []string{"-mode", "control"}, "", "", "")
+	st, games := playExternal(t, []string{"-mode", "control"}, "", nil, "")
 	for _, g := range games {
 		if g.Termination != record.EngineCrash || !strings.Contains(g.Reason, `\x1b[31mred`) ||
 			strings.ContainsFunc(g.Reason, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x202e }) {
@@ -106,7 +107,7 @@ func TestEngineControlBytesInPGN(t *testing.T) {
 // Each engine's stderr log stops at 10 MiB with a marker (issue 10 item 5).
 func TestEngineLogIsCapped(t *testing.T) {
 	logDir := t.TempDir()
-	playExternal(t, []string{"-stderr-flood", "1000000"}, "", "", logDir) // 1 MB per move
+	playExternal(t, []string{"-stderr-flood", "1000000"}, "", nil, logDir) // 1 MB per move
 	data, err := os.ReadFile(filepath.Join(logDir, "ext.log"))
 	if err != nil {
 		t.Fatal(err)

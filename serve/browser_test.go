@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"selfplay/internal/testkit"
 	"selfplay/internal/tooltest"
 	"selfplay/runner"
 	"selfplay/store"
@@ -51,32 +52,20 @@ func artifacts(t *testing.T) string {
 
 // browserConfig is a match under an SPRT whose bounds a few hundred games
 // do not reach, slow enough (3,000 nodes a move, one game at a time) to be
-// still running while the browser looks.
-const browserConfig = `database = %q
-[engines.fhr]
-preset = "fhr"
-hash = 1
-[engines.plain]
-preset = "plain"
-hash = 1
-[[tournament]]
-name = "fhr <vs> \"plain\" & co"
-engines = ["fhr", "plain"]
-concurrency = 1
-rounds = 20
-[tournament.sprt]
-elo0 = -10
-elo1 = 10
-alpha = 0.001
-beta = 0.001
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 3000
-[tournament.adjudication]
-move = 20
-referee_nodes = 500
-`
+// still running while the browser looks; it plays into the database db.
+func browserConfig(db string) testkit.Config {
+	return testkit.Config{
+		Database: db,
+		Engines:  testkit.InProcess("fhr", "plain"),
+		Tournaments: []testkit.Tournament{{
+			Name: `fhr <vs> "plain" & co`, Engines: []string{"fhr", "plain"}, Concurrency: 1, Rounds: 20,
+			SPRT:         testkit.Table{"elo0": -10, "elo1": 10, "alpha": 0.001, "beta": 0.001},
+			Openings:     testkit.Table{"set": "fhr25"},
+			Limits:       testkit.Table{"nodes": 3000},
+			Adjudication: testkit.Table{"move": 20, "referee_nodes": 500},
+		}},
+	}
+}
 
 // console collects what the pages report: console errors and warnings,
 // uncaught exceptions, and the browser's own log errors (failed loads,
@@ -227,10 +216,7 @@ func TestBrowser(t *testing.T) {
 	shots := artifacts(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "live.db")
-	cfg := filepath.Join(dir, "live.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(browserConfig, db)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := browserConfig(db).Write(t, dir, "live.toml")
 
 	// The match plays in the background until the test ends.
 	runCtx, stopRun := context.WithCancel(context.Background())

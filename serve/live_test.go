@@ -9,7 +9,6 @@ import (
 	"io"
 	"log"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
+	"selfplay/internal/testkit"
 	"selfplay/merge"
 	"selfplay/players"
 	"selfplay/report"
@@ -28,30 +28,19 @@ import (
 )
 
 // liveConfig is a round robin of three engines at tiny node budgets: 150
-// games in a few seconds. %s is the database.
-const liveConfig = `database = %q
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.b]
-preset = "fhr"
-hash = 1
-[engines.c]
-preset = "nmr-r3-4"
-hash = 1
-[[tournament]]
-name = "rr <live> & co"
-format = "round-robin"
-engines = ["a", "b", "c"]
-concurrency = 2
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 150
-[tournament.adjudication]
-move = 20
-referee_nodes = 500
-`
+// games in a few seconds, played into the database db.
+func liveConfig(db string) testkit.Config {
+	return testkit.Config{
+		Database: db,
+		Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "b", Preset: "fhr", Hash: 1}, {Name: "c", Preset: "nmr-r3-4", Hash: 1}},
+		Tournaments: []testkit.Tournament{{
+			Name: "rr <live> & co", Format: "round-robin", Engines: []string{"a", "b", "c"}, Concurrency: 2,
+			Openings:     testkit.Table{"set": "fhr25"},
+			Limits:       testkit.Table{"nodes": 150},
+			Adjudication: testkit.Table{"move": 20, "referee_nodes": 500},
+		}},
+	}
+}
 
 // liveRun plays the config's tournaments into its database with opts, as
 // selfplay run does. It may run on a goroutine of its own.
@@ -74,11 +63,7 @@ func liveRun(t testing.TB, ctx context.Context, cfgPath string, opts runner.Opti
 
 func writeConfig(t testing.TB, dir, db string) string {
 	t.Helper()
-	p := filepath.Join(dir, strings.TrimSuffix(filepath.Base(db), ".db")+".toml")
-	if err := os.WriteFile(p, []byte(fmt.Sprintf(liveConfig, db)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return liveConfig(db).Write(t, dir, strings.TrimSuffix(filepath.Base(db), ".db")+".toml")
 }
 
 // sameAsRebuilt checks that the long-lived server h answers what a new

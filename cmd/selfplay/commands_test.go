@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"selfplay/config"
+	"selfplay/internal/testkit"
 )
 
 func TestBareCommandUsage(t *testing.T) {
@@ -199,8 +200,9 @@ func TestSecondInterruptKills(t *testing.T) {
 	}
 	bin := selfplayBinary(t)
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
-		"[engines.b]\npreset = \"fhr\"\nhash = 1", "[engines.b]\n"+fakeEngineTOML(t, "-mode", "hang"), 1))
+	c := tinyConfig()
+	c.Engines[1] = testkit.Engine{Name: "b", Body: fakeEngineTOML(t, "-mode", "hang")}
+	cfg := c.Write(t, dir, "t.toml")
 	cmd := exec.Command(bin, "run", "-config", cfg, "-concurrency", "1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -247,7 +249,7 @@ var tinyDB = sync.OnceValues(func() (string, error) {
 	}
 	tinyDBDir = dir
 	cfg := filepath.Join(dir, "t.toml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(tinyConfig, `set = "fhr25"`)), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(tinyConfig().String()), 0o644); err != nil {
 		return "", err
 	}
 	var out, errb bytes.Buffer

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +34,7 @@ func TestDamagedDatabaseCommands(t *testing.T) {
 	dir := t.TempDir()
 	pgnDamaged := synthDamaged(t, dir, "pgns.db", `[Round "`)     // a page of PGN: export fails midway
 	gamesDamaged := synthDamaged(t, dir, "games.db", "e2e4 e7e5") // a page of the games table: report fails
-	cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+	cfg := tinyConfig().Write(t, dir, "t.toml")
 	earlier := writeFile(t, dir, "earlier.pgn", "an earlier export\n")
 	tests := []struct {
 		name    string

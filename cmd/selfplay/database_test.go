@@ -57,11 +57,12 @@ const oneOpening = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id 
 
 // smallConfig is a match of a and b over the openings, named name, at
 // nodes per move.
-func smallConfig(t *testing.T, dir, file, name, openings string, nodes int) string {
+func smallConfig(t *testing.T, dir, file, name string, openings testkit.Table, nodes int) string {
 	t.Helper()
-	body := strings.Replace(fmt.Sprintf(tinyConfig, openings), `name = "tiny"`, fmt.Sprintf("name = %q", name), 1)
-	body = strings.Replace(body, "nodes = 200\n", fmt.Sprintf("nodes = %d\n", nodes), 1)
-	return writeFile(t, dir, file, body)
+	c := withOpenings(tinyConfig(), openings)
+	c.Tournaments[0].Name = name
+	c.Tournaments[0].Limits["nodes"] = nodes
+	return c.Write(t, dir, file)
 }
 
 // waitForFile waits until the file exists and is not empty.
@@ -88,8 +89,8 @@ func waitForFile(t *testing.T, path string, cmd *exec.Cmd) {
 func TestSecondWriterRefused(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "games.db")
-	slow := smallConfig(t, dir, "slow.toml", "slow", `set = "fhr25"`, 2000000)
-	quick := smallConfig(t, dir, "quick.toml", "quick", `file = "one.epd"`, 200)
+	slow := smallConfig(t, dir, "slow.toml", "slow", testkit.Table{"set": "fhr25"}, 2000000)
+	quick := smallConfig(t, dir, "quick.toml", "quick", testkit.Table{"file": "one.epd"}, 200)
 	writeFile(t, dir, "one.epd", oneOpening)
 
 	holder := selfplayProcess(t, "run", "-config", slow)
@@ -170,7 +171,7 @@ func tournamentIDs(t *testing.T, db string) map[string]int64 {
 func TestRestartGetsANewTournamentID(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "one.epd", oneOpening)
-	cfg := smallConfig(t, dir, "t.toml", "quick", `file = "one.epd"`, 200)
+	cfg := smallConfig(t, dir, "t.toml", "quick", testkit.Table{"file": "one.epd"}, 200)
 	db := filepath.Join(dir, "games.db")
 	if code, _, stderr := run(t, "run", "-config", cfg); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
@@ -208,7 +209,7 @@ func TestDatabaseDeletedDuringRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			db := filepath.Join(dir, "games.db")
-			cfg := smallConfig(t, dir, "t.toml", "tiny", `set = "fhr25"`, 3000)
+			cfg := smallConfig(t, dir, "t.toml", "tiny", testkit.Table{"set": "fhr25"}, 3000)
 			cmd := selfplayProcess(t, "run", "-config", cfg)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -9,33 +9,22 @@ import (
 	"testing"
 
 	"selfplay/internal/golden"
+	"selfplay/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
 
 // gauntletConfig: three in-process engines, depth-limited (so the games do
 // not depend on the machine), a gauntlet of a against b and c.
-const gauntletConfig = `database = "games.db"
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.b]
-preset = "fhr"
-hash = 1
-[engines.c]
-preset = "nmr-r3-4"
-hash = 1
-[[tournament]]
-name = "lines"
-engines = ["a", "b", "c"]
-format = "gauntlet"
-concurrency = 1
-[tournament.limits]
-depth = 3
-[tournament.adjudication]
-move = 40
-referee_nodes = 1000
-`
+var gauntletConfig = testkit.Config{
+	Database: "games.db",
+	Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "b", Preset: "fhr", Hash: 1}, {Name: "c", Preset: "nmr-r3-4", Hash: 1}},
+	Tournaments: []testkit.Tournament{{
+		Name: "lines", Engines: []string{"a", "b", "c"}, Format: "gauntlet", Concurrency: 1,
+		Limits:       testkit.Table{"depth": 3},
+		Adjudication: testkit.Table{"move": 40, "referee_nodes": 1000},
+	}},
+}
 
 // gameLines are the per-game lines of run's output.
 func gameLines(out string) []string {
@@ -54,7 +43,7 @@ func gameLines(out string) []string {
 // schedule: with two games at a time the same games get the same numbers.
 func TestGameLinesGolden(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", gauntletConfig)
+	cfg := gauntletConfig.Write(t, dir, "t.toml")
 	code, stdout, stderr := run(t, "run", "-config", cfg, "-pairs", "3")
 	if code != exitOK {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)

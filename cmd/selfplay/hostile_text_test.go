@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"selfplay/internal/testkit"
 )
 
 // Hostile text in input files and from engines: a terminal title (OSC),
@@ -63,16 +65,18 @@ func TestHostileTextIsEscaped(t *testing.T) {
 			"7k/5Q2/6K1/8/8/8/8/8 b - - bm Kg8; id \"mated %s\";\n"+
 			"4k3/8/8/3q4/8/4N3/8/4K3 w - - bm Nxd5 %s;\n", name, name, name, hostileName))
 	nulPGN := writeFile(t, dir, "nul.pgn", "[White \""+hostileName+"\x00\"]\n")
-	config := func(openings string) string {
-		return writeFile(t, t.TempDir(), "t.toml", fmt.Sprintf(strings.Replace(tinyConfig, `database = "games.db"`,
-			fmt.Sprintf("database = %q", filepath.Join(t.TempDir(), "games.db")), 1), openings))
+	config := func(openings testkit.Table) string {
+		c := withOpenings(tinyConfig(), openings)
+		c.Database = filepath.Join(t.TempDir(), "games.db")
+		return c.Write(t, t.TempDir(), "t.toml")
 	}
 	db := filepath.Join(dir, "hostile.db")
 	// An external engine that calls itself "fake\x1b[2Jengine\x07" and
 	// crashes with control bytes on its stderr.
-	control := config(`set = "fhr25"`)
-	writeFile(t, filepath.Dir(control), "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
-		"[engines.b]\npreset = \"fhr\"\nhash = 1", "[engines.b]\n"+fakeEngineTOML(t, "-mode", "control"), 1))
+	control := config(testkit.Table{"set": "fhr25"})
+	c := tinyConfig()
+	c.Engines[1] = testkit.Engine{Name: "b", Body: fakeEngineTOML(t, "-mode", "control")}
+	c.Write(t, filepath.Dir(control), "t.toml")
 
 	cases := []struct {
 		name string
@@ -88,8 +92,8 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		{"report of it", []string{"report", "-db", db}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		// PGN escapes the escapes' backslashes.
 		{"export of it", []string{"export", "-db", db}, `[Opening "\\x1b]0;PWNED\\x07\\x1b[2JEvil\\u202e`},
-		{"run with a hostile PGN book", []string{"run", "-config", config(fmt.Sprintf("file = %q", badBook))}, "bad.pgn"},
-		{"run with a hostile EPD book", []string{"run", "-config", config(fmt.Sprintf("file = %q", badEPD))}, "bad.epd:1"},
+		{"run with a hostile PGN book", []string{"run", "-config", config(testkit.Table{"file": badBook})}, "bad.pgn"},
+		{"run with a hostile EPD book", []string{"run", "-config", config(testkit.Table{"file": badEPD})}, "bad.epd:1"},
 		{"run with an engine that writes control bytes", []string{"run", "-config", control, "-pairs", "1", "-log", "games"}, `\x1b[31mred`},
 		{"suite", []string{"suite", "-epd", suiteEPD, "-variant", "plain", "-nodes", "100", "-positions"}, `\x1b]0;PWNED\x07\x1b[2JEvil\u202e`},
 		{"bench", []string{"bench", "-epd", suiteEPD, "-depth", "1"}, "suite.epd"},

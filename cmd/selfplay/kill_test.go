@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"selfplay/internal/testkit"
 )
 
 // The kill soak: runs killed with SIGKILL at random (seeded) moments, then
@@ -36,7 +38,7 @@ func TestKillSoak(t *testing.T) {
 	t.Logf("seed %d", seed)
 
 	t.Run("fresh run and mid-tournament", func(t *testing.T) {
-		cfg := soakConfig(400, "")
+		cfg := soakConfig(400, 2, 2).String()
 		ref := referenceRun(t, cfg)
 		db, path := soakDir(t, cfg)
 		for i := 0; i < 14; i++ {
@@ -56,8 +58,8 @@ func TestKillSoak(t *testing.T) {
 	t.Run("during -restart", func(t *testing.T) {
 		// The tournament's games of another config (400 nodes) are
 		// replaced with -restart (500 nodes), and each restart is killed.
-		old := soakConfig(400, "")
-		cfg := soakConfig(500, "")
+		old := soakConfig(400, 2, 2).String()
+		cfg := soakConfig(500, 2, 2).String()
 		ref := referenceRun(t, cfg)
 		db, path := soakDir(t, old)
 		killAfter(t, bin, startup+ref.took/2, db, "run", "-config", path)
@@ -86,13 +88,9 @@ func TestKillSoak(t *testing.T) {
 	t.Run("during SPRT", func(t *testing.T) {
 		// One game at a time: where the SPRT decides is then a function
 		// of the config, as it must be after any number of kills.
-		cfg := soakConfig(300, `
-[tournament.sprt]
-elo0 = -30
-elo1 = 30
-model = "logistic"
-`)
-		cfg = strings.Replace(cfg, "concurrency = 2\nrounds = 2", "concurrency = 1\nrounds = 1000", 1)
+		c := soakConfig(300, 1, 1000)
+		c.Tournaments[0].SPRT = testkit.Table{"elo0": -30, "elo1": 30, "model": "logistic"}
+		cfg := c.String()
 		ref := referenceRun(t, cfg)
 		if ref.sprt == "" || ref.games >= 50000 {
 			t.Fatalf("the reference run's SPRT did not decide: %q after %d games", ref.sprt, ref.games)
@@ -106,11 +104,14 @@ model = "logistic"
 	})
 }
 
-// soakConfig is a small match (two rounds of 25 openings) at nodes per
-// move; extra is appended.
-func soakConfig(nodes int, extra string) string {
-	return strings.NewReplacer("nodes = 200", fmt.Sprintf("nodes = %d", nodes), "concurrency = 2", "concurrency = 2\nrounds = 2").
-		Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`)) + extra
+// soakConfig is a small match (rounds of 25 openings, concurrency games
+// at a time) at nodes per move.
+func soakConfig(nodes, concurrency, rounds int) testkit.Config {
+	c := tinyConfig()
+	c.Tournaments[0].Limits["nodes"] = nodes
+	c.Tournaments[0].Concurrency = concurrency
+	c.Tournaments[0].Rounds = rounds
+	return c
 }
 
 // soakDir writes the config into a new directory; it returns the database

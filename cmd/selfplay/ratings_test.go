@@ -10,33 +10,21 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/internal/testkit"
 	"selfplay/report"
 )
 
 // rrConfig is a three-engine round robin (150 games).
-const rrConfig = `database = "games.db"
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.b]
-preset = "fhr"
-hash = 1
-[engines.c]
-preset = "null-r1"
-hash = 1
-[[tournament]]
-name = "rr"
-engines = ["a", "b", "c"]
-format = "round-robin"
-concurrency = 2
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 200
-[tournament.adjudication]
-move = 25
-referee_nodes = 1000
-`
+var rrConfig = testkit.Config{
+	Database: "games.db",
+	Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "b", Preset: "fhr", Hash: 1}, {Name: "c", Preset: "null-r1", Hash: 1}},
+	Tournaments: []testkit.Tournament{{
+		Name: "rr", Engines: []string{"a", "b", "c"}, Format: "round-robin", Concurrency: 2,
+		Openings:     testkit.Table{"set": "fhr25"},
+		Limits:       testkit.Table{"nodes": 200},
+		Adjudication: testkit.Table{"move": 25, "referee_nodes": 1000},
+	}},
+}
 
 // jsonReport parses a JSON report (whose figures are finite here: an
 // unbounded one, written "+inf", would fail the decoding loudly).
@@ -56,7 +44,7 @@ func jsonReport(t *testing.T, out string) report.Report {
 // and from standard input.
 func TestRatingsOfExportEqualReport(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "rr.toml", rrConfig)
+	cfg := rrConfig.Write(t, dir, "rr.toml")
 	if code, _, stderr := run(t, "run", "-config", cfg); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}

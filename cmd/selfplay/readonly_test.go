@@ -42,7 +42,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	testkit.CopyFile(t, storedTiny(t), db, 0o444)
 	// Another tournament, so that only the database's permissions stand in
 	// the way of run.
-	cfg := smallConfig(t, dir, "t.toml", "other", `set = "fhr25"`, 300)
+	cfg := smallConfig(t, dir, "t.toml", "other", testkit.Table{"set": "fhr25"}, 300)
 	os.Chmod(cfg, 0o444)
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)

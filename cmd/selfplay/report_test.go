@@ -2,18 +2,20 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"selfplay/internal/testkit"
 )
 
 // A tiny match under an SPRT, then its report in every format.
 func TestReportAfterRun(t *testing.T) {
 	dir := t.TempDir()
-	openings := "set = \"fhr25\"\n[tournament.sprt]\nelo0 = 0\nelo1 = 10\n"
-	cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, openings))
+	c := tinyConfig()
+	c.Tournaments[0].SPRT = testkit.Table{"elo0": 0, "elo1": 10}
+	cfg := c.Write(t, dir, "t.toml")
 	if code, _, stderr := run(t, "run", "-config", cfg); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
@@ -64,7 +66,7 @@ func TestReportAfterRun(t *testing.T) {
 
 func TestReportBadInput(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+	cfg := tinyConfig().Write(t, dir, "t.toml")
 	if code, _, stderr := run(t, "run", "-config", cfg); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}

@@ -27,25 +27,26 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-const tinyConfig = `database = "games.db"
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.b]
-preset = "fhr"
-hash = 1
-[[tournament]]
-name = "tiny"
-engines = ["a", "b"]
-concurrency = 2
-[tournament.openings]
-%s
-[tournament.limits]
-nodes = 200
-[tournament.adjudication]
-move = 25
-referee_nodes = 1000
-`
+// tinyConfig is a match of a (plain) and b (fhr) over the fhr25 openings
+// at 200 nodes a move, two games at a time.
+func tinyConfig() testkit.Config {
+	return testkit.Config{
+		Database: "games.db",
+		Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "b", Preset: "fhr", Hash: 1}},
+		Tournaments: []testkit.Tournament{{
+			Name: "tiny", Engines: []string{"a", "b"}, Concurrency: 2,
+			Openings:     testkit.Table{"set": "fhr25"},
+			Limits:       testkit.Table{"nodes": 200},
+			Adjudication: testkit.Table{"move": 25, "referee_nodes": 1000},
+		}},
+	}
+}
+
+// withOpenings is c with its tournament's openings table replaced.
+func withOpenings(c testkit.Config, openings testkit.Table) testkit.Config {
+	c.Tournaments[0].Openings = openings
+	return c
+}
 
 func writeFile(t *testing.T, dir, name, body string) string {
 	t.Helper()
@@ -64,17 +65,17 @@ func TestRunBadInputWritesNothing(t *testing.T) {
 		args    []string
 		wantErr []string
 	}{
-		{"unknown key", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "concurrency = 2", "concurency = 2", 1), nil, nil,
+		{"unknown key", strings.Replace(tinyConfig().String(), "concurrency = 2", "concurency = 2", 1), nil, nil,
 			[]string{"t.toml", "tournament[0].concurency: unknown key", `did you mean "concurrency"`}},
-		{"unknown key in a subtable", fmt.Sprintf(tinyConfig, `set = "fhr25"`) + "bogus = 1\n", nil, nil,
+		{"unknown key in a subtable", tinyConfig().String() + "bogus = 1\n", nil, nil,
 			[]string{"t.toml", "tournament[0].adjudication.bogus: unknown key"}},
-		{"unknown preset", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), `preset = "fhr"`, `preset = "fhx"`, 1), nil, nil,
+		{"unknown preset", func() string { c := tinyConfig(); c.Engines[1].Preset = "fhx"; return c.String() }(), nil, nil,
 			[]string{"t.toml", "engines.b.preset", "fhr"}},
-		{"bad opening file", fmt.Sprintf(tinyConfig, `file = "book.epd"`), map[string]string{"book.epd": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n"}, nil,
+		{"bad opening file", withOpenings(tinyConfig(), testkit.Table{"file": "book.epd"}).String(), map[string]string{"book.epd": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n"}, nil,
 			[]string{"tournament[0].openings.file", "book.epd:2"}},
-		{"unwritable database directory", fmt.Sprintf(tinyConfig, `set = "fhr25"`), nil, []string{"-db", "/nonexistent/dir/games.db"},
+		{"unwritable database directory", tinyConfig().String(), nil, []string{"-db", "/nonexistent/dir/games.db"},
 			[]string{"/nonexistent/dir"}},
-		{"unknown -only", fmt.Sprintf(tinyConfig, `set = "fhr25"`), nil, []string{"-only", "nope"},
+		{"unknown -only", tinyConfig().String(), nil, []string{"-only", "nope"},
 			[]string{`no tournament "nope"`}},
 	}
 	for _, tt := range tests {
@@ -105,7 +106,7 @@ func TestRunBadInputWritesNothing(t *testing.T) {
 
 func TestRunAndExport(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+	cfg := tinyConfig().Write(t, dir, "t.toml")
 	code, stdout, stderr := run(t, "run", "-config", cfg)
 	if code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
@@ -200,7 +201,9 @@ func countGames(t *testing.T, db string) (games, distinct int) {
 func startRun(t *testing.T, bin string, out *bytes.Buffer) (cmd *exec.Cmd, cfg, db string) {
 	t.Helper()
 	dir := t.TempDir()
-	cfg = writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`), "nodes = 200", "nodes = 3000", 1))
+	c := tinyConfig()
+	c.Tournaments[0].Limits["nodes"] = 3000
+	cfg = c.Write(t, dir, "t.toml")
 	cmd = exec.Command(bin, "run", "-config", cfg)
 	if out != nil {
 		cmd.Stdout, cmd.Stderr = out, out

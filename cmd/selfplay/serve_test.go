@@ -169,8 +169,9 @@ func gamesStored(t *testing.T, base string) (int, error) {
 // the run (here interrupted, exit 130).
 func TestRunServe(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", strings.Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`),
-		"[tournament.openings]", "rounds = 20\n[tournament.openings]", 1)) // 1,000 games: longer than the test
+	c := tinyConfig()
+	c.Tournaments[0].Rounds = 20 // 1,000 games: longer than the test
+	cfg := c.Write(t, dir, "t.toml")
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -235,7 +236,7 @@ func TestRunServeBadAddress(t *testing.T) {
 	defer ln.Close()
 	for _, addr := range []string{"127.0.0.1:notaport", ln.Addr().String(), "99999"} {
 		dir := t.TempDir()
-		cfg := writeFile(t, dir, "t.toml", fmt.Sprintf(tinyConfig, `set = "fhr25"`))
+		cfg := tinyConfig().Write(t, dir, "t.toml")
 		code, _, stderr := run(t, "run", "-config", cfg, "-serve", addr)
 		if code != exitUsage || !strings.Contains(stderr, "-serve") {
 			t.Errorf("-serve %s: exit %d, stderr %q; want exit 2 naming -serve", addr, code, stderr)

@@ -6,28 +6,25 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"selfplay/internal/testkit"
 )
 
 // An engine that cannot be started fails the run before its first game
 // (exit 2) and leaves nothing the run created: no empty database, no
 // empty engine log. A database that existed stays as it was.
 func TestEngineSetupFailureLeavesNothing(t *testing.T) {
-	const config = `database = "games.db"
-[engines.a]
-preset = "plain"
-hash = 1
-[engines.x]
-command = "/nonexistent/engine"
-[[tournament]]
-name = "t"
-engines = ["a", "x"]
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 200
-`
+	config := testkit.Config{
+		Database: "games.db",
+		Engines:  []testkit.Engine{{Name: "a", Preset: "plain", Hash: 1}, {Name: "x", Command: "/nonexistent/engine"}},
+		Tournaments: []testkit.Tournament{{
+			Name: "t", Engines: []string{"a", "x"},
+			Openings: testkit.Table{"set": "fhr25"},
+			Limits:   testkit.Table{"nodes": 200},
+		}},
+	}
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", config)
+	cfg := config.Write(t, dir, "t.toml")
 	code, _, stderr := run(t, "run", "-config", cfg)
 	if code != exitUsage || !strings.Contains(stderr, "/nonexistent/engine") {
 		t.Fatalf("exit %d, stderr %q; want %d naming the engine's command", code, stderr, exitUsage)

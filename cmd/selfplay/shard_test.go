@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/internal/testkit"
 	"selfplay/store/record"
 )
 
@@ -94,9 +95,11 @@ func TestShardDatabase(t *testing.T) {
 }
 
 // shardConfig is a 50-game match at nodes per move, one game at a time.
-func shardConfig(nodes int, extra string) string {
-	return strings.NewReplacer("nodes = 200", fmt.Sprintf("nodes = %d", nodes), "concurrency = 2", "concurrency = 1").
-		Replace(fmt.Sprintf(tinyConfig, `set = "fhr25"`)) + extra
+func shardConfig(nodes int) testkit.Config {
+	c := tinyConfig()
+	c.Tournaments[0].Limits["nodes"] = nodes
+	c.Tournaments[0].Concurrency = 1
+	return c
 }
 
 // comparable is what must agree between a merge of shards and a single
@@ -178,7 +181,7 @@ func startShard(t *testing.T, bin, cfg string, i, n int) *exec.Cmd {
 // with SIGKILL halfway through its share and started again.
 func TestShardsMergeEqualsOneRun(t *testing.T) {
 	bin := selfplayBinary(t)
-	cfgText := shardConfig(1500, "")
+	cfgText := shardConfig(1500).String()
 	single, singleCfg := soakDir(t, cfgText)
 	if code, out := runBinary(t, bin, "run", "-config", singleCfg); code != exitOK {
 		t.Fatalf("single run: exit %d\n%s", code, out)
@@ -261,7 +264,7 @@ func TestShardsMergeEqualsOneRun(t *testing.T) {
 // shard. Nothing is played.
 func TestShardMismatchRefused(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeFile(t, dir, "t.toml", shardConfig(200, ""))
+	cfg := shardConfig(200).Write(t, dir, "t.toml")
 	db := filepath.Join(dir, "s.db")
 	if code, _, stderr := run(t, "run", "-config", cfg, "-shard", "1/4", "-pairs", "1", "-db", db); code != exitOK {
 		t.Fatalf("shard run: exit %d: %s", code, stderr)
@@ -308,8 +311,10 @@ func TestShardMismatchRefused(t *testing.T) {
 // wave, K doubling until the test decides) takes the decision of one
 // process with concurrency 1, at the same LLR, and the merge is complete.
 func TestSPRTWavesDecideAsOneRun(t *testing.T) {
-	const sprt = "[tournament.sprt]\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n"
-	cfgText := strings.Replace(shardConfig(200, sprt), "[tournament.openings]", "rounds = 40\n[tournament.openings]", 1)
+	c := shardConfig(200)
+	c.Tournaments[0].Rounds = 40
+	c.Tournaments[0].SPRT = testkit.Table{"elo0": 0, "elo1": 100, "alpha": 0.1, "beta": 0.1}
+	cfgText := c.String()
 	single, singleCfg := soakDir(t, cfgText)
 	if code, _, stderr := run(t, "run", "-config", singleCfg); code != exitOK {
 		t.Fatalf("single run: exit %d: %s", code, stderr)

@@ -1,33 +1,34 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"selfplay/internal/testkit"
 )
 
 // matchConfig is the match of issue 12: fhr against plain, 50 games (the 25
 // fhr25 openings with both colours) at 20,000 nodes per move, two games at
 // a time; engines in process, or (uci != "") as two `uci -variant`
 // processes of that binary.
-func matchConfig(uci string) string {
-	engines := "[engines.fhr]\npreset = \"fhr\"\n[engines.plain]\npreset = \"plain\"\n"
+func matchConfig(uci string) testkit.Config {
+	engines := []testkit.Engine{{Name: "fhr", Preset: "fhr"}, {Name: "plain", Preset: "plain"}}
 	if uci != "" {
-		engines = fmt.Sprintf("[engines.fhr]\ncommand = %q\nargs = [\"uci\", \"-variant\", \"fhr\"]\n"+
-			"[engines.plain]\ncommand = %[1]q\nargs = [\"uci\", \"-variant\", \"plain\"]\n", uci)
+		for i, e := range engines {
+			engines[i] = testkit.Engine{Name: e.Name, Command: uci, Args: []string{"uci", "-variant", e.Preset}}
+		}
 	}
-	return engines + `[[tournament]]
-name = "fhr-vs-plain"
-engines = ["fhr", "plain"]
-concurrency = 2
-[tournament.openings]
-set = "fhr25"
-[tournament.limits]
-nodes = 20000
-`
+	return testkit.Config{
+		Engines: engines,
+		Tournaments: []testkit.Tournament{{
+			Name: "fhr-vs-plain", Engines: []string{"fhr", "plain"}, Concurrency: 2,
+			Openings: testkit.Table{"set": "fhr25"},
+			Limits:   testkit.Table{"nodes": 20000},
+		}},
+	}
 }
 
 // BenchmarkUCIMatchCPU plays that match both ways in each iteration, in
@@ -43,12 +44,9 @@ func BenchmarkUCIMatchCPU(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	play := func(name, config string) time.Duration {
-		path := filepath.Join(dir, name+".toml")
+	play := func(name string, config testkit.Config) time.Duration {
+		path := config.Write(b, dir, name+".toml")
 		db := filepath.Join(dir, name+".db")
-		if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-			b.Fatal(err)
-		}
 		for _, f := range []string{db, db + "-wal", db + "-shm"} {
 			os.Remove(f)
 		}

@@ -20,12 +20,16 @@ type Config struct {
 }
 
 // Engine is an [engines.NAME] table: an in-process preset (Hash 0 leaves
-// the key out), or Body's raw TOML lines (an external engine: EngineTOML).
+// the key out), an external engine's Command and Args, then Body's raw
+// TOML lines (what the fields do not say: switches, options, timeouts, or
+// a whole external engine from EngineTOML).
 type Engine struct {
-	Name   string
-	Preset string
-	Hash   int
-	Body   string
+	Name    string
+	Preset  string
+	Hash    int
+	Command string
+	Args    []string
+	Body    string
 }
 
 // Tournament is a [[tournament]] table; its zero fields are left out (the
@@ -66,6 +70,12 @@ func (c Config) String() string {
 		}
 		if e.Hash != 0 {
 			fmt.Fprintf(&b, "hash = %d\n", e.Hash)
+		}
+		if e.Command != "" {
+			fmt.Fprintf(&b, "command = %s\n", tomlValue(e.Command))
+		}
+		if len(e.Args) > 0 {
+			fmt.Fprintf(&b, "args = %s\n", tomlValue(e.Args))
 		}
 		if e.Body != "" {
 			b.WriteString(strings.TrimSuffix(e.Body, "\n") + "\n")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,7 +76,8 @@ func TestConfigTOML(t *testing.T) {
 	c := testkit.Config{
 		Database: "games.db",
 		Engines: append(testkit.InProcess("plain", "fhr"),
-			testkit.Engine{Name: "ext", Body: `command = "/bin/true"` + "\n"}),
+			testkit.Engine{Name: "ext", Body: `command = "/bin/true"` + "\n"},
+			testkit.Engine{Name: "uci", Command: "/bin/sel fplay", Args: []string{"uci", "-variant", "fhr"}, Body: `init_timeout = "5s"`}),
 		Tournaments: []testkit.Tournament{{
 			Name: "t \"1\"", Engines: []string{"fhr", "plain"}, Concurrency: 2, Seed: 7,
 			Openings: testkit.Table{"set": "fhr25", "order": "random"},
@@ -92,6 +94,10 @@ preset = "fhr"
 hash = 1
 [engines.ext]
 command = "/bin/true"
+[engines.uci]
+command = "/bin/sel fplay"
+args = ["uci", "-variant", "fhr"]
+init_timeout = "5s"
 [[tournament]]
 concurrency = 2
 engines = ["fhr", "plain"]
@@ -111,11 +117,15 @@ model = "logistic"
 	if got := c.String(); got != want {
 		t.Fatalf("TOML:\n%s\nwant:\n%s", got, want)
 	}
-	c.Engines = c.Engines[:2]
+	c.Engines = append(c.Engines[:2], c.Engines[3])
+	c.Engines[2].Command = "/bin/true"
 	path := c.Write(t, t.TempDir(), "t.toml")
 	f, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if e := f.Engines[2]; e.Name != "uci" || e.Command != "/bin/true" || !slices.Equal(e.Args, []string{"uci", "-variant", "fhr"}) {
+		t.Errorf("loaded engine %+v", e)
 	}
 	tr := f.Tournaments[0]
 	if tr.Name != `t "1"` || tr.Concurrency != 2 || tr.Seed != 7 || tr.Limits.Nodes != 300 || tr.SPRT == nil || tr.SPRT.Elo1 != 10 {
