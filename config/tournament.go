@@ -117,11 +117,9 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 	tr.Openings = p.openingsSpec(ot)
 
-	if lt, ok := t.sub("limits"); ok {
-		tr.Limits = p.limits(lt)
-	} else if !t.has("limits") {
-		p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
-	}
+	lt, _ := t.sub("limits")
+	tr.Limits = p.limits(lt)
+	p.ownLimits(t, &tr, f)
 
 	at, ok := t.sub("adjudication")
 	if !ok {
@@ -299,23 +297,103 @@ func (p *parser) loadOpenings(tr Tournament) ([]openings.Opening, string, string
 	return r.list, r.hash, key, r.err
 }
 
-// limits parses [tournament.limits].
+// limits parses [tournament.limits]; without the table (t nil) the
+// tournament has no limit of its own, which only a tournament whose every
+// engine has its own may leave out (checked by engineLimits).
 func (p *parser) limits(t *table) Limits {
-	t.unknown(limitsKeys, nil)
 	l := Limits{TimeMargin: DefaultTimeMargin, MoveTimeout: DefaultMoveTimeout}
-	var given []string
-	for _, k := range limitKeys {
-		if t.has(k) {
-			given = append(given, k)
-		}
+	if t == nil {
+		return l
 	}
-	switch len(given) {
+	t.unknown(limitsKeys, nil)
+	switch given := givenLimits(t); len(given) {
 	case 0:
 		p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
 	case 1:
 	default:
 		p.errf(t.path, "%s: set exactly one limit, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
 	}
+	limitValues(t, &l)
+	if j, ok := t.number("nodes_jitter"); ok {
+		switch {
+		case !t.has("nodes"):
+			t.errf("nodes_jitter", "applies only with a nodes limit")
+		case j < 0 || j > MaxNodesJitter:
+			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, MaxNodesJitter)
+		default:
+			l.NodesJitter = j
+		}
+	}
+	if d, ok := t.duration("time_margin"); ok {
+		l.TimeMargin = d
+	}
+	if d, ok := t.duration("move_timeout"); ok {
+		if d <= 0 {
+			t.errf("move_timeout", "must be > 0")
+		} else {
+			l.MoveTimeout = d
+		}
+	}
+	return l
+}
+
+// ownLimits resolves the limits of the tournament's engines that carry
+// their own (Tournament.LimitsOf), and checks that a tournament without
+// [tournament.limits] has an engine limit for every engine. Any mix of
+// kinds is allowed, as fastchess allows it (nodes against tc, say): each
+// side has its own clock, the referee its own node budget, and resign and
+// draw adjudication read only the scores.
+func (p *parser) ownLimits(t *table, tr *Tournament, f *File) {
+	var without []string
+	for _, name := range tr.Engines {
+		e, ok := f.Engine(name)
+		if !ok {
+			continue // its table is invalid: reported
+		}
+		if e.Limit == nil {
+			without = append(without, name)
+		}
+		if e.Limit == nil && e.TimeMargin == nil {
+			continue
+		}
+		l := tr.Limits
+		if e.Limit != nil {
+			l.Nodes, l.Depth, l.MoveTime, l.TC = e.Limit.Nodes, e.Limit.Depth, e.Limit.MoveTime, e.Limit.TC
+		}
+		if e.TimeMargin != nil {
+			l.TimeMargin = *e.TimeMargin
+		}
+		if tr.own == nil {
+			tr.own = map[string]Limits{}
+		}
+		tr.own[name] = l
+	}
+	if t.has("limits") {
+		return
+	}
+	switch {
+	case len(without) == len(tr.Engines):
+		p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
+	case len(without) > 0:
+		p.errf(t.key("limits"), "missing: engine %s has no limit of its own, so the tournament needs [tournament.limits] with exactly one of %s", strings.Join(without, ", "), strings.Join(limitKeys, ", "))
+	}
+}
+
+// givenLimits lists the limit keys (nodes, depth, movetime, tc) of a
+// tournament's or an engine's table.
+func givenLimits(t *table) []string {
+	var given []string
+	for _, k := range limitKeys {
+		if t.has(k) {
+			given = append(given, k)
+		}
+	}
+	return given
+}
+
+// limitValues reads the limit keys of a tournament's or an engine's table
+// into l.
+func limitValues(t *table, l *Limits) {
 	if n, ok := t.integer("nodes", 1, math.MaxInt64); ok {
 		l.Nodes = n
 	}
@@ -338,27 +416,6 @@ func (p *parser) limits(t *table) Limits {
 			l.TC = tc
 		}
 	}
-	if j, ok := t.number("nodes_jitter"); ok {
-		switch {
-		case !t.has("nodes"):
-			t.errf("nodes_jitter", "applies only with a nodes limit")
-		case j < 0 || j > MaxNodesJitter:
-			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, MaxNodesJitter)
-		default:
-			l.NodesJitter = j
-		}
-	}
-	if d, ok := t.duration("time_margin"); ok {
-		l.TimeMargin = d
-	}
-	if d, ok := t.duration("move_timeout"); ok {
-		if d <= 0 {
-			t.errf("move_timeout", "must be > 0")
-		} else {
-			l.MoveTimeout = d
-		}
-	}
-	return l
 }
 
 // adjudication parses [tournament.adjudication] (t may be an empty table).
