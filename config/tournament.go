@@ -117,9 +117,19 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 	tr.Openings = p.openingsSpec(ot)
 
+	without := enginesWithoutLimit(tr, f)
 	lt, _ := t.sub("limits")
-	tr.Limits = p.limits(lt)
-	p.ownLimits(t, &tr, f)
+	tr.Limits = p.limits(lt, len(without) > 0 || len(tr.Engines) == 0)
+	if !t.has("limits") {
+		switch {
+		case len(without) == len(tr.Engines):
+			p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
+		case len(without) > 0:
+			p.errf(t.key("limits"), "missing: engine %s has no limit of its own, so the tournament needs [tournament.limits] with exactly one of %s",
+				strings.Join(without, ", "), strings.Join(limitKeys, ", "))
+		}
+	}
+	tr.own = ownLimits(tr, f)
 
 	at, ok := t.sub("adjudication")
 	if !ok {
@@ -297,10 +307,10 @@ func (p *parser) loadOpenings(tr Tournament) ([]openings.Opening, string, string
 	return r.list, r.hash, key, r.err
 }
 
-// limits parses [tournament.limits]; without the table (t nil) the
-// tournament has no limit of its own, which only a tournament whose every
-// engine has its own may leave out (checked by engineLimits).
-func (p *parser) limits(t *table) Limits {
+// limits parses [tournament.limits] (t nil: the table is left out). The
+// tournament needs a limit kind when some engine has none of its own
+// (needKind).
+func (p *parser) limits(t *table, needKind bool) Limits {
 	l := Limits{TimeMargin: DefaultTimeMargin, MoveTimeout: DefaultMoveTimeout}
 	if t == nil {
 		return l
@@ -308,7 +318,9 @@ func (p *parser) limits(t *table) Limits {
 	t.unknown(limitsKeys, nil)
 	switch given := givenLimits(t); len(given) {
 	case 0:
-		p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
+		if needKind {
+			p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
+		}
 	case 1:
 	default:
 		p.errf(t.path, "%s: set exactly one limit, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
@@ -337,23 +349,29 @@ func (p *parser) limits(t *table) Limits {
 	return l
 }
 
-// ownLimits resolves the limits of the tournament's engines that carry
-// their own (Tournament.LimitsOf), and checks that a tournament without
-// [tournament.limits] has an engine limit for every engine. Any mix of
-// kinds is allowed, as fastchess allows it (nodes against tc, say): each
-// side has its own clock, the referee its own node budget, and resign and
-// draw adjudication read only the scores.
-func (p *parser) ownLimits(t *table, tr *Tournament, f *File) {
+// enginesWithoutLimit lists the tournament's engines that have no limit
+// of their own: the tournament's limits must give theirs.
+func enginesWithoutLimit(tr Tournament, f *File) []string {
 	var without []string
 	for _, name := range tr.Engines {
-		e, ok := f.Engine(name)
-		if !ok {
-			continue // its table is invalid: reported
-		}
-		if e.Limit == nil {
+		if e, ok := f.Engine(name); ok && e.Limit == nil {
 			without = append(without, name)
 		}
-		if e.Limit == nil && e.TimeMargin == nil {
+	}
+	return without
+}
+
+// ownLimits resolves the limits of the tournament's engines that carry
+// their own (Tournament.LimitsOf): the tournament's, overridden by the
+// engine's kind and time margin. Any mix of kinds is allowed, as
+// fastchess allows it (nodes against tc, say): each side has its own
+// clock, the referee its own node budget, and resign and draw
+// adjudication read only the scores.
+func ownLimits(tr Tournament, f *File) map[string]Limits {
+	var own map[string]Limits
+	for _, name := range tr.Engines {
+		e, ok := f.Engine(name)
+		if !ok || e.Limit == nil && e.TimeMargin == nil {
 			continue
 		}
 		l := tr.Limits
@@ -363,20 +381,12 @@ func (p *parser) ownLimits(t *table, tr *Tournament, f *File) {
 		if e.TimeMargin != nil {
 			l.TimeMargin = *e.TimeMargin
 		}
-		if tr.own == nil {
-			tr.own = map[string]Limits{}
+		if own == nil {
+			own = map[string]Limits{}
 		}
-		tr.own[name] = l
+		own[name] = l
 	}
-	if t.has("limits") {
-		return
-	}
-	switch {
-	case len(without) == len(tr.Engines):
-		p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
-	case len(without) > 0:
-		p.errf(t.key("limits"), "missing: engine %s has no limit of its own, so the tournament needs [tournament.limits] with exactly one of %s", strings.Join(without, ", "), strings.Join(limitKeys, ", "))
-	}
+	return own
 }
 
 // givenLimits lists the limit keys (nodes, depth, movetime, tc) of a

@@ -493,12 +493,12 @@ func TestCulprit(t *testing.T) {
 
 func TestPGNHeaderFromOpening(t *testing.T) {
 	tr := &config.Tournament{Name: "t", Limits: config.Limits{TC: mustTC(t, "40/120+0.5")}}
-	h, err := pgnHeaderFor(tr, openings.FHR25()[0])
+	h, err := pgnHeaderFor(tr, "a", "b", openings.FHR25()[0])
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "40/120+0.5", standard: true, startMove: 1}) {
 		t.Errorf("standard start: %+v, %v", h, err)
 	}
 	tr.Limits = config.Limits{Nodes: 5}
-	h, err = pgnHeaderFor(tr, openings.Opening{ID: "x", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12"})
+	h, err = pgnHeaderFor(tr, "a", "b", openings.Opening{ID: "x", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12"})
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
 	}
