@@ -20,10 +20,10 @@ type pgnHeader struct {
 	// odds holds White's and Black's TimeControl values and limits in
 	// words when the sides' limits differ (an engine's own limits), nil
 	// when they are the same.
-	odds *[2][2]string
-	standard    bool   // the game starts from the initial position (no SetUp/FEN tags)
-	startMove   int    // FEN move number of StartFEN
-	blackFirst  bool   // Black moves first from StartFEN
+	odds       *[2][2]string
+	standard   bool // the game starts from the initial position (no SetUp/FEN tags)
+	startMove  int  // FEN move number of StartFEN
+	blackFirst bool // Black moves first from StartFEN
 }
 
 // pgnHeaderFor is the header of a game of the tournament between white and
