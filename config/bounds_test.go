@@ -74,7 +74,7 @@ func TestLoadRefusesHostile(t *testing.T) {
 	}
 }
 
-// LoadContext reads at most MaxSize+1 bytes of a file: an endless one is
+// LoadContext reads at most maxSize+1 bytes of a file: an endless one is
 // refused, naming the limit.
 func TestLoadEndlessFile(t *testing.T) {
 	if runtime.GOOS == "windows" {

@@ -22,6 +22,8 @@ const (
 var (
 	inProcessKeys = []string{"preset", "hash"}
 	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout", "ping_timeout"}
+	// engineLimitKeys are the limits either kind of engine may carry.
+	engineLimitKeys = append(slices.Clone(limitKeys), "time_margin")
 )
 
 // engine parses one [engines.NAME] table.
@@ -49,7 +51,7 @@ func (p *parser) engine(name string, v any) (Engine, bool) {
 	// Neither kind is known, so a misspelt key ("prest", "comand") is
 	// checked against the keys of both, with a suggestion, before the
 	// missing key itself is reported.
-	t.unknown(slices.Concat(inProcessKeys, externalKeys, search.SwitchNames()), nil)
+	t.unknown(slices.Concat(inProcessKeys, externalKeys, search.SwitchNames(), engineLimitKeys), nil)
 	p.errf(path, "missing preset or command: an in-process engine needs preset = one of %s; an external UCI engine needs command = \"/path/to/engine\"",
 		strings.Join(search.PresetNames(), ", "))
 	return Engine{}, false
@@ -59,7 +61,7 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 	e := Engine{Name: name, Hash: defaultHash, Switches: map[string]string{}}
 	switches := search.SwitchNames()
 	errs := len(p.errs)
-	t.unknown(append(slices.Clone(inProcessKeys), switches...), func(k string) string {
+	t.unknown(slices.Concat(inProcessKeys, switches, engineLimitKeys), func(k string) string {
 		if slices.Contains(externalKeys, k) {
 			return fmt.Sprintf("%s applies only to external UCI engines (command = ...), not to an in-process preset", k)
 		}
@@ -86,6 +88,7 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 		return Engine{}, false
 	}
 	e.Preset = preset
+	e.Limit, e.TimeMargin = p.engineLimits(t)
 	// Switches in the fixed order of search.Switches: each sets its own
 	// fields, so the order does not change the result, but keep it stable.
 	for _, sw := range switches {
@@ -118,7 +121,7 @@ func (p *parser) inProcess(name string, t *table) (Engine, bool) {
 func (p *parser) external(name string, t *table) (Engine, bool) {
 	e := Engine{Name: name, InitTimeout: defaultInitTimeout, PingTimeout: defaultPingTimeout}
 	errs := len(p.errs)
-	t.unknown(externalKeys, func(k string) string {
+	t.unknown(slices.Concat(externalKeys, engineLimitKeys), func(k string) string {
 		switch {
 		case k == "hash":
 			return "hash applies only to in-process engines; set a UCI engine's hash table size in options, e.g. options = { Hash = 16 }"
@@ -188,11 +191,41 @@ func (p *parser) external(name string, t *table) (Engine, bool) {
 			}
 		}
 	}
+	e.Limit, e.TimeMargin = p.engineLimits(t)
 	if len(p.errs) > errs {
 		return Engine{}, false
 	}
 	e.Command = p.resolveCommand(command, e.Dir)
 	return e, true
+}
+
+// engineLimits parses an engine's own limits: at most one of nodes,
+// depth, movetime and tc (the tournament's syntax), and time_margin, which
+// only a time limit (the engine's or the tournament's) uses. The
+// tournament's nodes_jitter varies an engine's own node limit too.
+func (p *parser) engineLimits(t *table) (*Limits, *time.Duration) {
+	var limit *Limits
+	switch given := givenLimits(t); len(given) {
+	case 0:
+	case 1:
+		l := Limits{}
+		errs := len(p.errs)
+		limitValues(t, &l)
+		if len(p.errs) == errs {
+			limit = &l
+		}
+	default:
+		p.errf(t.path, "%s: an engine takes at most one limit of its own, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
+	}
+	d, ok := t.duration("time_margin")
+	if !ok {
+		return limit, nil
+	}
+	if limit != nil && limit.TC == nil && limit.MoveTime == 0 {
+		t.errf("time_margin", "applies only to a time limit (tc or movetime), not to the engine's %s", givenLimits(t)[0])
+		return limit, nil
+	}
+	return limit, &d
 }
 
 // resolveCommand: a command without a path separator is left as is (the

@@ -24,7 +24,7 @@ func Load(path string) (*File, error) { return LoadContext(context.Background(),
 
 // LoadContext is Load that stops waiting when ctx ends (opening a FIFO
 // waits for a writer; reading one, or a slow file, for data), with ctx's
-// error. It reads at most MaxSize+1 bytes, so that a larger file (or an
+// error. It reads at most maxSize+1 bytes, so that a larger file (or an
 // endless one) is refused without being read to its end; see Parse for
 // the other bounds.
 func LoadContext(ctx context.Context, path string) (*File, error) {
@@ -67,7 +67,7 @@ func LoadContext(ctx context.Context, path string) (*File, error) {
 // separator is kept for a PATH lookup; a relative command path is resolved
 // against the engine's dir if given, else File.Dir, and made absolute.
 //
-// Bounds: a text larger than MaxSize, with a NUL byte, with arrays and
+// Bounds: a text larger than maxSize, with a NUL byte, with arrays and
 // inline tables nested deeper than maxNesting or a dotted key of more
 // parts is refused before it is parsed; more than maxEngines engines are
 // refused; the check stops after 100 problems.
@@ -280,7 +280,7 @@ func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines
 
 // Games is the number of games of the tournament with numOpenings openings:
 // every pairing plays every opening once with each color, Rounds times. A
-// config from Parse keeps it within MaxGames.
+// config from Parse keeps it within maxGames.
 func (t Tournament) Games(numOpenings int) int {
 	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines)), numOpenings, t.Rounds)
 	return int(n)
@@ -300,14 +300,14 @@ func pairingCount(format Format, n int) int {
 	return n * (n - 1) / 2
 }
 
-// MaxGames bounds a tournament's schedule (pairings x openings x 2 x
+// maxGames bounds a tournament's schedule (pairings x openings x 2 x
 // rounds). The schedule is computed game by game, so the bound is not
 // about memory: it keeps game and pair numbers, and the sums over them,
 // far from overflowing 64 bits.
 const maxGames = 1 << 40
 
 // ScheduledGames is pairings x openings x 2 x rounds, or an error when that
-// is more than MaxGames.
+// is more than maxGames.
 func ScheduledGames(pairings, openings, rounds int) (int64, error) {
 	if pairings < 0 || openings < 0 || rounds < 0 {
 		return 0, fmt.Errorf("negative count in %d pairings x %d openings x %d rounds", pairings, openings, rounds)

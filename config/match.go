@@ -29,7 +29,9 @@ type MatchArgs struct {
 	// for a UCI engine option.NAME=, arg= (one argument, repeatable),
 	// args= (arguments separated by spaces), dir=, init_timeout=,
 	// ping_timeout=; for both name= (the engine's name; default: the
-	// spec, or the command's base name).
+	// spec, or the command's base name) and the engine's own limits
+	// nodes=, depth=, movetime=, tc=, time_margin= (the keys of its
+	// config table).
 	Engines [][]string
 	// Settings are the tournament's keys set by flags, in the order given.
 	Settings []MatchSetting
@@ -135,6 +137,9 @@ type matchEngine struct {
 	// specKey maps a key of the table to the word's key, for errors
 	// ("command" -> "cmd", "options.Hash" -> "option.Hash").
 	specKey map[string]string
+	// ownLimit: the engine has a limit of its own (nodes=, depth=,
+	// movetime= or tc=), so the match needs no limit flag for it.
+	ownLimit bool
 }
 
 type tomlKey struct {
@@ -143,7 +148,8 @@ type tomlKey struct {
 }
 
 // External engines' words and the config keys they set.
-var externalWords = []string{"cmd", "name", "arg", "args", "dir", "option.NAME", "init_timeout", "ping_timeout"}
+var externalWords = []string{"cmd", "name", "arg", "args", "dir", "option.NAME", "init_timeout", "ping_timeout",
+	"nodes", "depth", "movetime", "tc", "time_margin"}
 
 func newMatchGen(m MatchArgs) (*matchGen, error) {
 	g := &matchGen{m: m, keyArg: map[string]string{}}
@@ -171,6 +177,10 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 		g.engines = append(g.engines, e)
 	}
 	var limits []string
+	allOwn := len(g.engines) > 0
+	for _, e := range g.engines {
+		allOwn = allOwn && e.ownLimit
+	}
 	for _, s := range m.Settings {
 		if k, ok := strings.CutPrefix(s.Key, "limits."); ok && slices.Contains(limitKeys, k) {
 			limits = append(limits, s.Flag)
@@ -178,8 +188,8 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 		g.keyArg["tournament[0]."+s.Key] = s.Flag
 	}
 	switch {
-	case len(limits) == 0:
-		bad("limits", "no limit: give one of -nodes, -depth, -movetime, -tc")
+	case len(limits) == 0 && !allOwn:
+		bad("limits", "no limit: give one of -nodes, -depth, -movetime, -tc (or give every engine its own, such as nodes=N)")
 	case len(limits) > 1:
 		bad("limits", "%s: give exactly one limit, not several", strings.Join(limits, " and "))
 	}
@@ -224,6 +234,9 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 				e.specKey["options."+keyPart(strings.TrimPrefix(k, "option."))] = k
 			case k == "dir" || k == "init_timeout" || k == "ping_timeout":
 				set(k, k, v)
+			case slices.Contains(engineLimitKeys, k):
+				set(k, k, limitWord(k, v))
+				e.ownLimit = e.ownLimit || k != "time_margin"
 			case k == "cmd":
 				return e, fmt.Errorf("cmd= given twice (an engine starts at its cmd= word)")
 			case k == "hash":
@@ -268,11 +281,15 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		case "preset":
 			return e, fmt.Errorf("preset=: the preset is the engine's first word (%s)", parts[0])
 		case "hash": // not part of the default name, which says the variant
-			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-				set(k, k, n)
-			} else {
-				set(k, k, v) // Parse says: want an integer
-			}
+			set(k, k, limitWord(k, v))
+			continue
+		}
+		if slices.Contains(engineLimitKeys, k) {
+			// Part of the default name: the same variant at two
+			// budgets (node odds) gets two names.
+			set(k, k, limitWord(k, v))
+			e.ownLimit = e.ownLimit || k != "time_margin"
+			nameParts = append(nameParts, w)
 			continue
 		}
 		set(k, k, scalar(v))
@@ -282,6 +299,19 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		e.name = strings.Join(nameParts, ":")
 	}
 	return e, nil
+}
+
+// limitWord is the value of an engine's hash= or limit word as it would
+// be written in a file: an integer for hash, nodes and depth when the text
+// is one (else the string, which Parse refuses with the key's expected
+// type), a string for the durations and the time control.
+func limitWord(k, v string) any {
+	if k == "hash" || k == "nodes" || k == "depth" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+	}
+	return v
 }
 
 // scalar is a switch's value as it would be written in a file: an integer

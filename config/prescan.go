@@ -14,13 +14,13 @@ import (
 // once per level (3,000,000 nested arrays overflowed its stack). A real
 // config is a few KB and nests 3 levels.
 const (
-	// MaxSize is the largest config file read, in bytes.
+	// maxSize is the largest config file read, in bytes.
 	maxSize = 1 << 20
-	// MaxNesting bounds both the nesting of arrays and inline tables and
+	// maxNesting bounds both the nesting of arrays and inline tables and
 	// the parts of one dotted key ("a.b.c" has 3).
 	maxNesting = 32
-	// MaxEngines is the most engines a config may define (a round robin
-	// of them plays MaxEngines*(MaxEngines-1)/2 pairings), and so the most
+	// maxEngines is the most engines a config may define (a round robin
+	// of them plays maxEngines*(maxEngines-1)/2 pairings), and so the most
 	// a tournament may list.
 	maxEngines = 1000
 	// maxErrors is how many problems are collected before the check
@@ -84,7 +84,7 @@ func prescan(data []byte, path string) *Error {
 	return nil
 }
 
-// tooLarge is the problem of a file larger than MaxSize.
+// tooLarge is the problem of a file larger than maxSize.
 func tooLarge(path string) *Error {
 	return &Error{File: path, Msg: fmt.Sprintf("refused before parsing: larger than %s, the limit for a config file", inputfile.Size(maxSize))}
 }

@@ -43,19 +43,15 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		s.Openings.Set = t.Openings.Set
 	}
 
-	l := t.Limits
-	switch {
-	case l.Nodes > 0:
-		s.Limits.Nodes = l.Nodes
-		s.Limits.NodesJitter = max(l.NodesJitter, 0)
-	case l.Depth > 0:
-		s.Limits.Depth = l.Depth
-	case l.MoveTime > 0:
-		s.Limits.MoveTime = l.MoveTime.String()
-		s.Limits.TimeMargin = l.TimeMargin.String()
-	case l.TC != nil:
-		s.Limits.TC = canonicalTC(l.TC)
-		s.Limits.TimeMargin = l.TimeMargin.String()
+	s.Limits = snapshotLimits(t.Limits)
+	// An engine's own limits only where they change its games, so that a
+	// tournament without them keeps its snapshot (and config hash).
+	for name, l := range t.own {
+		if own := snapshotLimits(l); own != s.Limits {
+			e := s.Engines[name]
+			e.Limits = &own
+			s.Engines[name] = e
+		}
 	}
 
 	a := t.Adjudication
@@ -84,6 +80,30 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	}
 	return s, nil
 }
+
+// snapshotLimits is the stored form of limits: the kind set, with
+// nodes_jitter for nodes and time_margin for the time limits.
+func snapshotLimits(l Limits) snapshot.Limits {
+	var s snapshot.Limits
+	switch {
+	case l.Nodes > 0:
+		s.Nodes = l.Nodes
+		s.NodesJitter = max(l.NodesJitter, 0)
+	case l.Depth > 0:
+		s.Depth = l.Depth
+	case l.MoveTime > 0:
+		s.MoveTime = l.MoveTime.String()
+		s.TimeMargin = l.TimeMargin.String()
+	case l.TC != nil:
+		s.TC = canonicalTC(l.TC)
+		s.TimeMargin = l.TimeMargin.String()
+	}
+	return s
+}
+
+// SameAs reports whether l and o give the same games: the same kind and
+// budget, and for time limits the same margin.
+func (l Limits) SameAs(o Limits) bool { return snapshotLimits(l) == snapshotLimits(o) }
 
 func ptr[T any](v T) *T { return &v }
 

@@ -82,20 +82,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		Seed:        DefaultSeed,
 	}
 
-	if !t.has("name") {
-		p.errf(path, "missing name (name = \"...\")")
-	} else if name, ok := t.str("name"); ok {
-		if err := checkName(name); err != nil {
-			t.errf("name", "%v", err)
-		} else {
-			if j, dup := p.names[name]; dup {
-				t.errf("name", "duplicate tournament name %q (also tournament[%d])", name, j)
-			} else {
-				p.names[name] = i
-			}
-			tr.Name = name
-		}
-	}
+	tr.Name = p.tournamentName(t, i)
 
 	p.tournamentEngines(t, &tr)
 
@@ -117,11 +104,8 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 	tr.Openings = p.openingsSpec(ot)
 
-	if lt, ok := t.sub("limits"); ok {
-		tr.Limits = p.limits(lt)
-	} else if !t.has("limits") {
-		p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
-	}
+	tr.Limits = p.tournamentLimits(t, tr, f)
+	tr.own = ownLimits(tr, f)
 
 	at, ok := t.sub("adjudication")
 	if !ok {
@@ -166,6 +150,47 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		return Tournament{}, false
 	}
 	return tr, true
+}
+
+// tournamentName is the table's name, checked and unique among the
+// file's tournaments ("" after an error).
+func (p *parser) tournamentName(t *table, i int) string {
+	if !t.has("name") {
+		p.errf(t.path, "missing name (name = \"...\")")
+		return ""
+	}
+	name, ok := t.str("name")
+	if !ok {
+		return ""
+	}
+	if err := checkName(name); err != nil {
+		t.errf("name", "%v", err)
+		return ""
+	}
+	if j, dup := p.names[name]; dup {
+		t.errf("name", "duplicate tournament name %q (also tournament[%d])", name, j)
+	} else {
+		p.names[name] = i
+	}
+	return name
+}
+
+// tournamentLimits is the tournament's [tournament.limits], which may be
+// left out only when every engine has a limit of its own.
+func (p *parser) tournamentLimits(t *table, tr Tournament, f *File) Limits {
+	without := enginesWithoutLimit(tr, f)
+	lt, _ := t.sub("limits")
+	l := p.limits(lt, len(without) > 0 || len(tr.Engines) == 0)
+	if !t.has("limits") {
+		switch {
+		case len(without) == len(tr.Engines):
+			p.errf(t.key("limits"), "missing: a tournament needs [tournament.limits] with exactly one of %s", strings.Join(limitKeys, ", "))
+		case len(without) > 0:
+			p.errf(t.key("limits"), "missing: engine %s has no limit of its own, so the tournament needs [tournament.limits] with exactly one of %s",
+				strings.Join(without, ", "), strings.Join(limitKeys, ", "))
+		}
+	}
+	return l
 }
 
 // tournamentEngines checks engines and format.
@@ -299,23 +324,103 @@ func (p *parser) loadOpenings(tr Tournament) ([]openings.Opening, string, string
 	return r.list, r.hash, key, r.err
 }
 
-// limits parses [tournament.limits].
-func (p *parser) limits(t *table) Limits {
-	t.unknown(limitsKeys, nil)
+// limits parses [tournament.limits] (t nil: the table is left out). The
+// tournament needs a limit kind when some engine has none of its own
+// (needKind).
+func (p *parser) limits(t *table, needKind bool) Limits {
 	l := Limits{TimeMargin: DefaultTimeMargin, MoveTimeout: DefaultMoveTimeout}
+	if t == nil {
+		return l
+	}
+	t.unknown(limitsKeys, nil)
+	switch given := givenLimits(t); len(given) {
+	case 0:
+		if needKind {
+			p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
+		}
+	case 1:
+	default:
+		p.errf(t.path, "%s: set exactly one limit, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
+	}
+	limitValues(t, &l)
+	if j, ok := t.number("nodes_jitter"); ok {
+		switch {
+		case !t.has("nodes"):
+			t.errf("nodes_jitter", "applies only with a nodes limit")
+		case j < 0 || j > maxNodesJitter:
+			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, maxNodesJitter)
+		default:
+			l.NodesJitter = j
+		}
+	}
+	if d, ok := t.duration("time_margin"); ok {
+		l.TimeMargin = d
+	}
+	if d, ok := t.duration("move_timeout"); ok {
+		if d <= 0 {
+			t.errf("move_timeout", "must be > 0")
+		} else {
+			l.MoveTimeout = d
+		}
+	}
+	return l
+}
+
+// enginesWithoutLimit lists the tournament's engines that have no limit
+// of their own: the tournament's limits must give theirs.
+func enginesWithoutLimit(tr Tournament, f *File) []string {
+	var without []string
+	for _, name := range tr.Engines {
+		if e, ok := f.Engine(name); ok && e.Limit == nil {
+			without = append(without, name)
+		}
+	}
+	return without
+}
+
+// ownLimits resolves the limits of the tournament's engines that carry
+// their own (Tournament.LimitsOf): the tournament's, overridden by the
+// engine's kind and time margin. Any mix of kinds is allowed, as
+// fastchess allows it (nodes against tc, say): each side has its own
+// clock, the referee its own node budget, and resign and draw
+// adjudication read only the scores.
+func ownLimits(tr Tournament, f *File) map[string]Limits {
+	var own map[string]Limits
+	for _, name := range tr.Engines {
+		e, ok := f.Engine(name)
+		if !ok || e.Limit == nil && e.TimeMargin == nil {
+			continue
+		}
+		l := tr.Limits
+		if e.Limit != nil {
+			l.Nodes, l.Depth, l.MoveTime, l.TC = e.Limit.Nodes, e.Limit.Depth, e.Limit.MoveTime, e.Limit.TC
+		}
+		if e.TimeMargin != nil {
+			l.TimeMargin = *e.TimeMargin
+		}
+		if own == nil {
+			own = map[string]Limits{}
+		}
+		own[name] = l
+	}
+	return own
+}
+
+// givenLimits lists the limit keys (nodes, depth, movetime, tc) of a
+// tournament's or an engine's table.
+func givenLimits(t *table) []string {
 	var given []string
 	for _, k := range limitKeys {
 		if t.has(k) {
 			given = append(given, k)
 		}
 	}
-	switch len(given) {
-	case 0:
-		p.errf(t.path, "no limit: set exactly one of %s", strings.Join(limitKeys, ", "))
-	case 1:
-	default:
-		p.errf(t.path, "%s: set exactly one limit, not several (one of %s)", strings.Join(given, " and "), strings.Join(limitKeys, ", "))
-	}
+	return given
+}
+
+// limitValues reads the limit keys of a tournament's or an engine's table
+// into l.
+func limitValues(t *table, l *Limits) {
 	if n, ok := t.integer("nodes", 1, math.MaxInt64); ok {
 		l.Nodes = n
 	}
@@ -338,27 +443,6 @@ func (p *parser) limits(t *table) Limits {
 			l.TC = tc
 		}
 	}
-	if j, ok := t.number("nodes_jitter"); ok {
-		switch {
-		case !t.has("nodes"):
-			t.errf("nodes_jitter", "applies only with a nodes limit")
-		case j < 0 || j > maxNodesJitter:
-			t.errf("nodes_jitter", "%v is out of range: want 0 <= nodes_jitter <= %v", j, maxNodesJitter)
-		default:
-			l.NodesJitter = j
-		}
-	}
-	if d, ok := t.duration("time_margin"); ok {
-		l.TimeMargin = d
-	}
-	if d, ok := t.duration("move_timeout"); ok {
-		if d <= 0 {
-			t.errf("move_timeout", "must be > 0")
-		} else {
-			l.MoveTimeout = d
-		}
-	}
-	return l
 }
 
 // adjudication parses [tournament.adjudication] (t may be an empty table).

@@ -53,6 +53,13 @@ type Engine struct {
 	Dir         string            // working directory, resolved against File.Dir
 	InitTimeout time.Duration     // uci/isready handshake timeout (default 10s)
 	PingTimeout time.Duration     // isready/readyok before each go (default 10s)
+
+	// The engine's own limits (time or node odds), for either kind: they
+	// override the tournament's for this engine's moves (see
+	// Tournament.LimitsOf). Limit holds the one of Nodes, Depth, MoveTime
+	// and TC given, nil when none is; TimeMargin is nil when not given.
+	Limit      *Limits
+	TimeMargin *time.Duration
 }
 
 // External reports whether the engine is a UCI process.
@@ -78,12 +85,28 @@ type Tournament struct {
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
 
-	Openings     Openings
+	Openings Openings
+	// Limits are the tournament's limits. With every engine carrying its
+	// own limit the table may be left out: then no kind is set, only
+	// TimeMargin and MoveTimeout (their defaults).
 	Limits       Limits
 	Adjudication Adjudication
 	// SPRT stops a match as soon as the test decides (matches only):
 	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
 	SPRT *stats.SPRT
+
+	// own holds the limits of the engines with limits of their own: the
+	// tournament's overridden by the engine's (LimitsOf).
+	own map[string]Limits
+}
+
+// LimitsOf is the limits of the named engine's moves: its own where it has
+// them (time or node odds), else the tournament's.
+func (t *Tournament) LimitsOf(name string) Limits {
+	if l, ok := t.own[name]; ok {
+		return l
+	}
+	return t.Limits
 }
 
 // Openings selects the opening set: a built-in Set or a File.

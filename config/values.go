@@ -150,7 +150,7 @@ func (t *table) duration(k string) (time.Duration, bool) {
 	return d, true
 }
 
-// MaxDuration bounds every duration of a config (movetime, time_margin,
+// maxDuration bounds every duration of a config (movetime, time_margin,
 // move_timeout, init_timeout, a time control's time and increment), so that
 // the sums the runner makes of them never overflow.
 const maxDuration = 365 * 24 * time.Hour

@@ -50,6 +50,7 @@
 //	  "tournaments": [{
 //	    "name", "format" (match | gauntlet | round-robin | pgn), "status" (running | complete | "" for pgn),
 //	    "games_stored", "games_scheduled", "engines": [names],
+//	    "limits": [{"engine", "limit"}] (only when an engine has limits of its own),
 //	    "played": {"start", "end"} | null,
 //	    "input": null | {"files": [paths], "games", "rated", "unfinished", "malformed",
 //	                     "pairs", "unpaired"},

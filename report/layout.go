@@ -84,6 +84,13 @@ func headerPart(t Tournament) part {
 		{"format", t.Format},
 		{"engines", strings.Join(t.Engines, ", ")},
 	}
+	if len(t.Limits) > 0 {
+		limits := make([]string, len(t.Limits))
+		for i, l := range t.Limits {
+			limits[i] = l.Engine + ": " + l.Limit
+		}
+		facts = append(facts, fact{"limits", strings.Join(limits, "; ")})
+	}
 	if t.Played != nil {
 		d := t.Played.End.Sub(t.Played.Start).Round(time.Second)
 		facts = append(facts, fact{"played", fmt.Sprintf("%s .. %s (%s)", timestamp(t.Played.Start), timestamp(t.Played.End), d)})

@@ -37,6 +37,11 @@ type Tournament struct {
 	// (also a merge of shards).
 	Share *Share `json:"share,omitempty"`
 
+	// Limits say each engine's limit, in the order of Engines, when an
+	// engine has limits of its own (time or node odds); omitted when all
+	// play under the tournament's.
+	Limits []EngineLimit `json:"limits,omitempty"`
+
 	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
 	RatingAnchor string    `json:"rating_anchor"`
 	Ratings      []Rating  `json:"ratings"`
@@ -45,6 +50,13 @@ type Tournament struct {
 	// figures (no Termination tags; search figures are not read).
 	Terminations Terminations   `json:"terminations"`
 	Search       []EngineSearch `json:"search"`
+}
+
+// EngineLimit is an engine's per-move limit in words, e.g. "5000 nodes
+// per move" or "time control 10+0.1".
+type EngineLimit struct {
+	Engine string `json:"engine"`
+	Limit  string `json:"limit"`
 }
 
 // Input counts the games read from PGN files. Games = Rated + Unfinished +

@@ -62,6 +62,7 @@ type gamePlay struct {
 	moves   []string // every move from the start position in UCI, opening included
 	players [2]engines.Engine
 	names   [2]string
+	limits  [2]config.Limits // each side's (an engine's own limits give time or node odds)
 	clock   *gameClock
 	adj     *adjudicator
 }
@@ -78,9 +79,10 @@ func startGame(t *config.Tournament, job gameJob, white, black engines.Engine) (
 	if err != nil {
 		return nil, err
 	}
+	limits := [2]config.Limits{t.LimitsOf(job.white), t.LimitsOf(job.black)}
 	p := &gamePlay{t: t, job: job, g: g, a: a,
-		players: [2]engines.Engine{white, black}, names: [2]string{job.white, job.black},
-		clock: newGameClock(t.Limits.TC), adj: &adjudicator{cfg: t.Adjudication}}
+		players: [2]engines.Engine{white, black}, names: [2]string{job.white, job.black}, limits: limits,
+		clock: newGameClock(limits[0].TC, limits[1].TC), adj: &adjudicator{cfg: t.Adjudication}}
 	for _, uci := range job.opening.Moves {
 		m := a.find(uci)
 		if m == nil {
@@ -162,7 +164,7 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 		return true, nil
 	}
 	loser := sideName(side)
-	if forfeit := p.clock.spend(side, elapsed, p.t.Limits); forfeit != "" {
+	if forfeit := p.clock.spend(side, elapsed, p.limits[us]); forfeit != "" {
 		p.fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, p.names[us], forfeit))
 		return true, nil
 	}
@@ -192,7 +194,7 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result, time.Duration, time.Duration, error) {
 	us := int(side)
 	external := p.job.external[us]
-	lim, timeout := moveLimits(p.t, p.job.pair, len(p.moves), side, p.clock, external)
+	lim, timeout := moveLimits(p.limits[us], p.t.Seed, p.job.pair, len(p.moves), side, p.clock, external)
 	mctx, cancel := context.WithCancel(ctx)
 	if timeout > 0 {
 		mctx, cancel = context.WithTimeout(ctx, timeout)
@@ -225,7 +227,8 @@ func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result
 // searchFault ends the game by side's failed search, by the kind of fault.
 func (p *gamePlay) searchFault(side board.Color, err error, timeout time.Duration) {
 	loser, name := sideName(side), p.names[side]
-	switch term := faultKind(err, p.t.Limits.TC != nil || p.t.Limits.MoveTime > 0); {
+	l := p.limits[side]
+	switch term := faultKind(err, l.TC != nil || l.MoveTime > 0); {
 	case term == record.TimeForfeit:
 		p.fault(side, timeLossFor(side, p.a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, name, err))
 	case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
@@ -303,20 +306,19 @@ func timeLossFor(side board.Color, a *arbiter) outcome.Result {
 	return lossFor(side)
 }
 
-// moveLimits returns the engine limits for the next move and the wall-clock
-// timeout after which the move is abandoned (0: none). Under a nodes or
-// depth limit only an external engine gets move_timeout: an in-process
-// search cannot hang and always runs to its limit, so the games do not
-// depend on the machine's speed.
-func moveLimits(t *config.Tournament, pair, ply int, side board.Color, clock *gameClock, external bool) (engines.Limits, time.Duration) {
-	l := t.Limits
+// moveLimits returns the engine limits for the next move under the side's
+// limits l and the wall-clock timeout after which the move is abandoned
+// (0: none). Under a nodes or depth limit only an external engine gets
+// move_timeout: an in-process search cannot hang and always runs to its
+// limit, so the games do not depend on the machine's speed.
+func moveLimits(l config.Limits, seed uint64, pair, ply int, side board.Color, clock *gameClock, external bool) (engines.Limits, time.Duration) {
 	timeout := time.Duration(0)
 	if external {
 		timeout = l.MoveTimeout
 	}
 	switch {
 	case l.Nodes > 0:
-		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, t.Seed, pair, ply)}, timeout
+		return engines.Limits{Nodes: jitteredNodes(l.Nodes, l.NodesJitter, seed, pair, ply)}, timeout
 	case l.Depth > 0:
 		return engines.Limits{Depth: l.Depth}, timeout
 	case l.MoveTime > 0:
@@ -339,47 +341,61 @@ func jitteredNodes(nodes int64, jitter float64, seed uint64, pair, ply int) int6
 	return max(1, int64(math.Round(float64(nodes)*f)))
 }
 
-// gameClock keeps both sides' time under a tc limit.
+// gameClock keeps the time of the sides under a tc limit, each side by
+// its own time control (nil: that side has no clock).
 type gameClock struct {
-	tc        *config.TimeControl
+	tc        [2]*config.TimeControl // White's, Black's
 	remaining [2]time.Duration
 	moves     [2]int
 }
 
-func newGameClock(tc *config.TimeControl) *gameClock {
-	c := &gameClock{tc: tc}
-	if tc != nil {
-		c.remaining = [2]time.Duration{tc.Base, tc.Base}
+func newGameClock(white, black *config.TimeControl) *gameClock {
+	c := &gameClock{tc: [2]*config.TimeControl{white, black}}
+	for side, tc := range c.tc {
+		if tc != nil {
+			c.remaining[side] = tc.Base
+		}
 	}
 	return c
 }
 
-// engineClock is the clock as the side to move's engine sees it.
+// engineClock is the clock as the side to move's engine sees it (the side
+// has a clock). An opponent without a clock (a nodes, depth or movetime
+// limit) is shown with the mover's own time and increment: UCI's go has
+// no way to say "none", and a clock like its own leaves the engine's time
+// management as it is in an even game.
 func (c *gameClock) engineClock(side board.Color) engines.Clock {
-	ec := engines.Clock{WhiteTime: c.remaining[0], BlackTime: c.remaining[1], WhiteInc: c.tc.Increment, BlackInc: c.tc.Increment}
-	if c.tc.Moves > 0 {
-		ec.MovesToGo = c.tc.Moves - c.moves[side]%c.tc.Moves
+	own := c.tc[side]
+	left, inc := c.remaining, [2]time.Duration{own.Increment, own.Increment}
+	if other := side.Other(); c.tc[other] != nil {
+		inc[other] = c.tc[other].Increment
+	} else {
+		left[other] = left[side]
+	}
+	ec := engines.Clock{WhiteTime: left[0], BlackTime: left[1], WhiteInc: inc[0], BlackInc: inc[1]}
+	if own.Moves > 0 {
+		ec.MovesToGo = own.Moves - c.moves[side]%own.Moves
 	}
 	return ec
 }
 
 // spend charges a move's time; it returns a non-empty reason when the side
-// overstepped its time (with the tournament's margin).
+// overstepped its time (with the margin of its limits l).
 func (c *gameClock) spend(side board.Color, elapsed time.Duration, l config.Limits) string {
-	switch {
+	switch tc := c.tc[side]; {
 	case l.MoveTime > 0:
 		if elapsed > l.MoveTime+l.TimeMargin {
 			return fmt.Sprintf("took %v for a %v move (margin %v)", elapsed.Round(time.Millisecond), l.MoveTime, l.TimeMargin)
 		}
-	case c.tc != nil:
+	case tc != nil:
 		c.remaining[side] -= elapsed
 		if c.remaining[side] < -l.TimeMargin {
 			return fmt.Sprintf("loses on time (%v over, margin %v)", (-c.remaining[side]).Round(time.Millisecond), l.TimeMargin)
 		}
-		c.remaining[side] += c.tc.Increment
+		c.remaining[side] += tc.Increment
 		c.moves[side]++
-		if c.tc.Moves > 0 && c.moves[side]%c.tc.Moves == 0 {
-			c.remaining[side] += c.tc.Base
+		if tc.Moves > 0 && c.moves[side]%tc.Moves == 0 {
+			c.remaining[side] += tc.Base
 		}
 	}
 	return ""

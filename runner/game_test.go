@@ -84,7 +84,7 @@ func TestGameClock(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			clock := newGameClock(c.limits.TC)
+			clock := newGameClock(c.limits.TC, c.limits.TC)
 			for i, s := range c.steps {
 				got := clock.spend(s.side, s.elapsed, c.limits)
 				if (got == "") != (s.forfeit == "") || !strings.Contains(got, s.forfeit) {
@@ -109,14 +109,14 @@ func TestGameClock(t *testing.T) {
 func TestMoveLimits(t *testing.T) {
 	tc := mustTC(t, "40/60+1")
 	tr := &config.Tournament{Seed: 3, Limits: config.Limits{TC: tc, TimeMargin: 200 * time.Millisecond}}
-	clock := newGameClock(tc)
+	clock := newGameClock(tc, tc)
 	clock.spend(board.White, 5*time.Second, tr.Limits)
-	lim, timeout := moveLimits(tr, 0, 0, board.White, clock, false)
+	lim, timeout := moveLimits(tr.Limits, tr.Seed, 0, 0, board.White, clock, false)
 	if lim.Clock == nil || lim.Clock.WhiteTime != 56*time.Second || lim.Clock.MovesToGo != 39 || timeout != 56200*time.Millisecond {
 		t.Errorf("tc: %+v %+v, timeout %v", lim, lim.Clock, timeout)
 	}
 	tr.Limits = config.Limits{MoveTime: time.Second, TimeMargin: 50 * time.Millisecond, MoveTimeout: time.Minute}
-	if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), false); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
+	if lim, timeout := moveLimits(tr.Limits, tr.Seed, 0, 0, board.Black, newGameClock(nil, nil), false); lim.MoveTime != time.Second || timeout != 1050*time.Millisecond {
 		t.Errorf("movetime: %+v, timeout %v", lim, timeout)
 	}
 	tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
@@ -124,11 +124,11 @@ func TestMoveLimits(t *testing.T) {
 	for _, external := range []bool{false, true} {
 		want := map[bool]time.Duration{false: 0, true: time.Minute}[external]
 		tr.Limits = config.Limits{Depth: 7, MoveTimeout: time.Minute}
-		if lim, timeout := moveLimits(tr, 0, 0, board.Black, newGameClock(nil), external); lim.Depth != 7 || timeout != want {
+		if lim, timeout := moveLimits(tr.Limits, tr.Seed, 0, 0, board.Black, newGameClock(nil, nil), external); lim.Depth != 7 || timeout != want {
 			t.Errorf("depth, external %v: %+v, timeout %v", external, lim, timeout)
 		}
 		tr.Limits = config.Limits{Nodes: 1000, NodesJitter: 0.2, MoveTimeout: time.Minute}
-		if lim, timeout := moveLimits(tr, 4, 9, board.Black, newGameClock(nil), external); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != want {
+		if lim, timeout := moveLimits(tr.Limits, tr.Seed, 4, 9, board.Black, newGameClock(nil, nil), external); lim.Nodes != jitteredNodes(1000, 0.2, 3, 4, 9) || timeout != want {
 			t.Errorf("nodes, external %v: %+v, timeout %v", external, lim, timeout)
 		}
 	}
@@ -493,12 +493,12 @@ func TestCulprit(t *testing.T) {
 
 func TestPGNHeaderFromOpening(t *testing.T) {
 	tr := &config.Tournament{Name: "t", Limits: config.Limits{TC: mustTC(t, "40/120+0.5")}}
-	h, err := pgnHeaderFor(tr, openings.FHR25()[0])
+	h, err := pgnHeaderFor(tr, "a", "b", openings.FHR25()[0])
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "40/120+0.5", standard: true, startMove: 1}) {
 		t.Errorf("standard start: %+v, %v", h, err)
 	}
 	tr.Limits = config.Limits{Nodes: 5}
-	h, err = pgnHeaderFor(tr, openings.Opening{ID: "x", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12"})
+	h, err = pgnHeaderFor(tr, "a", "b", openings.Opening{ID: "x", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12"})
 	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
 	}

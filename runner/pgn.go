@@ -17,23 +17,45 @@ import (
 type pgnHeader struct {
 	event       string
 	timeControl string // PGN TimeControl value
-	standard    bool   // the game starts from the initial position (no SetUp/FEN tags)
-	startMove   int    // FEN move number of StartFEN
-	blackFirst  bool   // Black moves first from StartFEN
+	// odds holds White's and Black's TimeControl values and limits in
+	// words when the sides' limits differ (an engine's own limits), nil
+	// when they are the same.
+	odds       *[2][2]string
+	standard   bool // the game starts from the initial position (no SetUp/FEN tags)
+	startMove  int  // FEN move number of StartFEN
+	blackFirst bool // Black moves first from StartFEN
 }
 
-// pgnHeaderFor is the header of a game of the tournament from the opening.
-func pgnHeaderFor(t *config.Tournament, o openings.Opening) (pgnHeader, error) {
+// pgnHeaderFor is the header of a game of the tournament between white and
+// black from the opening.
+func pgnHeaderFor(t *config.Tournament, white, black string, o openings.Opening) (pgnHeader, error) {
 	b, err := board.FromFEN(o.StartFEN)
 	if err != nil {
 		return pgnHeader{}, fmt.Errorf("opening %s: %w", o.ID, err)
 	}
 	h := pgnHeader{event: t.Name, timeControl: "-", standard: o.IsStandardStart(),
 		startMove: b.FullmoveNumber(), blackFirst: b.Side() == board.Black}
-	if tc := t.Limits.TC; tc != nil {
-		h.timeControl = pgnTimeControl(tc.Moves, tc.Base, tc.Increment)
+	limits := [2]config.Limits{t.LimitsOf(white), t.LimitsOf(black)}
+	h.timeControl = pgnTimeControlOf(limits[0])
+	// Limits that differ only in their time margin make no odds tags:
+	// the tags cannot say the margin.
+	odds := [2][2]string{
+		{h.timeControl, describeLimits(limits[0])},
+		{pgnTimeControlOf(limits[1]), describeLimits(limits[1])},
+	}
+	if odds[0] != odds[1] {
+		h.odds = &odds
 	}
 	return h, nil
+}
+
+// pgnTimeControlOf is the TimeControl tag's value for limits: the clock's,
+// or "-" for limits without one.
+func pgnTimeControlOf(l config.Limits) string {
+	if tc := l.TC; tc != nil {
+		return pgnTimeControl(tc.Moves, tc.Base, tc.Increment)
+	}
+	return "-"
 }
 
 // writePGN renders a game in PGN export format: the Seven Tag Roster,
@@ -61,7 +83,17 @@ func writePGN(g *record.Game, h pgnHeader) string {
 		tag("SetUp", "1")
 		tag("FEN", g.StartFEN)
 	}
-	tag("TimeControl", h.timeControl)
+	if o := h.odds; o != nil {
+		// The tag names of fastchess's PGN builder and cutechess-cli's
+		// when the sides' time controls differ; the Limit tags say the
+		// budgets that a TimeControl cannot (nodes, depth, movetime).
+		tag("WhiteTimeControl", o[0][0])
+		tag("BlackTimeControl", o[1][0])
+		tag("WhiteLimit", o[0][1])
+		tag("BlackLimit", o[1][1])
+	} else {
+		tag("TimeControl", h.timeControl)
+	}
 	tag("PlyCount", fmt.Sprint(len(g.Moves)))
 	tag("Termination", string(g.Termination))
 	opening := g.OpeningName

@@ -263,7 +263,7 @@ func replayStored(t *config.Tournament, stored []record.Game, share record.Shard
 // outside the share).
 func printPlan(w io.Writer, t *config.Tournament, total int, share record.Shard, concurrency, stored, pending, outside int) {
 	shareTotal := 2 * share.PairsOf(total/2)
-	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeLimits(t.Limits), concurrency),
+	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeTournamentLimits(t), concurrency),
 		fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds))
 	if !share.Covers(total / 2) {
 		fmt.Fprintf(w, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, total)
@@ -371,6 +371,25 @@ func describePlayers(t *config.Tournament) string {
 		return fmt.Sprintf("gauntlet of %s against %s", t.Engines[0], strings.Join(t.Engines[1:], ", "))
 	}
 	return "round robin of " + strings.Join(t.Engines, ", ")
+}
+
+// describeTournamentLimits is the tournament's limits in words, with those
+// of the engines that have their own: "5000 nodes per move (a: 10000 nodes
+// per move)", or "a: ..., b: ..." when every engine has its own.
+func describeTournamentLimits(t *config.Tournament) string {
+	var own []string
+	for _, name := range t.Engines {
+		if l := t.LimitsOf(name); !l.SameAs(t.Limits) {
+			own = append(own, name+": "+describeLimits(l))
+		}
+	}
+	switch {
+	case len(own) == 0:
+		return describeLimits(t.Limits)
+	case len(own) == len(t.Engines):
+		return strings.Join(own, ", ")
+	}
+	return describeLimits(t.Limits) + " (" + strings.Join(own, ", ") + ")"
 }
 
 // describeLimits is the per-move limit in words.
@@ -635,7 +654,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 		g, gerr := playGame(ctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader
-			if h, gerr = pgnHeaderFor(t, j.opening); gerr == nil {
+			if h, gerr = pgnHeaderFor(t, j.white, j.black, j.opening); gerr == nil {
 				g.PGN = writePGN(g, h)
 			}
 		}

@@ -292,6 +292,7 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 		GamesStored: l.games, GamesScheduled: t.TotalGames,
 		Engines: names, RatingAnchor: anchor,
 	}
+	rt.Limits = engineLimits(snap, names)
 	if l.played != nil {
 		played := *l.played
 		rt.Played = &played
@@ -369,6 +370,23 @@ func (l *Live) Openings(from, to int) map[[2]string]report.Openings {
 		if a < b {
 			out[key] = openingsReport(p.steps[a:b])
 		}
+	}
+	return out
+}
+
+// engineLimits is each engine's limit from the snapshot when any engine
+// has limits of its own, else nil (the report says nothing of limits).
+func engineLimits(snap snapshot.Snapshot, names []string) []report.EngineLimit {
+	own := false
+	for _, n := range names {
+		own = own || snap.Engines[n].Limits != nil
+	}
+	if !own {
+		return nil
+	}
+	out := make([]report.EngineLimit, len(names))
+	for i, n := range names {
+		out[i] = report.EngineLimit{Engine: n, Limit: snap.LimitsOf(n).String()}
 	}
 	return out
 }

@@ -69,7 +69,9 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "match", "ENGINE ENGINE... (-nodes N | -depth N | -movetime D | -tc TC) [flags]",
 		"An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:..., then more SWITCH=VALUE, hash=MiB or\n"+
 			"name=NAME words) or an external UCI engine: cmd=PATH, then option.NAME=VALUE, arg=ARG, args=\"A B\",\n"+
-			"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. The tournament is stored under a\n"+
+			"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. Either may carry its own limit\n"+
+			"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n"+
+			"carrying one, no limit flag is needed. The tournament is stored under a\n"+
 			"name made from what defines its games; run the same command again to resume it.")
 	settings := matchFlags()
 	for _, f := range settings {

@@ -76,11 +76,15 @@ type Adjudication struct {
 // Engine is an in-process engine {preset, options
 // (search.Options.String()), hash} or an external one {command, args,
 // options (UCI setoption values), dir}: External says which, and the JSON
-// key "options" holds a string or an object accordingly.
+// key "options" holds a string or an object accordingly. Either has
+// "limits" when its own limits differ from the tournament's.
 type Engine struct {
 	Preset  string
 	Options string // in-process: the resolved switches
 	Hash    int
+	// Limits are the engine's limits where they are its own (time or
+	// node odds), in the form of the tournament's; nil: the tournament's.
+	Limits *Limits
 
 	External   bool
 	Command    string
@@ -92,14 +96,16 @@ type Engine struct {
 // The JSON forms of Engine, keys in sorted order.
 type (
 	localEngineJSON struct {
-		Hash    int    `json:"hash"`
-		Options string `json:"options"`
-		Preset  string `json:"preset"`
+		Hash    int     `json:"hash"`
+		Limits  *Limits `json:"limits,omitempty"`
+		Options string  `json:"options"`
+		Preset  string  `json:"preset"`
 	}
 	externalEngineJSON struct {
 		Args    []string          `json:"args,omitempty"`
 		Command string            `json:"command"`
 		Dir     string            `json:"dir,omitempty"`
+		Limits  *Limits           `json:"limits,omitempty"`
 		Options map[string]string `json:"options,omitempty"`
 	}
 )
@@ -107,9 +113,9 @@ type (
 // MarshalJSON writes the engine's form.
 func (e Engine) MarshalJSON() ([]byte, error) {
 	if e.External {
-		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Options: e.UCIOptions})
+		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Limits: e.Limits, Options: e.UCIOptions})
 	}
-	return marshalCanonical(localEngineJSON{Hash: e.Hash, Options: e.Options, Preset: e.Preset})
+	return marshalCanonical(localEngineJSON{Hash: e.Hash, Limits: e.Limits, Options: e.Options, Preset: e.Preset})
 }
 
 // UnmarshalJSON reads either form: an engine with a command is external.
@@ -120,12 +126,13 @@ func (e *Engine) UnmarshalJSON(b []byte) error {
 		Command *string         `json:"command"`
 		Args    []string        `json:"args"`
 		Dir     string          `json:"dir"`
+		Limits  *Limits         `json:"limits"`
 		Options json.RawMessage `json:"options"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*e = Engine{Preset: v.Preset, Hash: v.Hash, Args: v.Args, Dir: v.Dir}
+	*e = Engine{Preset: v.Preset, Hash: v.Hash, Args: v.Args, Dir: v.Dir, Limits: v.Limits}
 	if v.Command != nil {
 		e.External, e.Command = true, *v.Command
 		if len(v.Options) > 0 && string(v.Options) != "null" {
@@ -163,6 +170,34 @@ type Limits struct {
 	NodesJitter float64 `json:"nodes_jitter,omitempty"`
 	TC          string  `json:"tc,omitempty"`
 	TimeMargin  string  `json:"time_margin,omitempty"`
+}
+
+// LimitsOf is the stored limits of the named player's moves: its own
+// where it has them, else the tournament's.
+func (s Snapshot) LimitsOf(name string) Limits {
+	if e, ok := s.Engines[name]; ok && e.Limits != nil {
+		return *e.Limits
+	}
+	return s.Limits
+}
+
+// String says the limit in words, as the report's header does: "5000
+// nodes per move", "depth 8 per move", "100ms per move", "time control
+// 40/60+0.6".
+func (l Limits) String() string {
+	switch {
+	case l.Nodes > 0 && l.NodesJitter > 0:
+		return fmt.Sprintf("%d nodes per move (±%.0f%%)", l.Nodes, 100*l.NodesJitter)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes per move", l.Nodes)
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d per move", l.Depth)
+	case l.MoveTime != "":
+		return l.MoveTime + " per move"
+	case l.TC != "":
+		return "time control " + l.TC
+	}
+	return "no limit"
 }
 
 // Encode returns the snapshot's canonical JSON: object keys sorted, no
