@@ -84,6 +84,8 @@ type Tournament struct {
 	// SPRT stops a match as soon as the test decides (matches only):
 	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
 	SPRT *stats.SPRT
+	// Live is the files appended as games are stored (pgn_out, epd_out).
+	Live LiveOut
 }
 
 // Openings selects the opening set: a built-in Set or a File.
