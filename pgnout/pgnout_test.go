@@ -100,4 +100,3 @@ func TestEPDLine(t *testing.T) {
 		t.Fatal("a short FEN gave a line")
 	}
 }
-
