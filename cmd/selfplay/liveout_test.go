@@ -145,3 +145,45 @@ func runIn(t *testing.T, bin, dir string, args ...string) (int, string) {
 	}
 	return exitOK, string(out)
 }
+
+// -pgnout and -epdout, in selfplay's and fastchess's words, become
+// pgn_out and epd_out; other words stay engines' and flags'.
+func TestMatchLiveOutFlags(t *testing.T) {
+	t.Chdir(t.TempDir())
+	good := []struct {
+		args       []string
+		want, note string
+	}{
+		{[]string{"-pgnout", "g.pgn"}, "pgn_out = \"g.pgn\"\n", ""},
+		{[]string{"-pgnout=g.pgn", "-epdout", "file=g.epd"}, "pgn_out = \"g.pgn\"\nepd_out = \"g.epd\"\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "nodes=true", "seldepth=true", "nps=true", "append=true", "notation=san"},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "pv=true", "timeleft=true", "latency=false", "-rounds", "2"},
+			"rounds = 2\npgn_out = \"g.pgn\"\n", "-pgnout pv=true: not recorded yet"},
+		// The words after the file that are not -pgnout's stay an engine's.
+		{[]string{"-pgnout", "g.pgn", "fhr", "name=x"}, "[engines.x]\npreset = \"fhr\"", ""},
+	}
+	for _, c := range good {
+		code, stdout, stderr := run(t, append([]string{"match", "plain", "null-r3", "-nodes", "100", "-print-config"}, c.args...)...)
+		if code != exitOK || !strings.Contains(stdout, c.want) || !strings.Contains(stderr, c.note) || (c.note == "") != (stderr == "") {
+			t.Errorf("match %q: exit %d, stderr %q, config:\n%s\nwant %q and the note %q", c.args, code, stderr, stdout, c.want, c.note)
+		}
+	}
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-pgnout", "append=false"}, "-pgnout append=false: the file is always appended to"},
+		{[]string{"-pgnout", "file=g.pgn", "notation=lan"}, "-pgnout notation=lan: only san is written"},
+		{[]string{"-pgnout", "file=g.pgn", "nodes=1"}, "-pgnout nodes=1: want true or false"},
+		{[]string{"-pgnout", "nodes=true"}, "-pgnout: no file"},
+		{[]string{"-epdout", "file=g.epd", "nodes=true"}, "-epdout nodes=true: unknown key"},
+		{[]string{"-pgnout", "g", "-epdout", "g"}, "-epdout: the same file as pgn_out"},
+	}
+	for _, c := range bad {
+		code, _, stderr := run(t, append([]string{"match", "plain", "fhr", "-nodes", "100"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("match %q: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
