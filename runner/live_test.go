@@ -160,3 +160,57 @@ func TestLiveFileForeign(t *testing.T) {
 		t.Fatalf("another database's games in the file: %v", err)
 	}
 }
+
+// Games stored after one that will not come (an SPRT decision abandoned
+// it) wait until the run ends, then go out in order; a later start of the
+// finished tournament writes nothing again.
+func TestLiveDrainAfterGap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.pgn")
+	tr := &config.Tournament{Name: "t", Live: config.LiveOut{PGN: path}}
+	game := func(i int) *record.Game {
+		g := &record.Game{Pair: i / 2, Index: i % 2}
+		g.PGN = fmt.Sprintf("[Event \"t\"]\n[Round \"%s\"]\n\n1-0\n\n", record.PGNRound(g.Pair, g.Index))
+		return g
+	}
+	open := func() *live {
+		f, err := pgnout.Open(path, pgnout.PGN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &live{t: tr, files: []*liveFile{{f: f, format: pgnout.PGN}}, ready: map[int]*record.Game{}}
+	}
+	rounds := func() string {
+		b, _ := os.ReadFile(path)
+		return strings.Join(regexp.MustCompile(`Round "([0-9.]+)"`).FindAllString(string(b), -1), " ")
+	}
+	l := open()
+	var stored []record.Game
+	for _, i := range []int{1, 0, 4, 3} { // game 2 (round 2.1) never comes
+		stored = append(stored, *game(i))
+		if err := l.add(game(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rounds(); got != `Round "1.1" Round "1.2"` {
+		t.Fatalf("before the end: %s", got)
+	}
+	if err := l.drain(true); err != nil {
+		t.Fatal(err)
+	}
+	l.close()
+	want := `Round "1.1" Round "1.2" Round "2.2" Round "3.1"`
+	if got := rounds(); got != want {
+		t.Fatalf("at the end: %s, want %s", got, want)
+	}
+	l = open()
+	defer l.close()
+	if err := l.resume(context.Background(), nil, stored); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.drain(true); err != nil {
+		t.Fatal(err)
+	}
+	if got := rounds(); got != want {
+		t.Fatalf("after a second start: %s, want %s", got, want)
+	}
+}
