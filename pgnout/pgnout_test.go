@@ -100,3 +100,20 @@ func TestEPDLine(t *testing.T) {
 		t.Fatal("a short FEN gave a line")
 	}
 }
+
+// BenchmarkAppend is the cost of one game in a live file: a write and an
+// fsync, on the test's temporary folder's disk.
+func BenchmarkAppend(b *testing.B) {
+	f, err := Open(filepath.Join(b.TempDir(), "live.pgn"), PGN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	game := games[0] + strings.Repeat("x", 2000-len(games[0]))
+	b.SetBytes(int64(len(game)))
+	for b.Loop() {
+		if err := f.Append(game); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
