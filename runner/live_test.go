@@ -23,7 +23,7 @@ func liveConfig(concurrency int, pgnOut string) string {
 }
 
 // liveRun plays the config's quick tournament (a share of it) into st.
-func liveRun(t *testing.T, cfgBody string, st *store.Store, cfg *config.File, opts Options) {
+func liveRun(t *testing.T, st *store.Store, cfg *config.File, opts Options) {
 	t.Helper()
 	opts.NewEngine = newPlayer("")
 	if err := Run(context.Background(), cfg, st, opts); err != nil {
@@ -65,7 +65,7 @@ func TestLiveFilesInScheduleOrder(t *testing.T) {
 	cfg := loadConfig(t, body)
 	st := openStore(t, cfg)
 	var stored []string
-	liveRun(t, body, st, cfg, Options{OnGameStored: func(g *record.Game) { stored = append(stored, record.PGNRound(g.Pair, g.Index)) }})
+	liveRun(t, st, cfg, Options{OnGameStored: func(g *record.Game) { stored = append(stored, record.PGNRound(g.Pair, g.Index)) }})
 	if len(stored) != 50 {
 		t.Fatalf("%d games stored", len(stored))
 	}
@@ -81,7 +81,7 @@ func TestLiveFilesResume(t *testing.T) {
 	body := liveConfig(2, `pgn_out = "live.pgn"`)
 	cfg := loadConfig(t, body)
 	st := openStore(t, cfg)
-	liveRun(t, body, st, cfg, Options{Shard: record.Shard{Pairs: 5}})
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 5}})
 	path := filepath.Join(cfg.Dir, "live.pgn")
 	pgn, _ := os.ReadFile(path)
 	// Tags and moves each end with a blank line: game k is blocks 2k, 2k+1.
@@ -98,7 +98,7 @@ func TestLiveFilesResume(t *testing.T) {
 	epd := filepath.Join(cfg.Dir, "live.epd")
 	lines, _ := os.ReadFile(epd)
 	os.WriteFile(epd, lines[:len(lines)-5], 0o644) // a torn last line
-	liveRun(t, body, st, cfg, Options{})
+	liveRun(t, st, cfg, Options{})
 	checkLiveFiles(t, cfg, st)
 }
 
@@ -108,7 +108,7 @@ func TestLivePGNFields(t *testing.T) {
 	body := liveConfig(1, `pgn_out = { file = "live.pgn", nodes = true, seldepth = true, nps = true }`)
 	cfg := loadConfig(t, body)
 	st := openStore(t, cfg)
-	liveRun(t, body, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
 	tour, _ := storedGames(t, st, "quick")
 	games, err := st.Games(context.Background(), store.GameFilter{TournamentID: tour.ID, WithMoves: true})
 	if err != nil {
@@ -146,7 +146,7 @@ func TestLiveFileForeign(t *testing.T) {
 	body := liveConfig(2, `pgn_out = "live.pgn"`)
 	cfg := loadConfig(t, body)
 	st := openStore(t, cfg)
-	liveRun(t, body, st, cfg, Options{Shard: record.Shard{Pairs: 1}})
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 1}})
 	pgn, _ := os.ReadFile(filepath.Join(cfg.Dir, "live.pgn"))
 
 	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Restart: []string{"quick"}})
