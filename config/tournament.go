@@ -43,7 +43,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
@@ -119,6 +119,8 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 			p.errf(st.path, "SPRT applies only to format = %q (this tournament is %q)", FormatMatch, tr.Format)
 		}
 	}
+
+	tr.Live = p.liveOut(t)
 
 	if len(p.errs) > errs {
 		return Tournament{}, false

@@ -95,6 +95,9 @@ type Tournament struct {
 	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
 	SPRT *stats.SPRT
 
+	// Live is the files appended as games are stored (pgn_out, epd_out).
+	Live LiveOut
+
 	// own holds the limits of the engines with limits of their own: the
 	// tournament's overridden by the engine's (LimitsOf).
 	own map[string]Limits

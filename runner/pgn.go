@@ -24,6 +24,9 @@ type pgnHeader struct {
 	standard   bool // the game starts from the initial position (no SetUp/FEN tags)
 	startMove  int  // FEN move number of StartFEN
 	blackFirst bool // Black moves first from StartFEN
+	// fields are pgn_out's per-move comment fields; the zero value (the
+	// stored PGN's) adds none.
+	fields config.PGNFields
 }
 
 // pgnHeaderFor is the header of a game of the tournament between white and
@@ -114,7 +117,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 		} else {
 			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
 		}
-		tokens = append(tokens, m.SAN, moveComment(m))
+		tokens = append(tokens, m.SAN, moveComment(m, h.fields))
 		if !whiteToMove {
 			moveNo++
 		}
@@ -130,12 +133,28 @@ func writePGN(g *record.Game, h pgnHeader) string {
 }
 
 // moveComment is "{book}" or "{+0.31/12 8123N 0.042s}" (score from the
-// mover's view in pawns, depth, nodes, time).
-func moveComment(m record.Move) string {
+// mover's view in pawns, depth, nodes, time), followed by the fields asked
+// for in fastchess's words and order: "{+0.31/12 8123N 0.042s, n=8123,
+// sd=15, nps=193404}".
+func moveComment(m record.Move, fields config.PGNFields) string {
 	if m.Book {
 		return "{book}"
 	}
-	return fmt.Sprintf("{%s/%d %dN %.3fs}", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
+	s := fmt.Sprintf("{%s/%d %dN %.3fs", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
+	if fields.Nodes {
+		s += fmt.Sprintf(", n=%d", m.Nodes)
+	}
+	if fields.SelDepth {
+		s += fmt.Sprintf(", sd=%d", m.SelDepth)
+	}
+	if fields.NPS {
+		var nps int64
+		if m.Time > 0 {
+			nps = int64(float64(m.Nodes) / m.Time.Seconds())
+		}
+		s += fmt.Sprintf(", nps=%d", nps)
+	}
+	return s + "}"
 }
 
 // sanitizeComment keeps a reason text valid inside a PGN comment and safe

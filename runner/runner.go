@@ -118,6 +118,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return err
 	}
+	lv, err := openLive(t, opts.Shard, opts)
+	if err != nil {
+		return err
+	}
+	defer lv.close()
 	row, err := storedTournament(ctx, st, t, opts, snapText, hash)
 	if err != nil {
 		return err
@@ -132,11 +137,17 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := checkShard(row, len(stored), opts.Shard); err != nil {
 			return err
 		}
-		if row.Status == record.StatusComplete {
-			fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
-				t.Name, len(stored), t.Name)
-			return nil
+	}
+	if err := lv.resume(ctx, st, stored); err != nil {
+		return err
+	}
+	if row.Status == record.StatusComplete {
+		if err := lv.drain(true); err != nil {
+			return err
 		}
+		fmt.Fprintf(opts.Progress, "%s: already complete (%d games stored); its report: selfplay report -tournament %s\n",
+			t.Name, len(stored), t.Name)
+		return nil
 	}
 	share := opts.Shard
 	rp, err := replayStored(t, stored, share)
@@ -168,7 +179,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return err
 	}
 
-	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt,
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv,
 		prog: newProgress(opts.Progress, opts, t.Name, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
 	if toPlay {
 		if err := r.play(ctx, sched, share, rp.done, pending, concurrency); err != nil {
@@ -300,6 +311,11 @@ func saveTournament(ctx context.Context, cfg *config.File, t *config.Tournament,
 // finish stores the tournament's status and SPRT state after the run and
 // prints its report.
 func (r *run) finish(ctx context.Context, share record.Shard, total int) error {
+	// The run is over: games after one that an SPRT decision left
+	// unplayed go out now, in schedule order.
+	if err := r.live.drain(true); err != nil {
+		return err
+	}
 	state, llr := r.sprt.stored()
 	// A share is not the tournament: only the whole schedule, or a
 	// decided SPRT, completes it.
@@ -438,6 +454,7 @@ type run struct {
 	tally *standings.Tally
 	sprt  *sprtState
 	prog  *progress
+	live  *live // the live files; nil: none
 }
 
 // play runs the schedule's games that are not done (pending of them) with
@@ -582,6 +599,9 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 		return err
 	}
 	if err := r.tally.Add(g); err != nil {
+		return err
+	}
+	if err := r.live.add(g); err != nil {
 		return err
 	}
 	r.sprt.update(r.tally)

@@ -84,7 +84,10 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
-	words, err := parseFlagsAndFiles(fs, args)
+	var pgnOut, epdOut liveOutFlag
+	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F nodes=true seldepth=true nps=true words too")
+	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
+	words, err := parseFlagsAndFiles(fs, gatherLiveOut(args))
 	if err != nil {
 		return err
 	}
@@ -103,6 +106,11 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
+	live, err := liveOutSettings(fs, &pgnOut, &epdOut, e.stderr)
+	if err != nil {
+		return err
+	}
+	m.Settings = append(m.Settings, live...)
 	if *pairs < 0 {
 		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
 	}

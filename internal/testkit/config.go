@@ -35,11 +35,14 @@ type Engine struct {
 // Tournament is a [[tournament]] table; its zero fields are left out (the
 // config's defaults), the subtables' keys are written as given.
 type Tournament struct {
-	Name                                 string
-	Engines                              []string
-	Format                               string
-	Rounds, Concurrency                  int
-	Seed                                 int64
+	Name                string
+	Engines             []string
+	Format              string
+	Rounds, Concurrency int
+	Seed                int64
+	// Body is more of the tournament's own keys as TOML text (such as
+	// pgn_out), written after those above.
+	Body                                 string
 	Openings, Limits, Adjudication, SPRT Table
 }
 
@@ -85,6 +88,9 @@ func (c Config) String() string {
 		b.WriteString("[[tournament]]\n")
 		writeTable(&b, Table{"name": t.Name, "engines": t.Engines, "format": t.Format,
 			"rounds": t.Rounds, "concurrency": t.Concurrency, "seed": t.Seed}, true)
+		if t.Body != "" {
+			b.WriteString(strings.TrimSuffix(t.Body, "\n") + "\n")
+		}
 		for _, sub := range []struct {
 			name  string
 			table Table

@@ -80,6 +80,7 @@ func TestConfigTOML(t *testing.T) {
 			testkit.Engine{Name: "uci", Command: "/bin/sel fplay", Args: []string{"uci", "-variant", "fhr"}, Body: `init_timeout = "5s"`}),
 		Tournaments: []testkit.Tournament{{
 			Name: "t \"1\"", Engines: []string{"fhr", "plain"}, Concurrency: 2, Seed: 7,
+			Body:     `epd_out = "t.epd"`,
 			Openings: testkit.Table{"set": "fhr25", "order": "random"},
 			Limits:   testkit.Table{"nodes": 300, "nodes_jitter": 0.1},
 			SPRT:     testkit.Table{"elo0": 0.0, "elo1": 10, "model": "logistic"},
@@ -103,6 +104,7 @@ concurrency = 2
 engines = ["fhr", "plain"]
 name = "t \"1\""
 seed = 7
+epd_out = "t.epd"
 [tournament.openings]
 order = "random"
 set = "fhr25"

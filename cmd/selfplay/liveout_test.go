@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"selfplay/internal/tooltest"
+)
+
+// The live PGN file under kills: a match with -pgnout and -epdout is
+// killed (SIGKILL) 20 times, each time at its Nth line of game progress
+// (N = 1..7: while a game starts, while one is stored and written, between
+// them), and every fourth time the file also gets half a game appended, as
+// a crash mid-write would leave it. Each run resumes the last; at the end
+// the file holds every game once, in schedule order, is export's text of
+// the same games byte for byte, and parses in pgn-extract.
+func TestLivePGNKills(t *testing.T) {
+	bin := selfplayBinary(t)
+	tool := tooltest.Find(t, "pgn-extract", "pgn-extract")
+	dir := t.TempDir()
+	pgn, epd := filepath.Join(dir, "live.pgn"), filepath.Join(dir, "live.epd")
+	args := []string{"match", "plain", "fhr", "-nodes", "300", "-move", "30", "-concurrency", "2",
+		"-pgnout", "file=" + pgn, "nodes=false", "append=true", "-epdout", epd}
+	const kills, games = 20, 50
+	for i := 0; i < kills; i++ {
+		at := 1 + i*3%7
+		if !killAtLine(t, bin, dir, at, args...) {
+			t.Fatalf("kill %d: the match ended before it", i+1)
+		}
+		b, _ := os.ReadFile(pgn)
+		t.Logf("kill %d at progress line %d: %d games in the file", i+1, at, strings.Count(string(b), "[Event "))
+		if i%4 == 3 {
+			appendTorn(t, pgn)
+		}
+	}
+	code, out := runIn(t, bin, dir, args...)
+	if code != exitOK {
+		t.Fatalf("final run: exit %d\n%s", code, out)
+	}
+	name := regexp.MustCompile(`match: tournament (\S+) in`).FindStringSubmatch(out)
+	if name == nil {
+		t.Fatalf("no tournament name in:\n%s", out)
+	}
+	text, _ := os.ReadFile(pgn)
+	rounds := regexp.MustCompile(`(?m)^\[Round "(\d+\.\d)"\]$`).FindAllStringSubmatch(string(text), -1)
+	var want, got []string
+	for i := 0; i < games; i++ {
+		want = append(want, fmt.Sprintf("%d.%d", i/2+1, i%2+1))
+	}
+	for _, r := range rounds {
+		got = append(got, r[1])
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("live.pgn's rounds:\n%v\nwant:\n%v", got, want)
+	}
+	exported := filepath.Join(dir, "export.pgn")
+	if code, out := runIn(t, bin, dir, "export", "-tournament", name[1], "-o", exported); code != exitOK {
+		t.Fatalf("export: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(exported); string(b) != string(text) {
+		t.Fatalf("live.pgn (%d bytes) is not export's text (%d bytes)", len(text), len(b))
+	}
+	lines, _ := os.ReadFile(epd)
+	ids := regexp.MustCompile(`id "(\d+\.\d)";\n`).FindAllStringSubmatch(string(lines), -1)
+	got = got[:0]
+	for _, r := range ids {
+		got = append(got, r[1])
+	}
+	if !slices.Equal(got, want) || strings.Count(string(lines), "\n") != games {
+		t.Fatalf("live.epd's ids:\n%v\nwant:\n%v", got, want)
+	}
+	log := filepath.Join(dir, "pgn-extract.log")
+	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
+		t.Fatalf("pgn-extract: %v\n%s", err, out)
+	}
+	if diag, _ := os.ReadFile(log); !strings.Contains(string(diag), fmt.Sprintf("%d games matched out of %d.", games, games)) {
+		t.Fatalf("pgn-extract did not accept every game:\n%s", diag)
+	}
+}
+
+// killAtLine runs selfplay in dir and kills it (SIGKILL) when it has
+// printed n lines of game progress ("Started game", "Finished game"); it
+// reports whether the kill came before the process ended by itself.
+func killAtLine(t *testing.T, bin, dir string, n int, args ...string) bool {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	sc := bufio.NewScanner(stdout)
+	for seen := 0; sc.Scan(); {
+		if line := sc.Text(); !killed && (strings.HasPrefix(line, "Started game ") || strings.HasPrefix(line, "Finished game ")) {
+			if seen++; seen == n {
+				cmd.Process.Kill()
+				killed = true
+			}
+		}
+	}
+	cmd.Wait()
+	return killed
+}
+
+// appendTorn appends the first half of the file's first game (its tags
+// and moves) to it.
+func appendTorn(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		return // nothing written yet
+	}
+	tags := strings.Index(string(b), "\n\n") + 2
+	first := b[:tags+strings.Index(string(b[tags:]), "\n\n")+2]
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(first[:len(first)/2])
+}
+
+// runIn runs selfplay in dir to its end.
+func runIn(t *testing.T, bin, dir string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exitOK, string(out)
+}
+
+// -pgnout and -epdout, in selfplay's and fastchess's words, become
+// pgn_out and epd_out; other words stay engines' and flags'.
+func TestMatchLiveOutFlags(t *testing.T) {
+	t.Chdir(t.TempDir())
+	good := []struct {
+		args       []string
+		want, note string
+	}{
+		{[]string{"-pgnout", "g.pgn"}, "pgn_out = \"g.pgn\"\n", ""},
+		{[]string{"-pgnout=g.pgn", "-epdout", "file=g.epd"}, "pgn_out = \"g.pgn\"\nepd_out = \"g.epd\"\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "nodes=true", "seldepth=true", "nps=true", "append=true", "notation=san"},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "pv=true", "timeleft=true", "latency=false", "-rounds", "2"},
+			"rounds = 2\npgn_out = \"g.pgn\"\n", "-pgnout pv=true: not recorded yet"},
+		// The words after the file that are not -pgnout's stay an engine's.
+		{[]string{"-pgnout", "g.pgn", "fhr", "name=x"}, "[engines.x]\npreset = \"fhr\"", ""},
+	}
+	for _, c := range good {
+		code, stdout, stderr := run(t, append([]string{"match", "plain", "null-r3", "-nodes", "100", "-print-config"}, c.args...)...)
+		if code != exitOK || !strings.Contains(stdout, c.want) || !strings.Contains(stderr, c.note) || (c.note == "") != (stderr == "") {
+			t.Errorf("match %q: exit %d, stderr %q, config:\n%s\nwant %q and the note %q", c.args, code, stderr, stdout, c.want, c.note)
+		}
+	}
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-pgnout", "append=false"}, "-pgnout append=false: the file is always appended to"},
+		{[]string{"-pgnout", "file=g.pgn", "notation=lan"}, "-pgnout notation=lan: only san is written"},
+		{[]string{"-pgnout", "file=g.pgn", "nodes=1"}, "-pgnout nodes=1: want true or false"},
+		{[]string{"-pgnout", "nodes=true"}, "-pgnout: no file"},
+		{[]string{"-epdout", "file=g.epd", "nodes=true"}, "-epdout nodes=true: unknown key"},
+		{[]string{"-pgnout", "g", "-epdout", "g"}, "-epdout: the same file as pgn_out"},
+	}
+	for _, c := range bad {
+		code, _, stderr := run(t, append([]string{"match", "plain", "fhr", "-nodes", "100"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("match %q: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

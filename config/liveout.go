@@ -1,0 +1,77 @@
+package config
+
+// LiveOut is a tournament's live output files (pgn_out, epd_out): appended
+// game by game, in schedule order, as games are stored. Neither is part of
+// the games, so neither is in the snapshot: adding one to a tournament
+// that is under way resumes it.
+type LiveOut struct {
+	PGN    string // path of the live PGN file; "": none
+	EPD    string // path of the live EPD file (each game's final position); "": none
+	Fields PGNFields
+}
+
+// PGNFields are the per-move comment fields that pgn_out adds after
+// selfplay's own "{score/depth nodesN time}" comment, in fastchess's
+// names and order: ", n=N, sd=S, nps=X". The zero value adds none, and
+// the live file's games are then byte for byte those of export.
+type PGNFields struct {
+	Nodes    bool // n=: the move's nodes
+	SelDepth bool // sd=: the move's selective depth
+	NPS      bool // nps=: nodes per second over the move's time
+}
+
+var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps"}
+
+// boolean returns a boolean key.
+func (t *table) boolean(k string) (bool, bool) {
+	v, ok := t.m[k]
+	if !ok {
+		return false, false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		t.wrongType(k, "true or false")
+	}
+	return b, ok
+}
+
+// liveOut reads pgn_out (a file name, or a table with file and the comment
+// fields) and epd_out; relative paths are relative to the config's
+// directory, as the openings file's are.
+func (p *parser) liveOut(t *table) LiveOut {
+	var out LiveOut
+	if t.has("pgn_out") {
+		if _, isTable := t.m["pgn_out"].(map[string]any); isTable {
+			pt, _ := t.sub("pgn_out")
+			pt.unknown(pgnOutKeys, nil)
+			if f, ok := pt.str("file"); ok {
+				out.PGN = f
+			} else if !pt.has("file") {
+				p.errf(pt.path, "missing file (file = \"games.pgn\")")
+			}
+			out.Fields.Nodes, _ = pt.boolean("nodes")
+			out.Fields.SelDepth, _ = pt.boolean("seldepth")
+			out.Fields.NPS, _ = pt.boolean("nps")
+		} else if f, ok := t.m["pgn_out"].(string); ok {
+			out.PGN = f
+		} else {
+			t.wrongType("pgn_out", `a file name or a table { file = "games.pgn", nodes = true, seldepth = true, nps = true }`)
+		}
+	}
+	if f, ok := t.str("epd_out"); ok {
+		out.EPD = f
+	}
+	key := "pgn_out"
+	for _, f := range []*string{&out.PGN, &out.EPD} {
+		if t.has(key) && *f == "" {
+			t.errf(key, "empty file name")
+		} else if *f != "" {
+			*f = p.resolve(*f)
+		}
+		key = "epd_out"
+	}
+	if out.PGN != "" && out.PGN == out.EPD {
+		t.errf("epd_out", "the same file as pgn_out")
+	}
+	return out
+}

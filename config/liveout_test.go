@@ -1,0 +1,69 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLiveOut(t *testing.T) {
+	cases := []struct {
+		name, keys string
+		want       LiveOut // paths relative to the config's folder
+	}{
+		{"none", "", LiveOut{}},
+		{"pgn file", `pgn_out = "games.pgn"`, LiveOut{PGN: "games.pgn"}},
+		{"pgn table", `pgn_out = { file = "out/g.pgn", nodes = true, nps = true }`, LiveOut{PGN: "out/g.pgn", Fields: PGNFields{Nodes: true, NPS: true}}},
+		{"all fields and epd", "epd_out = \"g.epd\"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = false\n",
+			LiveOut{PGN: "g.pgn", EPD: "g.epd", Fields: PGNFields{Nodes: true, SelDepth: true}}},
+	}
+	var hash string
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, path, err := load(t, engAB+tourn("t", c.keys+"\n"+limits), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			for _, p := range []*string{&want.PGN, &want.EPD} {
+				if *p != "" {
+					*p = filepath.Join(filepath.Dir(path), *p)
+				}
+			}
+			tr := f.Tournaments[0]
+			if tr.Live != want {
+				t.Fatalf("Live = %+v, want %+v", tr.Live, want)
+			}
+			// Not part of the games: the snapshot (and so a resume) is
+			// the same with or without the files.
+			snap, err := tr.Snapshot(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := snap.Encode()
+			if hash == "" {
+				hash = text
+			} else if text != hash {
+				t.Fatalf("the snapshot changed with %s:\n%s", c.keys, text)
+			}
+		})
+	}
+}
+
+func TestLiveOutBad(t *testing.T) {
+	cases := []struct{ keys, want string }{
+		{`pgn_out = 3`, `tournament[0].pgn_out: want a file name or a table`},
+		{`pgn_out = ""`, `tournament[0].pgn_out: empty file name`},
+		{`pgn_out = { nodes = true }`, `tournament[0].pgn_out: missing file`},
+		{`pgn_out = { file = "g.pgn", pv = true }`, `tournament[0].pgn_out.pv: unknown key (valid keys: file, nodes, seldepth, nps)`},
+		{`pgn_out = { file = "g.pgn", nodes = "yes" }`, `tournament[0].pgn_out.nodes: want true or false, got string "yes"`},
+		{`epd_out = 1`, `tournament[0].epd_out: want a string, got integer 1`},
+		{"pgn_out = \"g\"\nepd_out = \"g\"", `tournament[0].epd_out: the same file as pgn_out`},
+	}
+	for _, c := range cases {
+		_, _, err := load(t, engAB+tourn("t", c.keys+"\n"+limits), nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.keys, err, c.want)
+		}
+	}
+}

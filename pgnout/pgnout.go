@@ -1,0 +1,280 @@
+// Package pgnout keeps a live game file, PGN or EPD, that a run appends to
+// game by game: each game goes out in one write followed by an fsync, and
+// opening the file cuts off a torn last game (a kill, or a crash of the
+// machine, in the middle of a write), so the file never holds half a game.
+// Opening also reads which games the file holds, by key (the PGN's Event
+// and Round tags, the EPD line's c0 and id operations), so that a resumed
+// run continues after the last one instead of writing a game twice.
+//
+// What goes in the file, and in what order, is the runner's business; this
+// package knows only how a game's text starts and ends.
+package pgnout
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Format is a live file's kind.
+type Format int
+
+const (
+	PGN Format = iota // games as PGN text, each ended by a blank line
+	EPD               // one line per game: its final position
+)
+
+// Key identifies a game in a live file: its tournament (the PGN's Event)
+// and its place in the tournament's schedule (the PGN's Round, "pair.game").
+type Key struct{ Event, Round string }
+
+// File is a live game file open for appending.
+type File struct {
+	f       *os.File
+	path    string
+	written []Key
+}
+
+// Open opens (creating it if need be) the live file at path, cuts off a
+// torn last game, and reads the keys of the games it holds.
+func Open(path string, format Format) (*File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("live %s file: %w", format, err)
+	}
+	keys, end, err := scan(bufio.NewReader(f), format)
+	if err == nil {
+		err = truncateTorn(f, end)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("live %s file %s: %w", format, path, err)
+	}
+	return &File{f: f, path: path, written: keys}, nil
+}
+
+func (fm Format) String() string {
+	if fm == EPD {
+		return "EPD"
+	}
+	return "PGN"
+}
+
+// truncateTorn cuts the file after its last whole game (at end) and puts
+// the write offset there.
+func truncateTorn(f *os.File, end int64) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() > end {
+		if err := f.Truncate(end); err != nil {
+			return fmt.Errorf("cutting off a torn last game: %w", err)
+		}
+		if err := f.Sync(); err != nil {
+			return err
+		}
+	}
+	_, err = f.Seek(end, io.SeekStart)
+	return err
+}
+
+// Written returns the keys of the games the file held when opened, in
+// file order.
+func (f *File) Written() []Key { return f.written }
+
+// Path is the file's path.
+func (f *File) Path() string { return f.path }
+
+// Append writes a game's text (as PGNText or EPDLine made it) in one
+// write and syncs it to disk before returning.
+func (f *File) Append(text string) error {
+	if _, err := f.f.WriteString(text); err != nil {
+		return fmt.Errorf("live file %s: %w", f.path, err)
+	}
+	if err := f.f.Sync(); err != nil {
+		return fmt.Errorf("live file %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// scan reads the games of a live file: their keys, and the offset just
+// after the last whole one (where a torn tail starts).
+func scan(r *bufio.Reader, format Format) (keys []Key, end int64, err error) {
+	if format == EPD {
+		return scanEPD(r)
+	}
+	return scanPGN(r)
+}
+
+// PGN reading states: a game is tag lines, a blank line, movetext lines
+// and a blank line; it is whole only once that last blank line is read.
+const (
+	between = iota // before a game (blank lines between games are allowed)
+	inTags
+	afterTags // the blank line after the tags: movetext comes next
+	inMoves
+)
+
+func scanPGN(r *bufio.Reader) (keys []Key, end int64, err error) {
+	state := between
+	var pos int64
+	var key Key
+	for {
+		line, rerr := r.ReadString('\n')
+		if rerr != nil && rerr != io.EOF {
+			return nil, 0, rerr
+		}
+		if rerr == io.EOF && line == "" {
+			return keys, end, nil
+		}
+		pos += int64(len(line))
+		whole := strings.HasSuffix(line, "\n")
+		if !whole {
+			return keys, end, nil // a torn last line
+		}
+		blank := strings.TrimRight(line, "\r\n") == ""
+		switch {
+		case state == between && blank:
+			end = pos
+		case (state == between || state == inTags) && strings.HasPrefix(line, "["):
+			state = inTags
+			readTag(line, &key)
+		case state == between:
+			return nil, 0, fmt.Errorf("line %q is not PGN as selfplay writes it (a tag line, then the moves)", strings.TrimSpace(line))
+		case state == inTags && blank:
+			state = afterTags
+		case state == afterTags && !blank, state == inMoves && !blank:
+			state = inMoves
+		case state == inMoves && blank:
+			keys = append(keys, key)
+			key = Key{}
+			end, state = pos, between
+		default: // not a torn tail (that ends the file): damage
+			return nil, 0, fmt.Errorf("line %q is not PGN as selfplay writes it (a game without moves)", strings.TrimSpace(line))
+		}
+	}
+}
+
+// readTag keeps the Event and Round tags of a tag line.
+func readTag(line string, key *Key) {
+	name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
+	if !ok {
+		return
+	}
+	name = strings.TrimPrefix(name, "[")
+	value = strings.TrimSuffix(value, "]")
+	value = strings.TrimSuffix(strings.TrimPrefix(value, `"`), `"`)
+	value = strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(value)
+	switch name {
+	case "Event":
+		key.Event = value
+	case "Round":
+		key.Round = value
+	}
+}
+
+func scanEPD(r *bufio.Reader) (keys []Key, end int64, err error) {
+	for {
+		line, rerr := r.ReadString('\n')
+		if rerr != nil && rerr != io.EOF {
+			return nil, 0, rerr
+		}
+		if !strings.HasSuffix(line, "\n") {
+			return keys, end, nil // the end, or a torn last line
+		}
+		end += int64(len(line))
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		k, ok := epdKey(line)
+		if !ok {
+			return nil, 0, fmt.Errorf("line %q has no c0 and id operations (the tournament and the game)", strings.TrimSpace(line))
+		}
+		keys = append(keys, k)
+	}
+}
+
+// EPDLine is a game's line in a live EPD file: the final position's FEN
+// as EPD (its first four fields, the move counters as hmvc and fmvn) with
+// the tournament as c0 and the game's round as id.
+func EPDLine(fen string, k Key) (string, error) {
+	f := strings.Fields(fen)
+	if len(f) != 6 {
+		return "", fmt.Errorf("final position %q is not a FEN of 6 fields", fen)
+	}
+	return fmt.Sprintf("%s hmvc %s; fmvn %s; c0 %s; id %s;\n", strings.Join(f[:4], " "), f[4], f[5], epdString(k.Event), epdString(k.Round)), nil
+}
+
+// epdString quotes an EPD string operand; the quote and backslash are
+// escaped as in PGN, and control characters (a line break would split the
+// game) become spaces.
+func epdString(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// epdKey reads the c0 and id operations of an EPD line.
+func epdKey(line string) (Key, bool) {
+	var k Key
+	var hasEvent, hasRound bool
+	rest := line
+	for {
+		i := strings.Index(rest, ` "`)
+		if i < 0 {
+			break
+		}
+		op := rest[:i]
+		if j := strings.LastIndexAny(op, " ;"); j >= 0 {
+			op = op[j+1:]
+		}
+		val, after, ok := readQuoted(rest[i+2:])
+		if !ok {
+			return Key{}, false
+		}
+		switch op {
+		case "c0":
+			k.Event, hasEvent = val, true
+		case "id":
+			k.Round, hasRound = val, true
+		}
+		rest = after
+	}
+	return k, hasEvent && hasRound
+}
+
+// readQuoted reads a quoted string's body up to its closing quote (the
+// opening one already read), undoing the escapes.
+func readQuoted(s string) (val, rest string, ok bool) {
+	var b bytes.Buffer
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case '"':
+			return b.String(), s[i+1:], true
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", "", false
+}
+
+// ErrForeign is wrapped by the errors of a live file whose games are not
+// the first games of the tournament's schedule in schedule order.
+var ErrForeign = errors.New("the file's games do not follow the tournament's schedule")

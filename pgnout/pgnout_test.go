@@ -1,0 +1,119 @@
+package pgnout
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// games are three games as the runner writes them (a Reason comment that
+// starts a line with "[" included: it must not read as a tag).
+var games = []string{
+	"[Event \"t \\\"1\\\"\"]\n[Site \"selfplay\"]\n[Round \"1.1\"]\n[Result \"1-0\"]\n\n1. e4 {book} 1... e5 {+0.10/3 10N 0.001s}\n1-0 {White wins}\n\n",
+	"[Event \"t \\\"1\\\"\"]\n[Round \"1.2\"]\n[Result \"1/2-1/2\"]\n\n1. d4 {book}\n[not a tag] 1/2-1/2\n\n",
+	"[Event \"other\"]\n[Round \"1.1\"]\n[Result \"0-1\"]\n\n1. c4 {book} 0-1\n\n",
+}
+
+var keys = []Key{{`t "1"`, "1.1"}, {`t "1"`, "1.2"}, {"other", "1.1"}}
+
+// Every cut of the file, as a kill or a crash mid-write leaves it, reads
+// as the games wholly before the cut, and the rest is cut off.
+func TestOpenCutsTornTail(t *testing.T) {
+	for _, c := range []struct {
+		format Format
+		lines  []string
+	}{
+		{PGN, games},
+		{EPD, []string{
+			"8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"t \\\"1\\\"\"; id \"1.1\";\n",
+			"8/8/8/8/8/8/8/K6k b - - hmvc 3; fmvn 9; c0 \"t \\\"1\\\"\"; id \"1.2\";\n",
+			"8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"other\"; id \"1.1\";\n",
+		}},
+	} {
+		text := strings.Join(c.lines, "")
+		for cut := 0; cut <= len(text); cut++ {
+			path := filepath.Join(t.TempDir(), "live")
+			if err := os.WriteFile(path, []byte(text[:cut]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Open(path, c.format)
+			if err != nil {
+				t.Fatalf("%s cut at %d: %v", c.format, cut, err)
+			}
+			whole, end := 0, 0
+			for whole < len(c.lines) && end+len(c.lines[whole]) <= cut {
+				end += len(c.lines[whole])
+				whole++
+			}
+			if got := f.Written(); !slices.Equal(got, keys[:whole]) {
+				t.Fatalf("%s cut at %d: keys %q, want %q", c.format, cut, got, keys[:whole])
+			}
+			// Appending continues right after the last whole game.
+			if err := f.Append(c.lines[0]); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			b, _ := os.ReadFile(path)
+			if want := text[:end] + c.lines[0]; string(b) != want {
+				t.Fatalf("%s cut at %d: file %q, want %q", c.format, cut, b, want)
+			}
+		}
+	}
+}
+
+// A file that is not a live file's damage but something else is refused,
+// not cut.
+func TestOpenRefusesOtherText(t *testing.T) {
+	for _, c := range []struct {
+		format Format
+		text   string
+	}{
+		{PGN, "hello\n"},
+		{PGN, games[0] + "1. e4 e5 1-0\n\n"},
+		{PGN, "[Event \"x\"]\n\n\n"},
+		{EPD, "8/8/8/8/8/8/8/K6k w - -\n"},
+	} {
+		path := filepath.Join(t.TempDir(), "live")
+		os.WriteFile(path, []byte(c.text), 0o644)
+		if f, err := Open(path, c.format); err == nil {
+			f.Close()
+			t.Errorf("%s %q: opened", c.format, c.text)
+		}
+		if b, _ := os.ReadFile(path); string(b) != c.text {
+			t.Errorf("%s %q: file changed to %q", c.format, c.text, b)
+		}
+	}
+}
+
+func TestEPDLine(t *testing.T) {
+	got, err := EPDLine("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Key{"a \"b\"\n", "3.2"})
+	want := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 hmvc 0; fmvn 1; c0 \"a \\\"b\\\" \"; id \"3.2\";\n"
+	if err != nil || got != want {
+		t.Fatalf("got %q, %v; want %q", got, err, want)
+	}
+	if k, ok := epdKey(got); !ok || k != (Key{"a \"b\" ", "3.2"}) {
+		t.Fatalf("key %q %v", k, ok)
+	}
+	if _, err := EPDLine("8/8 w", Key{}); err == nil {
+		t.Fatal("a short FEN gave a line")
+	}
+}
+
+// BenchmarkAppend is the cost of one game in a live file: a write and an
+// fsync, on the test's temporary folder's disk.
+func BenchmarkAppend(b *testing.B) {
+	f, err := Open(filepath.Join(b.TempDir(), "live.pgn"), PGN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	game := games[0] + strings.Repeat("x", 2000-len(games[0]))
+	b.SetBytes(int64(len(game)))
+	for b.Loop() {
+		if err := f.Append(game); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"selfplay/config"
+	"selfplay/pgnout"
+	"selfplay/store"
+	"selfplay/store/record"
+)
+
+// live appends a tournament's stored games to its live files (pgn_out,
+// epd_out) in schedule order: a game goes out once every game of the share
+// before it has, so the files' order does not depend on the concurrency.
+// The database stays the source of truth: on start, the games stored but
+// not yet in a file are appended to it, after the last game it holds.
+type live struct {
+	t     *config.Tournament
+	sched *schedule // its own: the dealer's is not safe for concurrent use
+	share record.Shard
+	files []*liveFile
+	// ready holds the stored games that a file still waits to write, by
+	// their index in the schedule (2*pair + index).
+	ready map[int]*record.Game
+}
+
+// liveFile is one live file and the schedule index of the game it writes
+// next.
+type liveFile struct {
+	f      *pgnout.File
+	format pgnout.Format
+	next   int
+}
+
+// openLive opens the tournament's live files; nil when it has none. A
+// tournament that -restart deletes may not have games in them: they would
+// stand before the new games of the same rounds.
+func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, error) {
+	if t.Live.PGN == "" && t.Live.EPD == "" {
+		return nil, nil
+	}
+	sched, err := newSchedule(t)
+	if err != nil {
+		return nil, err
+	}
+	l := &live{t: t, sched: sched, share: share, ready: map[int]*record.Game{}}
+	for _, out := range []struct {
+		path   string
+		format pgnout.Format
+	}{{t.Live.PGN, pgnout.PGN}, {t.Live.EPD, pgnout.EPD}} {
+		if out.path == "" {
+			continue
+		}
+		f, err := pgnout.Open(out.path, out.format)
+		if err != nil {
+			l.close()
+			return nil, fmt.Errorf("tournament %s: %w", t.Name, err)
+		}
+		l.files = append(l.files, &liveFile{f: f, format: out.format})
+		if slices.Contains(opts.Restart, t.Name) && len(l.ownKeys(f)) > 0 {
+			l.close()
+			return nil, fmt.Errorf("tournament %s: -restart: %s holds games of the run it deletes; move it away or name another file", t.Name, f.Path())
+		}
+	}
+	return l, nil
+}
+
+// close closes the files.
+func (l *live) close() {
+	if l == nil {
+		return
+	}
+	for _, lf := range l.files {
+		lf.f.Close()
+	}
+}
+
+// ownKeys are the keys of the tournament's games in the file.
+func (l *live) ownKeys(f *pgnout.File) []pgnout.Key {
+	var own []pgnout.Key
+	for _, k := range f.Written() {
+		if k.Event == l.t.Name {
+			own = append(own, k)
+		}
+	}
+	return own
+}
+
+// resume places each file after the last of the tournament's games it
+// holds, which must be stored games in schedule order, and appends the
+// stored games of the share that come after it.
+func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game) error {
+	if l == nil {
+		return nil
+	}
+	done := make(map[gameKey]bool, len(stored))
+	for _, g := range stored {
+		done[gameKey{g.Pair, g.Index}] = true
+	}
+	first := l.nextShareGame(-1)
+	for _, lf := range l.files {
+		lf.next = first
+		last := -1
+		for _, k := range l.ownKeys(lf.f) {
+			i, ok := scheduleIndex(k.Round)
+			switch {
+			case !ok:
+				return fmt.Errorf("tournament %s: %s: round %q: %w", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
+			case i <= last:
+				return fmt.Errorf("tournament %s: %s: round %s after round %s: %w", l.t.Name, lf.f.Path(), k.Round, record.PGNRound(last/2, last%2), pgnout.ErrForeign)
+			case !done[gameKey{i / 2, i % 2}]:
+				return fmt.Errorf("tournament %s: %s: round %s is not in the database: %w; move the file away or name another", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
+			}
+			last = i
+			lf.next = l.nextShareGame(i)
+		}
+	}
+	minNext := l.minNext()
+	for i := range stored {
+		g := &stored[i]
+		idx := 2*g.Pair + g.Index
+		if idx < minNext || !l.share.Contains(g.Pair) {
+			continue
+		}
+		full, err := st.GameByID(ctx, g.ID)
+		if err != nil {
+			return err
+		}
+		l.ready[idx] = &full
+	}
+	return l.drain(false)
+}
+
+// add takes a game just stored and writes what is ready.
+func (l *live) add(g *record.Game) error {
+	if l == nil || !l.share.Contains(g.Pair) {
+		return nil
+	}
+	l.ready[2*g.Pair+g.Index] = g
+	return l.drain(false)
+}
+
+// drain writes each file's games that are next in order; with all, also
+// those after a game that will not come (the run is over: an SPRT
+// decision left games unplayed), in schedule order.
+func (l *live) drain(all bool) error {
+	if l == nil {
+		return nil
+	}
+	var waiting []int
+	if all {
+		for i := range l.ready {
+			waiting = append(waiting, i)
+		}
+		slices.Sort(waiting)
+	}
+	for _, lf := range l.files {
+		for {
+			g, ok := l.ready[lf.next]
+			if !ok && all {
+				// The first waiting game at or after next.
+				k, _ := slices.BinarySearch(waiting, lf.next)
+				if k == len(waiting) {
+					break
+				}
+				lf.next, g, ok = waiting[k], l.ready[waiting[k]], true
+			}
+			if !ok {
+				break
+			}
+			if err := l.write(lf, g); err != nil {
+				return err
+			}
+			lf.next = l.nextShareGame(lf.next)
+		}
+	}
+	minNext := l.minNext()
+	for i := range l.ready {
+		if i < minNext {
+			delete(l.ready, i)
+		}
+	}
+	return nil
+}
+
+// write appends a game to a file.
+func (l *live) write(lf *liveFile, g *record.Game) error {
+	var text string
+	var err error
+	key := pgnout.Key{Event: l.t.Name, Round: record.PGNRound(g.Pair, g.Index)}
+	switch {
+	case lf.format == pgnout.EPD:
+		text, err = pgnout.EPDLine(g.FinalFEN, key)
+	case l.t.Live.Fields == (config.PGNFields{}):
+		text = g.PGN // the stored text: what export writes
+	default:
+		text, err = l.pgnWithFields(g)
+	}
+	if err == nil {
+		err = lf.f.Append(text)
+	}
+	if err != nil {
+		return fmt.Errorf("tournament %s: game %s: %w", l.t.Name, key.Round, err)
+	}
+	return nil
+}
+
+// pgnWithFields renders a game's PGN as the runner stored it, with the
+// per-move fields of pgn_out added to its comments.
+func (l *live) pgnWithFields(g *record.Game) (string, error) {
+	j, err := l.sched.job(2*g.Pair + g.Index)
+	if err != nil {
+		return "", err
+	}
+	h, err := pgnHeaderFor(l.t, j.white, j.black, j.opening)
+	if err != nil {
+		return "", err
+	}
+	h.fields = l.t.Live.Fields
+	return writePGN(g, h), nil
+}
+
+// minNext is the least schedule index that a file still waits for.
+func (l *live) minNext() int {
+	m := -1
+	for _, lf := range l.files {
+		if m < 0 || lf.next < m {
+			m = lf.next
+		}
+	}
+	return m
+}
+
+// nextShareGame is the schedule index of the share's first game after
+// game i (i = -1: the share's first game).
+func (l *live) nextShareGame(i int) int {
+	if i >= 0 && i%2 == 0 && l.share.Contains(i/2) {
+		return i + 1
+	}
+	n := max(l.share.Count, 1)
+	p := i/2 + 1
+	if i < 0 {
+		p = 0
+	}
+	return 2 * (p + (l.share.Index-p%n+n)%n)
+}
+
+// scheduleIndex reads a Round tag ("pair.game", from 1) as the game's
+// index in the schedule.
+func scheduleIndex(round string) (int, bool) {
+	ps, gs, ok := strings.Cut(round, ".")
+	p, perr := strconv.Atoi(ps)
+	g, gerr := strconv.Atoi(gs)
+	if !ok || perr != nil || gerr != nil || p < 1 || g < 1 || g > 2 {
+		return 0, false
+	}
+	return 2*(p-1) + g - 1, true
+}
