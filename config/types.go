@@ -84,6 +84,11 @@ type Tournament struct {
 	// SPRT stops a match as soon as the test decides (matches only):
 	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
 	SPRT *stats.SPRT
+	// Log is the file that the UCI traffic of the external engines is
+	// appended to (the tournament's log key, else the file's), resolved
+	// against File.Dir; "": none. Not part of the snapshot: it does not
+	// change the games.
+	Log string
 }
 
 // Openings selects the opening set: a built-in Set or a File.
