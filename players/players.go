@@ -26,10 +26,17 @@ import (
 // external UCI engine whose stderr is appended to logDir/logFileName(name)
 // (when logDir is not empty), up to uci.DefaultLogLimit.
 func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
+	return NewWithTraffic(ctx, e, logDir, nil)
+}
+
+// NewWithTraffic is New whose external engine also logs its UCI traffic
+// to traffic (nil: no traffic log).
+func NewWithTraffic(ctx context.Context, e config.Engine, logDir string, traffic *uci.TrafficLog) (engines.Engine, error) {
 	if !e.External() {
 		return local.New(e.Name, e.Options, e.Hash)
 	}
-	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout}
+	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout,
+		Traffic: traffic}
 	names := make([]string, 0, len(e.UCIOptions))
 	for n := range e.UCIOptions {
 		names = append(names, n)

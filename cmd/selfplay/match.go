@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -82,7 +83,8 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
-	words, err := parseFlagsAndFiles(fs, args)
+	flagArgs, logWords := cutTrafficLog(args)
+	words, err := parseFlagsAndFiles(fs, flagArgs)
 	if err != nil {
 		return err
 	}
@@ -101,6 +103,13 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
+	var traffic trafficLogSpec
+	if logWords != nil {
+		if traffic, err = parseTrafficLog(logWords); err != nil {
+			return err
+		}
+		m.Settings = append(m.Settings, config.MatchSetting{Flag: "-log", Key: "log", Value: traffic.file})
+	}
 	if *pairs < 0 {
 		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
 	}
@@ -118,6 +127,14 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if *printConfig {
 		io.WriteString(e.stdout, text)
 		return nil
+	}
+	for _, n := range traffic.notes {
+		fmt.Fprintln(e.stderr, "selfplay match: note:", n)
+	}
+	if traffic.truncate {
+		if err := os.WriteFile(traffic.file, nil, 0o644); err != nil {
+			return inputErrorf("-log append=false: %w", err)
+		}
 	}
 	t := cfg.Tournaments[0]
 	if *restart {

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"selfplay/config"
-	"selfplay/engines"
-	"selfplay/players"
 	"selfplay/runner"
 	"selfplay/stats"
 	"selfplay/store"
@@ -105,12 +103,15 @@ func setOutput(e env, logSpec string, opts *runner.Options) error {
 func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) (err error) {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
-	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-		return players.New(ctx, e, logDir)
-	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		return inputError(err)
 	}
+	traffic, err := openTrafficLogs(cfg, opts.Only)
+	if err != nil {
+		return inputError(err)
+	}
+	defer traffic.close(e.stderr)
+	opts.NewEngine = traffic.newEngine(logDir)
 	// The site's address is bound first: one that cannot be is an error
 	// before anything is written.
 	var ln net.Listener
