@@ -81,6 +81,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs now (0: all); a later run with a larger K or none continues")
 	restart := fs.Bool("restart", false, "delete the tournament's stored games first")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
+	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	flagArgs, logWords := cutTrafficLog(args)
@@ -141,7 +142,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		opts.Restart = []string{t.Name}
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner)
+	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, *checkMatePVs)
 }
 
 // matchEngines groups match's words by engine: an engine starts at a

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"selfplay/config"
 	"selfplay/engines"
@@ -43,11 +44,30 @@ func openTrafficLogs(cfg *config.File, only []string) (*trafficLogs, error) {
 }
 
 // newEngine starts a player that logs its traffic to its tournament's log
-// (the tournament that ctx names, engines.GameOf).
-func (l *trafficLogs) newEngine(logDir string) func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-	return func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-		return players.NewWithTraffic(ctx, e, logDir, l.byTournament[engines.GameOf(ctx).Tournament])
+// (the tournament that ctx names, engines.GameOf) and, if pvWarnings is
+// set, writes warnings on unsound PVs there (-check-mate-pvs).
+func (l *trafficLogs) newEngine(logDir string, pvWarnings io.Writer) func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+	if pvWarnings != nil {
+		pvWarnings = &syncWriter{w: pvWarnings}
 	}
+	return func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+		return players.NewDebugged(ctx, e, logDir, players.Debug{
+			Traffic:    l.byTournament[engines.GameOf(ctx).Tournament],
+			PVWarnings: pvWarnings,
+		})
+	}
+}
+
+// syncWriter serialises the writes of the engines, which search at once.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // close flushes and closes the logs; a log that could not be written is
@@ -59,6 +79,9 @@ func (l *trafficLogs) close(w io.Writer) {
 		}
 	}
 }
+
+// checkMatePVsUsage is -check-mate-pvs' usage line (run, match).
+const checkMatePVsUsage = "warn on standard error of each external engine's PV that has an illegal move or a mate score it does not mate in (fastchess's -check-mate-pvs)"
 
 // trafficLogSpec is match's -log in fastchess's form: file=F and the keys
 // fastchess gives it (engine=, append=, level=, compress=, realtime=).

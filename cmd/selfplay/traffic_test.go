@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -60,11 +61,11 @@ func TestMatchTrafficLog(t *testing.T) {
 	if !strings.Contains(stderr, "note: -log level= has no effect") {
 		t.Errorf("no note on level=; stderr:\n%s", stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "uci.log"))
+	first, err := os.ReadFile(filepath.Join(dir, "uci.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	masked := maskTraffic(t, string(b))
+	masked := maskTraffic(t, string(first))
 	golden.Check(t, "traffic.log", masked, *update)
 
 	code, text, stderr := run(t, append(args, "-print-config")...)
@@ -76,12 +77,15 @@ func TestMatchTrafficLog(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
-	b, err = os.ReadFile(filepath.Join(dir, "uci.log"))
+	b, err := os.ReadFile(filepath.Join(dir, "uci.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := maskTraffic(t, string(b)); got != masked+masked {
-		t.Errorf("after run with the printed config the log is not the match's traffic twice:\n%s", got)
+	if !bytes.HasPrefix(b, first) {
+		t.Fatalf("run did not append to the log")
+	}
+	if got := maskTraffic(t, string(b[len(first):])); got != masked {
+		t.Errorf("run with the printed config appended other traffic than the match's:\n%s", got)
 	}
 }
 
@@ -123,5 +127,32 @@ func TestTrafficLogArguments(t *testing.T) {
 		case tc.err == "" && (spec.truncate != tc.truncate || len(spec.notes) != tc.noteCount):
 			t.Errorf("parseTrafficLog(%q) = %+v, want truncate %v and %d notes", words, spec, tc.truncate, tc.noteCount)
 		}
+	}
+}
+
+// TestMatchCheckMatePVs: with -check-mate-pvs each unsound PV of an
+// external engine is a warning on standard error naming the engine and
+// the move; without it there is none.
+func TestMatchCheckMatePVs(t *testing.T) {
+	exe, argv := testkit.HelperCommand(t, fakeEngine, "-mode", "illegal-pv")
+	words := []string{"cmd=" + exe}
+	for _, a := range argv {
+		words = append(words, "arg="+a)
+	}
+	dir := t.TempDir()
+	args := append(append([]string{"match"}, words...), "name=liar", "fhr",
+		"-nodes", "10", "-openings", "two-ply", "-pairs", "1", "-concurrency", "1", "-move", "2", "-policy", "draw")
+	code, stdout, stderr := run(t, append(args, "-db", filepath.Join(dir, "a.db"), "-check-mate-pvs")...)
+	if code != exitOK {
+		t.Fatalf("match: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Two games, one move of the liar in each: a warning for each.
+	const want = "Warning; Illegal PV move - move e2e5 from liar :: Info; info depth 2 score cp 10 pv "
+	if n := strings.Count(stderr, want); n != 2 || strings.Count(stderr, "\n") != 2 {
+		t.Errorf("%d warnings, want 2 lines starting %q:\n%s", n, want, stderr)
+	}
+	code, stdout, stderr = run(t, append(args, "-db", filepath.Join(dir, "b.db"))...)
+	if code != exitOK || stderr != "" {
+		t.Errorf("without -check-mate-pvs: exit %d, stderr:\n%s%s", code, stderr, stdout)
 	}
 }

@@ -59,7 +59,7 @@ func TestComplianceFakes(t *testing.T) {
 		{mode: "bad-option", margin: time.Minute, want: []string{"option lines are well-formed: \"option name Bad type spin default 5 min 10 max 20\": spin option's default 5 is not within min 10 and max 20"}, count: 1},
 		{mode: "bad-info", margin: time.Minute, want: []string{search + "info lines: \"info depth 1 score cp 0.5 pv g2g1\": score cp \"0.5\" is not an integer"}, count: 11},
 		{mode: "mate-as-cp", margin: time.Minute, want: []string{search + "info lines: \"info depth 1 score cp 31990 pv g2g1\": score cp 31990 is beyond ±20000"}, count: 11},
-		{mode: "illegal-pv", margin: time.Minute, want: []string{search + "info lines: \"info depth 2 score cp 10 pv g2g1 e2e5\": pv move 2, e2e5, is not legal"}, count: 11},
+		{mode: "illegal-pv", margin: time.Minute, want: []string{search + "info lines: \"info depth 2 score cp 10 pv g2g1 e2e5\": Illegal PV move - move e2e5"}, count: 11},
 		{mode: "illegal", margin: time.Minute, want: []string{search + "a legal bestmove in time: bestmove e2e5: e2e5 is not a legal move", "info lines: no info line"}, count: 22},
 		{mode: "no-uciok", margin: time.Second, want: []string{"start the engine, uci: uciok: no uciok within 1s", "id name: skipped"}, count: 1},
 		{mode: "crash", margin: time.Minute, want: []string{search + "a legal bestmove in time: the engine's output ended (exit status 3)", "info lines: skipped"}, count: 1},

@@ -26,6 +26,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"selfplay/engines"
 )
 
@@ -41,6 +43,10 @@ type Config struct {
 	StopTimeout time.Duration // after stop (or quit), the wait for bestmove (or exit) before a kill (default 1s)
 	StderrLog   io.Writer     // the engine's stderr is copied here (e.g. a *Log); nil: discarded
 	Traffic     *TrafficLog   // every line sent and received is logged here; nil: none
+	// PVWarnings, if set, gets a warning line for each info line whose
+	// PV is illegal or, with a mate score, not that mate (fastchess's
+	// -check-mate-pvs); the writer must be safe for concurrent use.
+	PVWarnings io.Writer
 }
 
 // Option is one UCI option setting; Value is sent as text ("" for a button).
@@ -493,7 +499,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	if err := e.sendGo(pctx, p, startFEN, moves, lim); err != nil {
 		return engines.Result{}, err
 	}
-	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now()}
+	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now(), startFEN: startFEN, moves: moves}
 	var budget <-chan time.Time // the caller's deadline, counted from go
 	if hasDeadline {
 		c, stop := e.newTimer(max(allowed, 0))
@@ -572,6 +578,10 @@ type searchRun struct {
 
 	garbage      int // lines that are not UCI
 	firstGarbage string
+
+	startFEN string   // the position searched, for PVWarnings
+	moves    []string // after startFEN
+	pvGame   *chess.Game
 }
 
 // sendStop sends stop once and starts waiting StopTimeout for bestmove.
@@ -600,7 +610,11 @@ func (r *searchRun) onLine(l line, ok bool) (res engines.Result, over bool, err 
 	}
 	switch f[0] {
 	case "info":
-		if r.si.add(parseInfo(f[1:])) && r.onIteration != nil {
+		li := parseInfo(f[1:])
+		if e.cfg.PVWarnings != nil && li.hasPV {
+			r.checkPV(li, l.text)
+		}
+		if r.si.add(li) && r.onIteration != nil {
 			i := r.si.info()
 			i.Nodes, i.Elapsed = r.si.nodes, time.Since(r.start)
 			r.onIteration(i)
