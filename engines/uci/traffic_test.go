@@ -125,3 +125,23 @@ func TestTrafficLogWholeLines(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTrafficLogRecord: the cost of logging one typical info line
+// (its formatting and the buffered write), from 4 goroutines at once as
+// concurrent games do.
+func BenchmarkTrafficLogRecord(b *testing.B) {
+	log, err := OpenTrafficLog(filepath.Join(b.TempDir(), "traffic.log"), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer log.Close()
+	const text = "info depth 12 seldepth 17 multipv 1 score cp 31 nodes 48211 nps 1205275 hashfull 12 tbhits 0 time 40 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"
+	g := engines.Game{Tournament: "sf-vs-sf-1a2b3c4d", Number: 1234}
+	b.SetParallelism(1)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			log.record(g, "stockfish", fromEngine, text)
+		}
+	})
+}
