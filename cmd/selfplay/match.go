@@ -80,7 +80,8 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	name := fs.String("name", "", "the tournament's name (default: generated from the engines and settings, printed)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs now (0: all); a later run with a larger K or none continues")
 	restart := fs.Bool("restart", false, "delete the tournament's stored games first")
-	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
+	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal; `+
+		`or fastchess's "file=F engine=true [append=false]": append the external engines' UCI traffic to F (the config's log key)`)
 	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
