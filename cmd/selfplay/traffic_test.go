@@ -156,3 +156,24 @@ func TestMatchCheckMatePVs(t *testing.T) {
 		t.Errorf("without -check-mate-pvs: exit %d, stderr:\n%s%s", code, stderr, stdout)
 	}
 }
+
+// TestTrafficLogKeepsTheTournament: -log does not define the games, so a
+// match with it is the same tournament (the same name) as without.
+func TestTrafficLogKeepsTheTournament(t *testing.T) {
+	name := func(args ...string) string {
+		code, text, stderr := run(t, append([]string{"match", "fhr", "plain", "-nodes", "100", "-print-config"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "name = ") {
+				return l
+			}
+		}
+		t.Fatalf("no name in:\n%s", text)
+		return ""
+	}
+	if a, b := name(), name("-log", "file=x.log", "engine=true"); a != b {
+		t.Errorf("-log changes the tournament: %s, %s", a, b)
+	}
+}
