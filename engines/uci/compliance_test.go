@@ -52,7 +52,7 @@ func TestComplianceFakes(t *testing.T) {
 		mode   string
 		margin time.Duration
 		want   []string // substrings of failures(), in order; nil: all pass
-		count  int      // failed steps
+		count  int      // failed steps; -1: not checked
 	}{
 		{mode: "legal", margin: time.Minute},
 		{mode: "no-author", margin: time.Minute, want: []string{"id author: no id author line"}, count: 1},
@@ -63,10 +63,11 @@ func TestComplianceFakes(t *testing.T) {
 		{mode: "illegal", margin: time.Minute, want: []string{search + "a legal bestmove in time: bestmove e2e5: e2e5 is not a legal move", "info lines: no info line"}, count: 22},
 		{mode: "no-uciok", margin: time.Second, want: []string{"start the engine, uci: uciok: no uciok within 1s", "id name: skipped"}, count: 1},
 		{mode: "crash", margin: time.Minute, want: []string{search + "a legal bestmove in time: the engine's output ended (exit status 3)", "info lines: skipped"}, count: 1},
-		// Searches end only at stop: every search with a limit fails; go
-		// infinite and stop pass.
-		{mode: "wait-stop", margin: 100 * time.Millisecond, want: []string{search + "a legal bestmove in time: no bestmove within 200ms of go (bestmove came after a stop sent then)",
-			"go wtime 100: info lines: skipped"}, count: 9},
+		// Searches end only at stop: every search with a limit fails (how
+		// many is not checked: the steps with stop pass only if the fake
+		// answers within the margin, which load may prevent).
+		{mode: "wait-stop", margin: time.Second, want: []string{search + "a legal bestmove in time: no bestmove within 1.1s of go (bestmove came after a stop sent then)",
+			"go wtime 100: info lines: skipped"}, count: -1},
 		// Answers stop 5s late: fatal at the first search.
 		{mode: "slow-stop", margin: 100 * time.Millisecond, want: []string{search + "a legal bestmove in time: no bestmove within 200ms of go, nor 100ms after a stop then",
 			"info lines: skipped", "quit: the engine exits: skipped"}, count: 1},
@@ -96,7 +97,7 @@ func TestComplianceFakes(t *testing.T) {
 					count++
 				}
 			}
-			if i < len(tc.want) || count != tc.count {
+			if i < len(tc.want) || count != tc.count && tc.count >= 0 {
 				t.Errorf("%d failures, want %d; missing %q in:\n%s", count, tc.count, tc.want[i:], strings.Join(got, "\n"))
 			}
 		})
