@@ -378,7 +378,7 @@ func TestBad(t *testing.T) {
 	}{
 		{"syntax error", "[engines.a]\npreset = \"plain\"\n\n[engines.b]\npreset = \n", []string{":5:", "TOML syntax error"}},
 		{"syntax error duplicate key", engAB + "[engines.a]\npreset = \"fhr\"\n", []string{":10:2:", "syntax", "already been defined"}},
-		{"unknown top key", "databse = \"x.db\"\n" + minimal, []string{"databse: unknown key", `did you mean "database"`, "valid keys: database, engines, tournament"}},
+		{"unknown top key", "databse = \"x.db\"\n" + minimal, []string{"databse: unknown key", `did you mean "database"`, "valid keys: database, log, engines, tournament"}},
 		{"tournaments plural", strings.Replace(minimal, "[[tournament]]", "[[tournaments]]", 1), []string{"tournaments: unknown key", `did you mean "tournament"`}},
 		{"single tournament table", strings.NewReplacer("[[tournament]]", "[tournament]").Replace(minimal), []string{"tournament: want an array of tables", "[[tournament]]"}},
 		{"no tournaments", engAB, []string{"tournament: no tournaments"}},

@@ -112,6 +112,7 @@ type parser struct {
 	// that the rest of the file is not checked; no more are added.
 	stopped bool
 
+	log           string          // the top-level log key, resolved: each tournament's default
 	defined       map[string]bool // engine tables present, valid or not
 	names         map[string]int  // tournament names seen, valid tournament or not -> index
 	openingsCache map[openings.Spec]openingsResult
@@ -153,7 +154,7 @@ func (p *parser) resolve(path string) string {
 	return filepath.Join(p.dir, path)
 }
 
-var topKeys = []string{"database", "engines", "tournament"}
+var topKeys = []string{"database", "log", "engines", "tournament"}
 
 func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 	f := &File{Path: p.file, Dir: p.dir, Database: p.resolve(DefaultDatabase)}
@@ -167,6 +168,8 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 			f.Database = p.resolve(db)
 		}
 	}
+
+	p.log = p.logPath(top)
 
 	p.defined = map[string]bool{}
 	if engs, ok := top.sub("engines"); ok {
@@ -199,6 +202,20 @@ func (p *parser) parseFile(root map[string]any, md toml.MetaData) *File {
 		}
 	}
 	return f
+}
+
+// logPath reads a log key (the UCI traffic log's file) of t, resolved;
+// absent: the file's.
+func (p *parser) logPath(t *table) string {
+	path, ok := t.str("log")
+	if !ok {
+		return p.log
+	}
+	if strings.TrimSpace(path) == "" {
+		t.errf("log", "empty path (leave the key out for no traffic log)")
+		return p.log
+	}
+	return p.resolve(path)
 }
 
 // engineOrder returns the engine names in the order of the file (the TOML

@@ -43,7 +43,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
@@ -85,6 +85,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	tr.Name = p.tournamentName(t, i)
 
 	p.tournamentEngines(t, &tr)
+	tr.Log = p.logPath(t)
 
 	if r, ok := t.integer("rounds", 1, math.MaxInt32); ok {
 		tr.Rounds = int(r)

@@ -95,6 +95,12 @@ type Tournament struct {
 	// alpha and beta default to 0.05, the model to normalized. nil: no SPRT.
 	SPRT *stats.SPRT
 
+	// Log is the file that the UCI traffic of the external engines is
+	// appended to (the tournament's log key, else the file's), resolved
+	// against File.Dir; "": none. Not part of the snapshot: it does not
+	// change the games.
+	Log string
+
 	// Live is the files appended as games are stored (pgn_out, epd_out).
 	Live LiveOut
 

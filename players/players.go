@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,10 +27,23 @@ import (
 // external UCI engine whose stderr is appended to logDir/logFileName(name)
 // (when logDir is not empty), up to uci.DefaultLogLimit.
 func New(ctx context.Context, e config.Engine, logDir string) (engines.Engine, error) {
+	return NewDebugged(ctx, e, logDir, Debug{})
+}
+
+// Debug are the debugging aids of an external engine (uci.Config's
+// fields of the same names); the zero value has none.
+type Debug struct {
+	Traffic    *uci.TrafficLog // the UCI traffic log
+	PVWarnings io.Writer       // warnings on unsound PVs (-check-mate-pvs)
+}
+
+// NewDebugged is New whose external engine has the debugging aids of d.
+func NewDebugged(ctx context.Context, e config.Engine, logDir string, d Debug) (engines.Engine, error) {
 	if !e.External() {
 		return local.New(e.Name, e.Options, e.Hash)
 	}
-	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout}
+	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout,
+		Traffic: d.Traffic, PVWarnings: d.PVWarnings}
 	names := make([]string, 0, len(e.UCIOptions))
 	for n := range e.UCIOptions {
 		names = append(names, n)

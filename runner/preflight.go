@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"selfplay/config"
+	"selfplay/engines"
 )
 
 // ErrEngineSetup marks a player that cannot be started with its config
@@ -21,7 +22,7 @@ func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts
 		if !ok || !e.External() {
 			continue
 		}
-		eng, err := opts.NewEngine(ctx, e)
+		eng, err := opts.NewEngine(engines.WithGame(ctx, engines.Game{Tournament: t.Name}), e)
 		if ctx.Err() != nil {
 			if err == nil {
 				eng.Close()

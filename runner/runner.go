@@ -638,7 +638,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 		if !ok {
 			return nil, fmt.Errorf("engine %q is not defined", name)
 		}
-		e, err := r.opts.NewEngine(ctx, ce)
+		e, err := r.opts.NewEngine(engines.WithGame(ctx, engines.Game{Tournament: t.Name}), ce)
 		if err != nil {
 			return nil, err
 		}
@@ -671,7 +671,8 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 			started := j
 			finished <- workerEvent{start: &started}
 		}
-		g, gerr := playGame(ctx, t, j, white, black, referee)
+		gctx := engines.WithGame(ctx, engines.Game{Tournament: t.Name, Number: gameNumber(j.pair, j.index)})
+		g, gerr := playGame(gctx, t, j, white, black, referee)
 		if gerr == nil {
 			var h pgnHeader
 			if h, gerr = pgnHeaderFor(t, j.white, j.black, j.opening); gerr == nil {

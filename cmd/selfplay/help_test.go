@@ -32,6 +32,7 @@ func TestHelpTopics(t *testing.T) {
 		{"serve", "serve: watching a run in the browser", "serve only reads"},
 		{"ratings", "Ratings of any PGN", "selfplay ratings FILE.pgn... reads the games"},
 		{"uci", "UCI: external engines and selfplay as an engine", "Every variant as a UCI engine"},
+		{"debugging", "Debugging an engine: the UCI traffic log, compliance, PV checks", "selfplay compliance ENGINE"},
 		{"config", "tournaments.toml", "[tournament.sprt]"},
 		{"statistics", "Statistics", "Ratings compared with Ordo and BayesElo"},
 		{"cluster", "Running on a cluster", "SPRT in waves."},

@@ -75,6 +75,7 @@ func commands() []command {
 		{name: "bench", summary: "fixed-depth searches over benchmark positions (nodes, time, nps)", run: cmdBench},
 		{name: "suite", summary: "run an EPD test suite (solved positions per node budget or depth)", run: cmdSuite},
 		{name: "uci", summary: "act as a UCI engine on stdin/stdout", run: cmdUCI, ownStdout: true},
+		{name: "compliance", summary: "check an external engine's UCI (fastchess's --compliance steps and more)", run: cmdCompliance},
 		{name: "variants", summary: "list the search variant presets and their switches", run: cmdVariants},
 		{name: "version", summary: "the module version and VCS revision of this binary", run: cmdVersion},
 		{name: "help", summary: "the commands, or a section of the docs (selfplay help TOPIC; selfplay help lists them)", run: cmdHelp},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -81,13 +82,16 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	name := fs.String("name", "", "the tournament's name (default: generated from the engines and settings, printed)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs now (0: all); a later run with a larger K or none continues")
 	restart := fs.Bool("restart", false, "delete the tournament's stored games first")
-	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
+	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal; `+
+		`or fastchess's "file=F engine=true [append=false]": append the external engines' UCI traffic to F (the config's log key)`)
+	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	var pgnOut, epdOut liveOutFlag
 	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F nodes=true seldepth=true nps=true words too")
 	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
-	words, err := parseFlagsAndFiles(fs, gatherLiveOut(args))
+	flagArgs, logWords := cutTrafficLog(gatherLiveOut(args))
+	words, err := parseFlagsAndFiles(fs, flagArgs)
 	if err != nil {
 		return err
 	}
@@ -111,6 +115,13 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	m.Settings = append(m.Settings, live...)
+	var traffic trafficLogSpec
+	if logWords != nil {
+		if traffic, err = parseTrafficLog(logWords); err != nil {
+			return err
+		}
+		m.Settings = append(m.Settings, config.MatchSetting{Flag: "-log", Key: "log", Value: traffic.file})
+	}
 	if *pairs < 0 {
 		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
 	}
@@ -129,12 +140,20 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		io.WriteString(e.stdout, text)
 		return nil
 	}
+	for _, n := range traffic.notes {
+		fmt.Fprintln(e.stderr, "selfplay match: note:", n)
+	}
+	if traffic.truncate {
+		if err := os.WriteFile(traffic.file, nil, 0o644); err != nil {
+			return inputErrorf("-log append=false: %w", err)
+		}
+	}
 	t := cfg.Tournaments[0]
 	if *restart {
 		opts.Restart = []string{t.Name}
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner)
+	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, *checkMatePVs)
 }
 
 // matchEngines groups match's words by engine: an engine starts at a

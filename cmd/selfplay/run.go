@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"strings"
 
 	"selfplay/config"
-	"selfplay/engines"
-	"selfplay/players"
 	"selfplay/runner"
 	"selfplay/stats"
 	"selfplay/store"
@@ -35,6 +34,7 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	serveAddr := fs.String("serve", "", "also serve the database's web site (as selfplay serve does) on `addr` while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
+	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 	if *dbPath != "" && share.Sharded() {
 		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
-	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "")
+	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "", *checkMatePVs)
 }
 
 // setOutput sets where and how a run reports: progress on standard
@@ -102,15 +102,22 @@ func setOutput(e env, logSpec string, opts *runner.Options) error {
 // play runs the config's tournaments into its database (run, match);
 // shardHint is added to a shard mismatch's message. With serveAddr, the
 // database's web site is served there while it plays.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string) (err error) {
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string, checkMatePVs bool) (err error) {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
-	opts.NewEngine = func(ctx context.Context, e config.Engine) (engines.Engine, error) {
-		return players.New(ctx, e, logDir)
-	}
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		return inputError(err)
 	}
+	traffic, err := openTrafficLogs(cfg, opts.Only)
+	if err != nil {
+		return inputError(err)
+	}
+	defer traffic.close(e.stderr)
+	var pvWarnings io.Writer
+	if checkMatePVs {
+		pvWarnings = e.stderr
+	}
+	opts.NewEngine = traffic.newEngine(logDir, pvWarnings)
 	// The site's address is bound first: one that cannot be is an error
 	// before anything is written.
 	var ln net.Listener

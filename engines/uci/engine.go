@@ -26,6 +26,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"selfplay/engines"
 )
 
@@ -40,6 +42,11 @@ type Config struct {
 	PingTimeout time.Duration // isready/readyok before each go (default 10s)
 	StopTimeout time.Duration // after stop (or quit), the wait for bestmove (or exit) before a kill (default 1s)
 	StderrLog   io.Writer     // the engine's stderr is copied here (e.g. a *Log); nil: discarded
+	Traffic     *TrafficLog   // every line sent and received is logged here; nil: none
+	// PVWarnings, if set, gets a warning line for each info line whose
+	// PV is illegal or, with a mate score, not that mate (fastchess's
+	// -check-mate-pvs); the writer must be safe for concurrent use.
+	PVWarnings io.Writer
 }
 
 // Option is one UCI option setting; Value is sent as text ("" for a button).
@@ -98,6 +105,7 @@ type Engine struct {
 	starting *proc      // a process in its handshake
 	closed   bool
 	restarts int
+	game     engines.Game // of the last NewGame or Search, for the traffic log
 }
 
 var _ engines.Engine = (*Engine)(nil)
@@ -123,7 +131,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Options = append([]Option(nil), cfg.Options...)
-	e := &Engine{cfg: cfg, spawn: newSpawner(), now: time.Now, newTimer: newTimer}
+	e := &Engine{cfg: cfg, spawn: newSpawner(), now: time.Now, newTimer: newTimer, game: engines.GameOf(ctx)}
 	if cfg.StderrLog != nil {
 		e.log = &lockedWriter{w: cfg.StderrLog}
 	}
@@ -138,6 +146,29 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 func newTimer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
 	return t.C, t.Stop
+}
+
+// tap returns the function that logs the traffic of the engine's
+// processes, or nil without a traffic log.
+func (e *Engine) tap() func(dir byte, text string) {
+	if e.cfg.Traffic == nil {
+		return nil
+	}
+	return func(dir byte, text string) {
+		e.mu.Lock()
+		g := e.game
+		e.mu.Unlock()
+		e.cfg.Traffic.record(g, e.cfg.Name, dir, text)
+	}
+}
+
+// setGame takes the game of ctx, if it carries one, for the traffic log.
+func (e *Engine) setGame(ctx context.Context) {
+	if g := engines.GameOf(ctx); g != (engines.Game{}) {
+		e.mu.Lock()
+		e.game = g
+		e.mu.Unlock()
+	}
 }
 
 // Name returns the configured name.
@@ -157,7 +188,7 @@ func (e *Engine) fault(kind error, op, detail string, cause error) *engineError 
 
 // launch starts a process and makes it ready to play.
 func (e *Engine) launch(ctx context.Context) (*proc, error) {
-	p, err := startProc(&e.cfg, e.log, e.spawn)
+	p, err := startProc(&e.cfg, e.log, e.tap(), e.spawn)
 	if errors.Is(err, errSpawnerStopped) {
 		return nil, e.fault(errClosed, opStart, "", nil)
 	}
@@ -392,6 +423,7 @@ func (e *Engine) closedErr(err error) error {
 // again); a process that fails ucinewgame is killed and the next Search
 // restarts it.
 func (e *Engine) NewGame(ctx context.Context) error {
+	e.setGame(ctx)
 	p, err := e.current(ctx)
 	if err != nil {
 		return err
@@ -420,6 +452,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 // readyok, killed after stop, or ctx's deadline passed), ctx.Err() wrapped
 // (ctx cancelled), or an "engine closed" error after Close.
 func (e *Engine) Search(ctx context.Context, startFEN string, moves []string, lim engines.Limits) (engines.Result, error) {
+	e.setGame(ctx)
 	res, err := e.search(ctx, startFEN, moves, lim)
 	if err = e.closedErr(err); err != nil {
 		return engines.Result{}, err
@@ -466,7 +499,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 	if err := e.sendGo(pctx, p, startFEN, moves, lim); err != nil {
 		return engines.Result{}, err
 	}
-	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now()}
+	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now(), startFEN: startFEN, moves: moves}
 	var budget <-chan time.Time // the caller's deadline, counted from go
 	if hasDeadline {
 		c, stop := e.newTimer(max(allowed, 0))
@@ -545,6 +578,10 @@ type searchRun struct {
 
 	garbage      int // lines that are not UCI
 	firstGarbage string
+
+	startFEN string   // the position searched, for PVWarnings
+	moves    []string // after startFEN
+	pvGame   *chess.Game
 }
 
 // sendStop sends stop once and starts waiting StopTimeout for bestmove.
@@ -573,7 +610,11 @@ func (r *searchRun) onLine(l line, ok bool) (res engines.Result, over bool, err 
 	}
 	switch f[0] {
 	case "info":
-		if r.si.add(parseInfo(f[1:])) && r.onIteration != nil {
+		li := parseInfo(f[1:])
+		if e.cfg.PVWarnings != nil && li.hasPV {
+			r.checkPV(li, l.text)
+		}
+		if r.si.add(li) && r.onIteration != nil {
 			i := r.si.info()
 			i.Nodes, i.Elapsed = r.si.nodes, time.Since(r.start)
 			r.onIteration(i)

@@ -49,6 +49,7 @@ type proc struct {
 	stderrFile   *os.File // our end of the engine's stderr
 	stderr       *tailWriter
 	writeTimeout time.Duration
+	tap          func(dir byte, text string) // logs the traffic; nil: none
 
 	lines      chan line     // closed when stdout ends (or the process is abandoned)
 	stderrDone chan struct{} // closed when stderr ends
@@ -63,7 +64,7 @@ type proc struct {
 
 // startProc starts the engine process through sp (see spawner), in a
 // process group of its own.
-func startProc(cfg *Config, log io.Writer, sp *spawner) (*proc, error) {
+func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) (*proc, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	setProcAttr(cmd)
@@ -109,6 +110,7 @@ func startProc(cfg *Config, log io.Writer, sp *spawner) (*proc, error) {
 		stderrFile:   errR,
 		stderr:       &tailWriter{w: log},
 		writeTimeout: cfg.InitTimeout,
+		tap:          tap,
 		lines:        make(chan line, linesBacklog),
 		stderrDone:   make(chan struct{}),
 		exited:       make(chan struct{}),
@@ -158,6 +160,9 @@ func (p *proc) read() {
 		var err error
 		l, buf, err = readLine(r, buf)
 		if l.text != "" || l.tooLong || err == nil {
+			if p.tap != nil {
+				p.tap(fromEngine, l.text)
+			}
 			select {
 			case p.lines <- l:
 			case <-p.quit:
@@ -190,6 +195,11 @@ func (p *proc) send(lines ...string) error {
 	}
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
+	if p.tap != nil {
+		for _, l := range lines {
+			p.tap(toEngine, l)
+		}
+	}
 	_ = p.stdinFile.SetWriteDeadline(time.Now().Add(p.writeTimeout))
 	_, err := io.WriteString(p.stdin, b.String())
 	return err

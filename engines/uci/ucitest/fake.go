@@ -25,6 +25,13 @@
 //	                with control bytes and invalid UTF-8 on stderr
 //	immortal        like legal, but ignore the end of input, quit and
 //	                SIGTERM/SIGHUP/SIGINT: it runs until killed
+//	no-author       like legal, without the id author line
+//	bad-option      like legal, with a spin option whose default is
+//	                outside its min and max
+//	bad-info        like legal, with an info line whose score is 0.5
+//	mate-as-cp      like legal, with a score cp 31990 (a mate as cp)
+//	illegal-pv      like legal, with a pv whose second move is illegal
+//	slow-stop       like wait-stop, but answer stop only after -delay
 //
 // -ready-delay delays every readyok; -stderr-flood writes that many bytes
 // to stderr on each go (in lines of 100 bytes) before answering.
@@ -192,6 +199,9 @@ func (f *fake) run(in *bufio.Scanner) {
 		case "stop":
 			if f.waiting {
 				f.waiting = false
+				if f.mode == "slow-stop" {
+					time.Sleep(f.delay)
+				}
 				f.play()
 			}
 		case "quit":
@@ -215,7 +225,12 @@ func (f *fake) uci() {
 		f.say("hello, I am not quite UCI")
 		return
 	}
-	f.say("id author the tests")
+	if f.mode != "no-author" {
+		f.say("id author the tests")
+	}
+	if f.mode == "bad-option" {
+		f.say("option name Bad type spin default 5 min 10 max 20")
+	}
 	f.say("option name Hash type spin default 16 min 1 max 1024")
 	f.say("option name Threads type spin default 1 min 1 max 64")
 	for _, o := range f.options {
@@ -255,7 +270,7 @@ func (f *fake) goSearch() {
 		}
 		f.play()
 	case "hang":
-	case "wait-stop":
+	case "wait-stop", "slow-stop":
 		f.waiting = true
 	case "garbage":
 		for i := 0; i < 500; i++ {
@@ -283,6 +298,14 @@ func (f *fake) play() {
 		return
 	}
 	m := chess.UCINotation{}.Encode(f.game.Position(), legal[0])
+	switch f.mode {
+	case "bad-info":
+		f.say("info depth 1 score cp 0.5 pv %s", m)
+	case "mate-as-cp":
+		f.say("info depth 1 score cp 31990 pv %s", m)
+	case "illegal-pv":
+		f.say("info depth 2 score cp 10 pv %s e2e5", m)
+	}
 	f.say("info depth 1 seldepth 1 multipv 1 score cp 12 nodes 20 nps 20000 time 1 pv %s", m)
 	f.say("info depth 2 currmove %s currmovenumber 1", m)
 	f.say("info depth 2 seldepth 3 multipv 1 score cp 15 upperbound nodes 40 nps 20000 time 2 pv %s", m)
