@@ -42,6 +42,9 @@ type MatchArgs struct {
 	Name string
 	// CommandLine is the command as typed, for a comment atop the file.
 	CommandLine []string
+	// PGNOut is fastchess's -pgnout file= and Log its -log file=: the
+	// files named, "" when not given. ParseMatchContext does not read them.
+	PGNOut, Log string
 }
 
 // MatchSetting is one tournament key set by a flag.

@@ -84,11 +84,18 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
-	words, err := parseFlagsAndFiles(fs, args)
+	fc, err := translateFastchess(fs, args)
 	if err != nil {
 		return err
 	}
-	m := config.MatchArgs{Name: *name, CommandLine: []string{"selfplay", "match"}}
+	words, err := parseFlagsAndFiles(fs, fc.args)
+	if err != nil {
+		return err
+	}
+	for _, n := range fc.notes {
+		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
+	}
+	m := config.MatchArgs{Name: *name, CommandLine: []string{"selfplay", "match"}, PGNOut: fc.pgnOut, Log: fc.log}
 	for _, a := range args {
 		if a != "-print-config" && a != "--print-config" {
 			m.CommandLine = append(m.CommandLine, a)
@@ -100,6 +107,9 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Engines, err = matchEngines(words); err != nil {
 		return err
 	}
+	for i := range m.Engines {
+		m.Engines[i] = append(m.Engines[i], fc.each...)
+	}
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
@@ -110,12 +120,12 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if err := setOutput(e, *logSpec, &opts); err != nil {
 		return err
 	}
-	cfg, text, err := config.ParseMatchContext(ctx, m)
+	cfg, text, err := parseMatch(ctx, m)
+	if err == nil && fc.pairs > 0 {
+		cfg, text, err = fastchessRounds(ctx, m, cfg, fc.pairs, &opts)
+	}
 	if err != nil {
-		if ctx.Err() != nil { // waiting for a FIFO or a slow openings file
-			return interruptedErrorf("interrupted while reading the openings")
-		}
-		return usageErrorf("%s", indentLines(err.Error()))
+		return err
 	}
 	if *printConfig {
 		io.WriteString(e.stdout, text)
@@ -127,6 +137,39 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
 	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner)
+}
+
+// parseMatch is config.ParseMatchContext with its errors as match's.
+func parseMatch(ctx context.Context, m config.MatchArgs) (*config.File, string, error) {
+	cfg, text, err := config.ParseMatchContext(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow openings file
+			return nil, "", interruptedErrorf("interrupted while reading the openings")
+		}
+		return nil, "", usageErrorf("%s", indentLines(err.Error()))
+	}
+	return cfg, text, nil
+}
+
+// fastchessRounds plays fastchess's -rounds N: N rounds of one opening
+// each, both colours, taking the openings in turn and starting over at
+// the end, which are selfplay's first N game pairs (times the pairings) of
+// enough passes over the openings. The config gets those passes; the run
+// stops after the N pairs (as -pairs N would), unless -pairs asks fewer.
+func fastchessRounds(ctx context.Context, m config.MatchArgs, cfg *config.File, rounds int, opts *runner.Options) (*config.File, string, error) {
+	t := cfg.Tournaments[0]
+	pairs := rounds * len(t.Pairings())
+	perPass := len(t.Openings.List) * len(t.Pairings())
+	passes := (pairs + perPass - 1) / perPass
+	m.Settings = append(m.Settings, config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(passes)})
+	cfg, text, err := parseMatch(ctx, m)
+	if err != nil {
+		return nil, "", err
+	}
+	if opts.Shard.Pairs == 0 || opts.Shard.Pairs > pairs {
+		opts.Shard.Pairs = pairs
+	}
+	return cfg, text, nil
 }
 
 // matchEngines groups match's words by engine: an engine starts at a
