@@ -25,6 +25,19 @@ type fastchessArgs struct {
 	pgnOut string // -pgnout file=
 	log    string // -log file=
 	notes  []string
+	// origin names the fastchess option behind a flag it was rewritten
+	// into ("-resign-score": "-resign score="), for errors.
+	origin map[string]string
+}
+
+// flag adds selfplay's flag with its value, rewritten from fastchess's
+// option.
+func (fc *fastchessArgs) flag(option, flag, value string) {
+	fc.args = append(fc.args, flag, value)
+	if fc.origin == nil {
+		fc.origin = map[string]string{}
+	}
+	fc.origin[flag] = option
 }
 
 // fastchessMode tells whether a command line is written for fastchess:
@@ -80,7 +93,6 @@ var fastchessUnsupported = map[string]string{
 func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) {
 	var fc fastchessArgs
 	mode := fastchessMode(args)
-	sprt := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -114,12 +126,10 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		if err != nil {
 			return fc, usageErrorf("%s: %v", a, err)
 		}
-		sprt = sprt || name == "sprt"
 		i += used
 	}
-	if mode && sprt && fc.pairs == 0 {
-		fc.pairs = 500000 // fastchess's parseSprt: rounds = 500000 when none is given
-	}
+	// Without -rounds the match keeps selfplay's default, one pass over
+	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
 	return fc, nil
 }
 
@@ -206,7 +216,7 @@ func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode
 func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 	switch name {
 	case "srand":
-		fc.args = append(fc.args, "-seed", value)
+		fc.flag("-srand", "-seed", value)
 		return 1, nil
 	case "games":
 		if value != "2" {
@@ -222,7 +232,8 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		}
 		return 0, nil
 	case "maxmoves":
-		fc.args = append(fc.args, "-move", value, "-policy", "draw")
+		fc.flag("-maxmoves", "-move", value)
+		fc.flag("-maxmoves", "-policy", "draw")
 		fc.note("-maxmoves %s: adjudicated a draw before White's move %s+1 counted from the initial position, openings included (fastchess counts the engines' moves only)", value, value)
 		return 1, nil
 	case "tournament":
@@ -318,14 +329,14 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 		switch k {
 		case "file":
 			file = v
-			fc.args = append(fc.args, "-openings", v)
+			fc.flag("-openings file=", "-openings", v)
 		case "format":
 			if v != "epd" && v != "pgn" {
 				return fmt.Errorf("format=%s: want epd or pgn", v)
 			}
 			format = v
 		case "order":
-			fc.args = append(fc.args, "-order", v)
+			fc.flag("-openings order=", "-order", v)
 		case "plies":
 			plies = v
 		case "start":
@@ -345,7 +356,7 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s", format, file, format)
 	}
 	if plies != "" && ext == "pgn" {
-		fc.args = append(fc.args, "-plies", plies)
+		fc.flag("-openings plies=", "-plies", plies)
 	}
 	return nil
 }
@@ -360,9 +371,9 @@ func (fc *fastchessArgs) sprt(kvs [][2]string) error {
 		case "elo1":
 			elo1 = kv[1]
 		case "alpha", "beta":
-			fc.args = append(fc.args, "-"+kv[0], kv[1])
+			fc.flag("-sprt "+kv[0]+"=", "-"+kv[0], kv[1])
 		case "model":
-			fc.args = append(fc.args, "-sprt-model", kv[1])
+			fc.flag("-sprt model=", "-sprt-model", kv[1])
 		default:
 			return fmt.Errorf("unknown key %q", kv[0])
 		}
@@ -370,7 +381,7 @@ func (fc *fastchessArgs) sprt(kvs [][2]string) error {
 	if elo0 == "" || elo1 == "" {
 		return fmt.Errorf("want elo0= and elo1=")
 	}
-	fc.args = append(fc.args, "-sprt", elo0+","+elo1)
+	fc.flag("-sprt elo0= elo1=", "-sprt", elo0+","+elo1)
 	return nil
 }
 
@@ -389,9 +400,9 @@ func (fc *fastchessArgs) draw(kvs [][2]string) error {
 			count = kv[1]
 			continue
 		}
-		fc.args = append(fc.args, f, kv[1])
+		fc.flag("-draw "+kv[0]+"=", f, kv[1])
 	}
-	fc.args = append(fc.args, "-draw-moves", count)
+	fc.flag("-draw movecount=", "-draw-moves", count)
 	return nil
 }
 
@@ -404,7 +415,7 @@ func (fc *fastchessArgs) resign(kvs [][2]string) error {
 		case "movecount":
 			count = kv[1]
 		case "score":
-			fc.args = append(fc.args, "-resign-score", kv[1])
+			fc.flag("-resign score=", "-resign-score", kv[1])
 		case "twosided":
 			if kv[1] != "true" && kv[1] != "false" {
 				return fmt.Errorf("twosided=%s: want true or false", kv[1])
@@ -417,7 +428,7 @@ func (fc *fastchessArgs) resign(kvs [][2]string) error {
 	if !twoSided {
 		return fmt.Errorf("one-sided resign adjudication (fastchess's default) is not supported yet: add twosided=true for the rule where both engines' scores must agree")
 	}
-	fc.args = append(fc.args, "-resign-moves", count)
+	fc.flag("-resign movecount=", "-resign-moves", count)
 	return nil
 }
 
@@ -480,9 +491,9 @@ func (fc *fastchessArgs) output(kvs [][2]string) error {
 func (fc *fastchessArgs) tournament(v string) error {
 	switch v {
 	case "gauntlet":
-		fc.args = append(fc.args, "-format", "gauntlet")
+		fc.flag("-tournament", "-format", "gauntlet")
 	case "roundrobin":
-		fc.args = append(fc.args, "-format", "round-robin")
+		fc.flag("-tournament", "-format", "round-robin")
 	case "knockout":
 		return fmt.Errorf("knockout tournaments are not supported yet")
 	default:

@@ -75,7 +75,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"-engine cmd=a name=A nodes=2000 -engine cmd=b name=B st=0.5 timemargin=50 -openings file=book.pgn format=pgn plies=2 " +
 				"-sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic -games 2",
 			"cmd=a name=A nodes=2000 cmd=b name=B movetime=0.5s time_margin=50ms -openings book.pgn -plies 2 " +
-				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic -rounds 500000"},
+				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic"},
 		{"mixed", "fhr -engine cmd=sf option.Threads=1 -openings file=book.epd format=epd -nodes 5000",
 			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
@@ -118,6 +118,11 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -variant fischerandom", "only standard chess"},
 		{"fhr plain -nodes 1 -tb /syzygy", "fastchess's -tb is not supported yet"},
 		{"fhr plain -nodes 1 -no-such-option", "-no-such-option"},
+		// The config's errors name the fastchess option as written.
+		{"fhr plain -nodes 1 -resign movecount=3 score=0 twosided=true", "-resign score=, -resign movecount=: resign_score = 0"},
+		{"fhr plain -nodes 1 -srand -3", "-srand: -3 is out of range"},
+		{"fhr plain -nodes 1 -sprt elo0=5 elo1=0", "-sprt elo0= elo1=: elo0 (5) must be less than elo1 (0)"},
+		{"fhr plain -nodes 1 -openings file=nofile.epd", "-openings file=: openings: open nofile.epd"},
 	}
 	for _, tt := range tests {
 		args := strings.Fields(tt.args)

@@ -113,6 +113,11 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
+	for i, st := range m.Settings {
+		if o, ok := fc.origin[st.Flag]; ok {
+			m.Settings[i].Flag = o // errors name the option as written
+		}
+	}
 	if *pairs < 0 {
 		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
 	}
