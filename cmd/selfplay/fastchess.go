@@ -501,3 +501,25 @@ func (fc *fastchessArgs) tournament(v string) error {
 	}
 	return nil
 }
+
+// eachWords are -each's words for an engine. An in-process variant has no
+// UCI options: option.Hash=N is its hash=N, other options are left out
+// with a note.
+func (fc *fastchessArgs) eachWords(engine []string) []string {
+	if len(engine) > 0 && strings.HasPrefix(engine[0], "cmd=") {
+		return fc.each
+	}
+	var words []string
+	for _, w := range fc.each {
+		k, v, _ := strings.Cut(w, "=")
+		switch {
+		case k == "option.Hash":
+			words = append(words, "hash="+v)
+		case strings.HasPrefix(k, "option."):
+			fc.note("-each %s: not applied to the in-process engine %s", w, engine[0])
+		default:
+			words = append(words, w)
+		}
+	}
+	return words
+}

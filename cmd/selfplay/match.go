@@ -92,9 +92,6 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range fc.notes {
-		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
-	}
 	m := config.MatchArgs{Name: *name, CommandLine: []string{"selfplay", "match"}, PGNOut: fc.pgnOut, Log: fc.log}
 	for _, a := range args {
 		if a != "-print-config" && a != "--print-config" {
@@ -107,8 +104,11 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Engines, err = matchEngines(words); err != nil {
 		return err
 	}
-	for i := range m.Engines {
-		m.Engines[i] = append(m.Engines[i], fc.each...)
+	for i, words := range m.Engines {
+		m.Engines[i] = append(words, fc.eachWords(words)...)
+	}
+	for _, n := range fc.notes {
+		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
 	}
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
