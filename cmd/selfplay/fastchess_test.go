@@ -64,8 +64,14 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
 			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
 				"-concurrency 2 -resign-score 400 -resign-moves 3 -draw-from 40 -draw-score 10 -draw-moves 8 -openings book.epd -order random -seed 42 -rounds 2"},
-		// fastchess's README / man.md example.
+		// fastchess's README.md example (no book: fastchess starts every game
+		// from the initial position, selfplay from its default fhr25 set, so
+		// 200 rounds are 8 passes over its 25 openings).
 		{"readme",
+			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -each tc=10+0.1 -rounds 200 -repeat -concurrency 4",
+			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -rounds 8"},
+		// fastchess's man.md example.
+		{"man",
 			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -openings file=book.epd format=epd order=random " +
 				"-each tc=60+0.6 option.Hash=64 -rounds 200 -repeat -concurrency 4",
 			"cmd=Engine1.exe name=Engine1 tc=60+0.6 option.Hash=64 cmd=Engine2.exe name=Engine2 tc=60+0.6 option.Hash=64 " +
