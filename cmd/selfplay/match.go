@@ -72,7 +72,10 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 			"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. Either may carry its own limit\n"+
 			"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n"+
 			"carrying one, no limit flag is needed. The tournament is stored under a\n"+
-			"name made from what defines its games; run the same command again to resume it.")
+			"name made from what defines its games; run the same command again to resume it.\n"+
+			"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n"+
+			"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n"+
+			"-resign ... twosided=true -maxmoves -tournament ... (the guide lists them; -print-config shows the config).")
 	settings := matchFlags()
 	for _, f := range settings {
 		fs.Var(f.value, f.name, f.usage)
