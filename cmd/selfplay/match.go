@@ -63,17 +63,39 @@ func matchFlags() []matchFlag {
 	}
 }
 
+// matchAbout is what match -h says of its engines and syntaxes.
+const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:..., then more SWITCH=VALUE, hash=MiB or\n" +
+	"name=NAME words) or an external UCI engine: cmd=PATH, then option.NAME=VALUE, arg=ARG, args=\"A B\",\n" +
+	"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. Either may carry its own limit\n" +
+	"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n" +
+	"carrying one, no limit flag is needed. The tournament is stored under a\n" +
+	"name made from what defines its games; run the same command again to resume it.\n" +
+	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
+	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
+	"-resign ... twosided=true -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
+
+// outputFiles are the settings of the files a match writes as it plays:
+// -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
+func outputFiles(fs *flag.FlagSet, pgnOut, epdOut *liveOutFlag, logWords []string, w io.Writer) ([]config.MatchSetting, trafficLogSpec, error) {
+	settings, err := liveOutSettings(fs, pgnOut, epdOut, w)
+	if err != nil {
+		return nil, trafficLogSpec{}, err
+	}
+	var traffic trafficLogSpec
+	if logWords != nil {
+		if traffic, err = parseTrafficLog(logWords); err != nil {
+			return nil, trafficLogSpec{}, err
+		}
+		settings = append(settings, config.MatchSetting{Flag: "-log", Key: "log", Value: traffic.file})
+	}
+	return settings, traffic, nil
+}
+
 // cmdMatch plays a tournament given on the command line, without a config
 // file, into the database under a name generated from what defines its
 // games: the same command resumes it. Exit codes as run's.
 func cmdMatch(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet(e, "match", "ENGINE ENGINE... (-nodes N | -depth N | -movetime D | -tc TC) [flags]",
-		"An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:..., then more SWITCH=VALUE, hash=MiB or\n"+
-			"name=NAME words) or an external UCI engine: cmd=PATH, then option.NAME=VALUE, arg=ARG, args=\"A B\",\n"+
-			"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. Either may carry its own limit\n"+
-			"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n"+
-			"carrying one, no limit flag is needed. The tournament is stored under a\n"+
-			"name made from what defines its games; run the same command again to resume it.")
+	fs := newFlagSet(e, "match", "ENGINE ENGINE... (-nodes N | -depth N | -movetime D | -tc TC) [flags]", matchAbout)
 	settings := matchFlags()
 	for _, f := range settings {
 		fs.Var(f.value, f.name, f.usage)
@@ -91,7 +113,12 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F nodes=true seldepth=true nps=true words too")
 	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
 	flagArgs, logWords := cutTrafficLog(gatherLiveOut(args))
-	words, err := parseFlagsAndFiles(fs, flagArgs)
+	// -pgnout, -epdout and -log file= take fastchess's words themselves.
+	fc, err := translateFastchess(fs, flagArgs)
+	if err != nil {
+		return err
+	}
+	words, err := parseFlagsAndFiles(fs, fc.args)
 	if err != nil {
 		return err
 	}
@@ -107,20 +134,24 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Engines, err = matchEngines(words); err != nil {
 		return err
 	}
+	for i, words := range m.Engines {
+		m.Engines[i] = append(words, fc.eachWords(words)...)
+	}
+	for _, n := range fc.notes {
+		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
+	}
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
-	live, err := liveOutSettings(fs, &pgnOut, &epdOut, e.stderr)
+	files, traffic, err := outputFiles(fs, &pgnOut, &epdOut, logWords, e.stderr)
 	if err != nil {
 		return err
 	}
-	m.Settings = append(m.Settings, live...)
-	var traffic trafficLogSpec
-	if logWords != nil {
-		if traffic, err = parseTrafficLog(logWords); err != nil {
-			return err
+	m.Settings = append(m.Settings, files...)
+	for i, st := range m.Settings {
+		if o, ok := fc.origin[st.Flag]; ok {
+			m.Settings[i].Flag = o // errors name the option as written
 		}
-		m.Settings = append(m.Settings, config.MatchSetting{Flag: "-log", Key: "log", Value: traffic.file})
 	}
 	if *pairs < 0 {
 		return usageErrorf("-pairs %d is negative (0: all pairs)", *pairs)
@@ -129,12 +160,12 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if err := setOutput(e, *logSpec, &opts); err != nil {
 		return err
 	}
-	cfg, text, err := config.ParseMatchContext(ctx, m)
+	cfg, text, err := parseMatch(ctx, m)
+	if err == nil && fc.pairs > 0 {
+		cfg, text, err = fastchessRounds(ctx, m, cfg, fc.pairs, &opts)
+	}
 	if err != nil {
-		if ctx.Err() != nil { // waiting for a FIFO or a slow openings file
-			return interruptedErrorf("interrupted while reading the openings")
-		}
-		return usageErrorf("%s", indentLines(err.Error()))
+		return err
 	}
 	if *printConfig {
 		io.WriteString(e.stdout, text)
@@ -154,6 +185,39 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
 	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, *checkMatePVs)
+}
+
+// parseMatch is config.ParseMatchContext with its errors as match's.
+func parseMatch(ctx context.Context, m config.MatchArgs) (*config.File, string, error) {
+	cfg, text, err := config.ParseMatchContext(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil { // waiting for a FIFO or a slow openings file
+			return nil, "", interruptedErrorf("interrupted while reading the openings")
+		}
+		return nil, "", usageErrorf("%s", indentLines(err.Error()))
+	}
+	return cfg, text, nil
+}
+
+// fastchessRounds plays fastchess's -rounds N: N rounds of one opening
+// each, both colours, taking the openings in turn and starting over at
+// the end, which are selfplay's first N game pairs (times the pairings) of
+// enough passes over the openings. The config gets those passes; the run
+// stops after the N pairs (as -pairs N would), unless -pairs asks fewer.
+func fastchessRounds(ctx context.Context, m config.MatchArgs, cfg *config.File, rounds int, opts *runner.Options) (*config.File, string, error) {
+	t := cfg.Tournaments[0]
+	pairs := rounds * len(t.Pairings())
+	perPass := len(t.Openings.List) * len(t.Pairings())
+	passes := (pairs + perPass - 1) / perPass
+	m.Settings = append(m.Settings, config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(passes)})
+	cfg, text, err := parseMatch(ctx, m)
+	if err != nil {
+		return nil, "", err
+	}
+	if opts.Shard.Pairs == 0 || opts.Shard.Pairs > pairs {
+		opts.Shard.Pairs = pairs
+	}
+	return cfg, text, nil
 }
 
 // matchEngines groups match's words by engine: an engine starts at a

@@ -1,0 +1,473 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// fastchess's and cutechess-cli's options, as fastchess 1.x defines them
+// (github.com/Disservin/fastchess: app/src/cli/cli.cpp, OptionsParser's
+// addOption table and the parse* functions; man.md for the meanings), are
+// rewritten into selfplay's own match arguments before the flags are
+// parsed, so that both syntaxes mix freely and -print-config shows the
+// config they stand for.
+
+// fastchessArgs is a match command line with fastchess's options rewritten.
+type fastchessArgs struct {
+	args []string // selfplay's arguments: flags and engine words, in order
+	each []string // -each's engine words, for every engine
+	// pairs is fastchess's -rounds: game pairs (each round is one opening,
+	// both colours), not selfplay's passes over the openings; 0: not given.
+	pairs int
+	notes []string
+	// origin names the fastchess option behind a flag it was rewritten
+	// into ("-resign-score": "-resign score="), for errors.
+	origin map[string]string
+}
+
+// flag adds selfplay's flag with its value, rewritten from fastchess's
+// option.
+func (fc *fastchessArgs) flag(option, flag, value string) {
+	fc.args = append(fc.args, flag, value)
+	if fc.origin == nil {
+		fc.origin = map[string]string{}
+	}
+	fc.origin[flag] = option
+}
+
+// fastchessMode tells whether a command line is written for fastchess:
+// then -rounds counts game pairs, as fastchess's does.
+func fastchessMode(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		switch strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-") {
+		case "engine", "each", "games", "repeat":
+			return true
+		}
+	}
+	return false
+}
+
+// fastchessKeys are the keys of fastchess's KEY=VALUE options whose names
+// selfplay's flags share (-openings, -sprt, -log): a value with one of them
+// is fastchess's form.
+var fastchessKeys = map[string][]string{
+	"openings": {"file", "format", "order", "plies", "start", "policy"},
+	"sprt":     {"elo0", "elo1", "alpha", "beta", "model"},
+	"log":      {"file", "level", "append", "compress", "realtime", "engine"},
+}
+
+// fastchessUnsupported are fastchess options with no equivalent yet.
+var fastchessUnsupported = map[string]string{
+	"noswap":            "selfplay plays every opening with both colours",
+	"reverse":           "selfplay's pairs start with the first engine as White",
+	"tb":                "no tablebase adjudication",
+	"tbpieces":          "no tablebase adjudication",
+	"tbignore50":        "no tablebase adjudication",
+	"tbadjudicate":      "no tablebase adjudication",
+	"config":            "a match resumes from its database: run the same command again",
+	"quick":             "give the engines with -engine",
+	"autosaveinterval":  "every game is stored as it ends",
+	"report":            "the report always has pentanomial statistics",
+	"crc32":             "no PGN checksum",
+	"force-concurrency": "-concurrency is never capped",
+	"show-latency":      "no latency figures yet",
+	"debug":             "no debug output",
+	"strict":            "no strict mode",
+	"startup-ms":        "set init_timeout=D on an engine",
+	"ucinewgame-ms":     "set init_timeout=D on an engine",
+	"ping-ms":           "set ping_timeout=D on an engine",
+}
+
+// translateFastchess rewrites fastchess's options among args; fs is
+// match's flag set, whose flags and their values pass unchanged.
+func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) {
+	var fc fastchessArgs
+	mode := fastchessMode(args)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			fc.args = append(fc.args, args[i:]...)
+			break
+		}
+		name, isFlag := strings.CutPrefix(a, "-")
+		name = strings.TrimPrefix(name, "-")
+		if !isFlag || name == "" || strings.Contains(name, "=") {
+			fc.args = append(fc.args, a)
+			continue
+		}
+		kvs := keyValues(args[i+1:])
+		value := ""
+		if i+1 < len(args) {
+			value = args[i+1]
+		}
+		if keys, ok := fastchessKeys[name]; ok && !isFastchessForm(value, keys) {
+			fc.args = append(fc.args, a) // selfplay's -openings SET, -sprt 0,5, -log games
+			continue
+		}
+		used, err := fc.option(name, kvs, value, mode)
+		if err == errNotFastchess {
+			fc.args = append(fc.args, a)
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) && i+1 < len(args) {
+				fc.args = append(fc.args, args[i+1])
+				i++
+			}
+			continue
+		}
+		if err != nil {
+			return fc, usageErrorf("%s: %v", a, err)
+		}
+		i += used
+	}
+	// Without -rounds the match keeps selfplay's default, one pass over
+	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
+	return fc, nil
+}
+
+var errNotFastchess = fmt.Errorf("not a fastchess option")
+
+// isBoolFlag tells a flag that takes no value.
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// isFastchessForm tells KEY=VALUE with one of keys.
+func isFastchessForm(value string, keys []string) bool {
+	k, _, ok := strings.Cut(value, "=")
+	for _, want := range keys {
+		if ok && k == want {
+			return true
+		}
+	}
+	return false
+}
+
+// keyValues are the KEY=VALUE words at the start of args, as fastchess's
+// KeyValue options take them.
+func keyValues(args []string) [][2]string {
+	var out [][2]string
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || strings.HasPrefix(a, "-") {
+			break
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+// option rewrites one fastchess option; used is how many arguments after
+// the option's name it took.
+func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode bool) (used int, err error) {
+	if why, ok := fastchessUnsupported[name]; ok {
+		return 0, fmt.Errorf("fastchess's -%s is not supported yet (%s)", name, why)
+	}
+	switch name {
+	case "engine":
+		words, err := engineWords(kvs, true)
+		if err != nil {
+			return 0, err
+		}
+		fc.args = append(fc.args, words...)
+		return len(kvs), nil
+	case "each":
+		words, err := engineWords(kvs, false)
+		if err != nil {
+			return 0, err
+		}
+		fc.each = append(fc.each, words...)
+		return len(kvs), nil
+	case "openings":
+		return len(kvs), fc.openings(kvs)
+	case "sprt":
+		return len(kvs), fc.sprt(kvs)
+	case "draw":
+		return len(kvs), fc.draw(kvs)
+	case "resign":
+		return len(kvs), fc.resign(kvs)
+	case "output":
+		return len(kvs), fc.output(kvs)
+	case "rounds":
+		if !mode {
+			return 0, errNotFastchess // selfplay's -rounds: passes over the openings
+		}
+		n, err := positive(value)
+		fc.pairs = n
+		return 1, err
+	}
+	return fc.single(name, value)
+}
+
+// single rewrites the options that take one value or none.
+func (fc *fastchessArgs) single(name, value string) (used int, err error) {
+	switch name {
+	case "srand":
+		fc.flag("-srand", "-seed", value)
+		return 1, nil
+	case "games":
+		if value != "2" {
+			return 1, fmt.Errorf("%q: selfplay plays every opening as a game pair, both colours (-games 2)", value)
+		}
+		return 1, nil
+	case "repeat": // fastchess: -repeat [N] sets -games N, 2 by default
+		if _, err := strconv.Atoi(value); err == nil {
+			if value != "2" {
+				return 1, fmt.Errorf("%q: selfplay plays every opening as a game pair (-repeat 2)", value)
+			}
+			return 1, nil
+		}
+		return 0, nil
+	case "maxmoves":
+		fc.flag("-maxmoves", "-move", value)
+		fc.flag("-maxmoves", "-policy", "draw")
+		fc.note("-maxmoves %s: adjudicated a draw before White's move %s+1 counted from the initial position, openings included (fastchess counts the engines' moves only)", value, value)
+		return 1, nil
+	case "tournament":
+		return 1, fc.tournament(value)
+	case "seeds":
+		if value != "1" {
+			return 1, fmt.Errorf("%q: a gauntlet has one first engine", value)
+		}
+		return 1, nil
+	case "variant":
+		if value != "standard" {
+			return 1, fmt.Errorf("%q: only standard chess", value)
+		}
+		return 1, nil
+	case "event", "site", "ratinginterval", "scoreinterval", "wait":
+		fc.note("-%s %s: accepted, not implemented (no effect)", name, value)
+		return 1, nil
+	case "recover":
+		return 0, nil // selfplay always does: a crashed engine loses the game and is restarted
+	case "testEnv":
+		fc.note("-testEnv: accepted, no effect")
+		return 0, nil
+	case "use-affinity":
+		fc.note("-use-affinity: accepted, no effect (engines are not bound to CPUs)")
+		if value != "" && strings.Trim(value, "0123456789,-") == "" && !strings.HasPrefix(value, "-") {
+			return 1, nil // the optional CPU list
+		}
+		return 0, nil
+	}
+	return 0, errNotFastchess
+}
+
+func (fc *fastchessArgs) note(format string, a ...any) {
+	fc.notes = append(fc.notes, fmt.Sprintf(format, a...))
+}
+
+// positive reads a positive integer.
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q: want a positive integer", s)
+	}
+	return n, nil
+}
+
+// engineWords rewrites -engine's (withCmd) or -each's keys into match's
+// engine words, cmd= first.
+func engineWords(kvs [][2]string, withCmd bool) ([]string, error) {
+	var cmd string
+	var words []string
+	for _, kv := range kvs {
+		k, v := kv[0], kv[1]
+		switch {
+		case k == "cmd" && withCmd:
+			cmd = "cmd=" + v
+		case k == "name" || k == "args" || k == "dir" || k == "tc" || k == "nodes" || strings.HasPrefix(k, "option."):
+			words = append(words, k+"="+v)
+		case k == "st": // seconds, as a decimal (fastchess's parseDuration)
+			words = append(words, "movetime="+strings.TrimSuffix(v, "s")+"s")
+		case k == "timemargin": // milliseconds
+			words = append(words, "time_margin="+v+"ms")
+		case k == "plies" || k == "depth":
+			words = append(words, "depth="+v)
+		case k == "proto":
+			if v != "uci" {
+				return nil, fmt.Errorf("proto=%s: only uci", v)
+			}
+		case k == "restart":
+			if v != "on" && v != "off" {
+				return nil, fmt.Errorf("restart=%s: want on or off", v)
+			}
+			// Either way each game starts with ucinewgame; a crashed
+			// engine is restarted for its next game.
+		default:
+			return nil, fmt.Errorf("unknown key %q", k)
+		}
+	}
+	if withCmd && cmd == "" {
+		return nil, fmt.Errorf("no cmd=COMMAND")
+	}
+	if withCmd {
+		words = append([]string{cmd}, words...)
+	}
+	return words, nil
+}
+
+// openings rewrites -openings file= format= order= plies= start= policy=.
+// plies= applies to PGN files only, as in fastchess.
+func (fc *fastchessArgs) openings(kvs [][2]string) error {
+	var file, format, plies string
+	for _, kv := range kvs {
+		k, v := kv[0], kv[1]
+		switch k {
+		case "file":
+			file = v
+			fc.flag("-openings file=", "-openings", v)
+		case "format":
+			if v != "epd" && v != "pgn" {
+				return fmt.Errorf("format=%s: want epd or pgn", v)
+			}
+			format = v
+		case "order":
+			fc.flag("-openings order=", "-order", v)
+		case "plies":
+			plies = v
+		case "start":
+			if v != "1" {
+				return fmt.Errorf("start=%s is not supported yet (openings start at the first)", v)
+			}
+		case "policy":
+			if v != "round" {
+				return fmt.Errorf("policy=%s: only round (fastchess's only policy)", v)
+			}
+		default:
+			return fmt.Errorf("unknown key %q", k)
+		}
+	}
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(file), "."))
+	if format != "" && ext != format {
+		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s", format, file, format)
+	}
+	if plies != "" && ext == "pgn" {
+		fc.flag("-openings plies=", "-plies", plies)
+	}
+	return nil
+}
+
+// sprt rewrites -sprt elo0= elo1= alpha= beta= model=.
+func (fc *fastchessArgs) sprt(kvs [][2]string) error {
+	var elo0, elo1 string
+	for _, kv := range kvs {
+		switch kv[0] {
+		case "elo0":
+			elo0 = kv[1]
+		case "elo1":
+			elo1 = kv[1]
+		case "alpha", "beta":
+			fc.flag("-sprt "+kv[0]+"=", "-"+kv[0], kv[1])
+		case "model":
+			fc.flag("-sprt model=", "-sprt-model", kv[1])
+		default:
+			return fmt.Errorf("unknown key %q", kv[0])
+		}
+	}
+	if elo0 == "" || elo1 == "" {
+		return fmt.Errorf("want elo0= and elo1=")
+	}
+	fc.flag("-sprt elo0= elo1=", "-sprt", elo0+","+elo1)
+	return nil
+}
+
+// draw rewrites -draw movenumber= movecount= score= (fastchess's defaults
+// 0, 1, 0) to -draw-from, -draw-moves, -draw-score; see the guide for how
+// the rules differ.
+func (fc *fastchessArgs) draw(kvs [][2]string) error {
+	flags := map[string]string{"movenumber": "-draw-from", "movecount": "-draw-moves", "score": "-draw-score"}
+	count := "1"
+	for _, kv := range kvs {
+		f, ok := flags[kv[0]]
+		if !ok {
+			return fmt.Errorf("unknown key %q", kv[0])
+		}
+		if kv[0] == "movecount" {
+			count = kv[1]
+			continue
+		}
+		fc.flag("-draw "+kv[0]+"=", f, kv[1])
+	}
+	fc.flag("-draw movecount=", "-draw-moves", count)
+	return nil
+}
+
+// resign rewrites -resign movecount= score= twosided=true (fastchess's
+// defaults 1, 0); selfplay's rule is two-sided.
+func (fc *fastchessArgs) resign(kvs [][2]string) error {
+	count, twoSided := "1", false
+	for _, kv := range kvs {
+		switch kv[0] {
+		case "movecount":
+			count = kv[1]
+		case "score":
+			fc.flag("-resign score=", "-resign-score", kv[1])
+		case "twosided":
+			if kv[1] != "true" && kv[1] != "false" {
+				return fmt.Errorf("twosided=%s: want true or false", kv[1])
+			}
+			twoSided = kv[1] == "true"
+		default:
+			return fmt.Errorf("unknown key %q", kv[0])
+		}
+	}
+	if !twoSided {
+		return fmt.Errorf("one-sided resign adjudication (fastchess's default) is not supported yet: add twosided=true for the rule where both engines' scores must agree")
+	}
+	fc.flag("-resign movecount=", "-resign-moves", count)
+	return nil
+}
+
+// output reads -output format=cutechess|fastchess.
+func (fc *fastchessArgs) output(kvs [][2]string) error {
+	for _, kv := range kvs {
+		if kv[0] != "format" || (kv[1] != "cutechess" && kv[1] != "fastchess") {
+			return fmt.Errorf("%s=%s: want format=cutechess or format=fastchess", kv[0], kv[1])
+		}
+		fc.note("-output format=%s: accepted; selfplay prints cutechess-cli's per-game lines", kv[1])
+	}
+	return nil
+}
+
+// tournament rewrites -tournament gauntlet|roundrobin.
+func (fc *fastchessArgs) tournament(v string) error {
+	switch v {
+	case "gauntlet":
+		fc.flag("-tournament", "-format", "gauntlet")
+	case "roundrobin":
+		fc.flag("-tournament", "-format", "round-robin")
+	case "knockout":
+		return fmt.Errorf("knockout tournaments are not supported yet")
+	default:
+		return fmt.Errorf("%q: want gauntlet or roundrobin", v)
+	}
+	return nil
+}
+
+// eachWords are -each's words for an engine. An in-process variant has no
+// UCI options: option.Hash=N is its hash=N, other options are left out
+// with a note.
+func (fc *fastchessArgs) eachWords(engine []string) []string {
+	if len(engine) > 0 && strings.HasPrefix(engine[0], "cmd=") {
+		return fc.each
+	}
+	var words []string
+	for _, w := range fc.each {
+		k, v, _ := strings.Cut(w, "=")
+		switch {
+		case k == "option.Hash":
+			words = append(words, "hash="+v)
+		case strings.HasPrefix(k, "option."):
+			fc.note("-each %s: not applied to the in-process engine %s", w, engine[0])
+		default:
+			words = append(words, w)
+		}
+	}
+	return words
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// printConfig is match -print-config's output without the comment line
+// that repeats the command.
+func printConfig(t *testing.T, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := run(t, append([]string{"match", "-print-config"}, args...)...)
+	if code != 0 {
+		t.Fatalf("match %q: exit %d, stderr %q", args, code, stderr)
+	}
+	_, rest, _ := strings.Cut(stdout, "\n")
+	// The keys of a table in sorted order: fastchess's -rounds comes last.
+	blocks := strings.Split(rest, "\n\n")
+	for i, b := range blocks {
+		lines := strings.Split(b, "\n")
+		slices.Sort(lines)
+		blocks[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// writeBook writes a 3-position EPD book and a PGN one into the current
+// directory.
+func writeBook(t *testing.T) {
+	t.Helper()
+	epd := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n" +
+		"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n" +
+		"rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n"
+	pgn := "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n"
+	for name, text := range map[string]string{"book.epd": epd, "book.pgn": pgn} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// fastchess's options give the config that selfplay's own arguments give.
+func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeBook(t)
+	tests := []struct {
+		name           string
+		fastchess, own string
+	}{
+		// OpenBench's worker (github.com/AndyGrant/OpenBench, Client/worker.py,
+		// build_runner_command: basic_settings, concurrency_settings,
+		// adjudication_settings, engine_settings, book_settings) writes
+		// "-recover -variant standard -testEnv -concurrency %d -rounds %d -games %d
+		// -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10
+		// -engine dir=Engines/ cmd=./%s proto=uci tc=... option.Hash=... name=%s-%s
+		// ... -openings file=Books/%s format=%s order=random start=%d -srand %d";
+		// its resign rule is one-sided (see TestFastchessBadArgs), so twosided=true here.
+		{"openbench",
+			"-recover -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -resign movecount=3 score=400 twosided=true " +
+				"-draw movenumber=40 movecount=8 score=10 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 option.Hash=16 name=e-dev " +
+				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
+			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
+				"-concurrency 2 -resign-score 400 -resign-moves 3 -draw-from 40 -draw-score 10 -draw-moves 8 -openings book.epd -order random -seed 42 -rounds 2"},
+		// fastchess's README.md example (no book: fastchess starts every game
+		// from the initial position, selfplay from its default fhr25 set, so
+		// 200 rounds are 8 passes over its 25 openings).
+		{"readme",
+			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -each tc=10+0.1 -rounds 200 -repeat -concurrency 4",
+			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -rounds 8"},
+		// fastchess's man.md example.
+		{"man",
+			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -openings file=book.epd format=epd order=random " +
+				"-each tc=60+0.6 option.Hash=64 -rounds 200 -repeat -concurrency 4",
+			"cmd=Engine1.exe name=Engine1 tc=60+0.6 option.Hash=64 cmd=Engine2.exe name=Engine2 tc=60+0.6 option.Hash=64 " +
+				"-openings book.epd -order random -rounds 67 -concurrency 4"},
+		// man.md's SPRT example: per-engine nodes, st=, plies=, timemargin=, pgn plies.
+		{"sprt",
+			"-engine cmd=a name=A nodes=2000 -engine cmd=b name=B st=0.5 timemargin=50 -openings file=book.pgn format=pgn plies=2 " +
+				"-sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic -games 2",
+			"cmd=a name=A nodes=2000 cmd=b name=B movetime=0.5s time_margin=50ms -openings book.pgn -plies 2 " +
+				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic"},
+		{"mixed", "fhr -engine cmd=sf option.Threads=1 -openings file=book.epd format=epd -nodes 5000",
+			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000"},
+		// -each's option.Hash is an in-process engine's hash.
+		{"each", "fhr -engine cmd=sf -each tc=10+0.1 option.Hash=32 option.Threads=1",
+			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1"},
+		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
+			"fhr plain -depth 2 -move 60 -policy draw -openings two-ply -sprt 0,5"},
+		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
+			"cmd=a depth=3 cmd=b depth=4 -format gauntlet"},
+	}
+	for _, tt := range tests {
+		got := printConfig(t, strings.Fields(tt.fastchess)...)
+		want := printConfig(t, strings.Fields(tt.own)...)
+		if got != want {
+			t.Errorf("%s: fastchess's syntax gives\n%s\nselfplay's\n%s", tt.name, got, want)
+		}
+	}
+}
+
+func TestFastchessBadArgs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeBook(t)
+	tests := []struct {
+		args string
+		want string
+	}{
+		{"-engine cmd=a -engine cmd=b -each nodes=1 -resign movecount=3 score=400", "-resign: one-sided resign adjudication (fastchess's default) is not supported yet"},
+		{"-engine name=a", "-engine: no cmd=COMMAND"},
+		{"-engine cmd=a proto=xboard", "proto=xboard: only uci"},
+		{"-engine cmd=a hash=3", `-engine: unknown key "hash"`},
+		{"fhr plain -nodes 1 -games 1", `-games: "1": selfplay plays every opening as a game pair`},
+		{"fhr plain -nodes 1 -repeat 4", `-repeat: "4"`},
+		{"fhr plain -nodes 1 -noswap", "fastchess's -noswap is not supported yet"},
+		{"fhr plain -nodes 1 -reverse", "fastchess's -reverse is not supported yet"},
+		{"fhr plain -nodes 1 -tournament knockout", "knockout tournaments are not supported yet"},
+		{"fhr plain -nodes 1 -openings file=book.epd start=5", "start=5 is not supported yet"},
+		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
+		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
+		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},
+		{"fhr plain -nodes 1 -draw moves=3", `-draw: unknown key "moves"`},
+		{"fhr plain -nodes 1 -pgnout nodes=true", "-pgnout: no file"},
+		{"fhr plain -nodes 1 -output format=json", "want format=cutechess or format=fastchess"},
+		{"fhr plain -nodes 1 -variant fischerandom", "only standard chess"},
+		{"fhr plain -nodes 1 -tb /syzygy", "fastchess's -tb is not supported yet"},
+		{"fhr plain -nodes 1 -no-such-option", "-no-such-option"},
+		// The config's errors name the fastchess option as written.
+		{"fhr plain -nodes 1 -resign movecount=3 score=0 twosided=true", "-resign score=, -resign movecount=: resign_score = 0"},
+		{"fhr plain -nodes 1 -srand -3", "-srand: -3 is out of range"},
+		{"fhr plain -nodes 1 -sprt elo0=5 elo1=0", "-sprt elo0= elo1=: elo0 (5) must be less than elo1 (0)"},
+		{"fhr plain -nodes 1 -openings file=nofile.epd", "-openings file=: openings: open nofile.epd"},
+	}
+	for _, tt := range tests {
+		args := strings.Fields(tt.args)
+		code, stdout, stderr := run(t, append([]string{"match", "-print-config"}, args...)...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tt.want) {
+			t.Errorf("match %q: exit %d, stdout %q, stderr %q; want exit %d and %q", args, code, stdout, stderr, exitUsage, tt.want)
+		}
+	}
+}
+
+// Options accepted without an effect say so on standard error, one line each.
+func TestFastchessNotes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	tests := []struct{ args, want string }{
+		{"-testEnv", "note: -testEnv: accepted, no effect"},
+		{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
+		{"-use-affinity", "note: -use-affinity: accepted, no effect"},
+		{"-ratinginterval 10", "note: -ratinginterval 10: accepted, not implemented"},
+		{"-scoreinterval 1", "note: -scoreinterval 1: accepted, not implemented"},
+		{"-event E", "note: -event E: accepted, not implemented"},
+		{"-output format=cutechess", "note: -output format=cutechess: accepted"},
+		{"-pgnout file=x.pgn pv=true", "-pgnout pv=true: not recorded yet"},
+		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
+		{"-maxmoves 80", "note: -maxmoves 80: adjudicated a draw before White's move 80+1 counted from the initial position"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100"}, strings.Fields(tt.args)...)
+		code, _, stderr := run(t, args...)
+		if code != 0 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, tt.want) != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want one line with %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// fastchess's -pgnout, -epdout and -log (with their keys) among fastchess's
+// other options reach the config as pgn_out, epd_out and log; -log games
+// stays selfplay's.
+func TestFastchessFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := run(t, strings.Fields("match fhr plain -nodes 1000 -games 2 -repeat -pgnout file=a.pgn nodes=true -epdout file=b.epd -log file=c.log engine=true -print-config")...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{`"a.pgn"`, "nodes = true", `epd_out = "b.epd"`, `log = "c.log"`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-print-config lacks %s:\n%s", want, stdout)
+		}
+	}
+	fs := newFlagSet(env{stderr: os.Stderr}, "match", "")
+	fs.String("log", "", "")
+	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games"))
+	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games" {
+		t.Errorf("got %+v, %v", fc, err)
+	}
+}
+
+// A real match of two `selfplay uci` processes given with -engine cmd=:
+// fastchess's -rounds 4 is 4 game pairs over a 3-opening book.
+func TestFastchessUCIMatch(t *testing.T) {
+	bin := selfplayBinary(t)
+	t.Chdir(t.TempDir())
+	writeBook(t)
+	args := []string{"match", "-engine", "cmd=" + bin, "args=uci -variant fhr", "name=A", "-engine", "cmd=" + bin, "args=uci -variant plain", "name=B",
+		"-each", "proto=uci", "nodes=2000", "-openings", "file=book.epd", "format=epd", "order=sequential", "-games", "2", "-rounds", "4", "-repeat",
+		"-concurrency", "2", "-maxmoves", "30", "-recover"}
+	code, stdout, stderr := run(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if n := strings.Count(stdout, "Finished game"); n != 8 {
+		t.Errorf("%d games, want 8 (4 pairs):\n%s", n, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(".", "selfplay.db")); err != nil {
+		t.Error(err)
+	}
+}
