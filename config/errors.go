@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"selfplay/config/snapshot"
 )
 
 // Error is one problem in a config file. Its text is
@@ -68,27 +70,10 @@ func (es Errors) Unwrap() []error {
 	return out
 }
 
-// keyPart quotes a key for a key path the way TOML would: bare if it is
-// made of letters, digits, '-' and '_', else as a quoted string.
-func keyPart(k string) string {
-	if k == "" {
-		return `""`
-	}
-	for _, c := range k {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return strconv.Quote(k)
-		}
-	}
-	return k
-}
+// keyPart and join name keys as the stored snapshot's diff does.
+func keyPart(k string) string { return snapshot.KeyPart(k) }
 
-// join appends a key to a key path.
-func join(path, key string) string {
-	if path == "" {
-		return keyPart(key)
-	}
-	return path + "." + keyPart(key)
-}
+func join(path, key string) string { return snapshot.JoinKey(path, key) }
 
 // quoteList renders names as `"a", "b", "c"`.
 func quoteList(names []string) string {

@@ -76,7 +76,7 @@ func helpTopics(fsys fs.FS) ([]helpTopic, error) {
 		}
 		for _, s := range sections(text) {
 			for _, n := range sectionNames(s.title) {
-				if err := add(helpTopic{name: n, title: s.title, file: name, anchor: headingAnchor(s.title), section: true, text: s.text}); err != nil {
+				if err := add(helpTopic{name: n, title: s.title, file: name, anchor: docs.Anchor(s.title), section: true, text: s.text}); err != nil {
 					return nil, err
 				}
 			}
@@ -199,22 +199,6 @@ func sectionNames(title string) []string {
 		words = words[1:]
 	}
 	return []string{word(words[0])}
-}
-
-// headingAnchor is the anchor GitHub gives a heading, which the documents'
-// links use: lower case, only letters, digits, hyphens and underscores,
-// spaces made hyphens.
-func headingAnchor(title string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // linkTopics maps the documents' link targets (guide.md#run, config.md) to

@@ -83,7 +83,7 @@ func flattenSnapshot(s string) (map[string]string, error) {
 	walk = func(path string, v any) error {
 		if m, ok := v.(map[string]any); ok && len(m) > 0 {
 			for k, x := range m {
-				if err := walk(join(path, k), x); err != nil {
+				if err := walk(JoinKey(path, k), x); err != nil {
 					return err
 				}
 			}
@@ -99,7 +99,7 @@ func flattenSnapshot(s string) (map[string]string, error) {
 		return nil
 	}
 	for k, x := range m {
-		if err := walk(keyPart(k), x); err != nil {
+		if err := walk(KeyPart(k), x); err != nil {
 			return nil, err
 		}
 	}
@@ -169,10 +169,10 @@ func diffSwitches(oldJSON, newJSON string) (string, string, bool) {
 	return side(da), side(db), true
 }
 
-// keyPart quotes a key for a key path the way TOML would (as package
-// config names keys in its errors): bare if it is made of letters,
-// digits, '-' and '_', else as a quoted string.
-func keyPart(k string) string {
+// KeyPart quotes a key for a key path the way TOML would (as package
+// config names keys in its errors, and Diff in its changes): bare if it
+// is made of letters, digits, '-' and '_', else as a quoted string.
+func KeyPart(k string) string {
 	if k == "" {
 		return `""`
 	}
@@ -184,10 +184,10 @@ func keyPart(k string) string {
 	return k
 }
 
-// join appends a key to a key path.
-func join(path, key string) string {
+// JoinKey appends a key to a key path.
+func JoinKey(path, key string) string {
 	if path == "" {
-		return keyPart(key)
+		return KeyPart(key)
 	}
-	return path + "." + keyPart(key)
+	return path + "." + KeyPart(key)
 }

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
+	"selfplay/docs"
 	"selfplay/openings"
 )
 
@@ -39,22 +39,6 @@ func readDocs(t *testing.T) (files []string, text map[string]string) {
 	return files, text
 }
 
-// Anchor is the anchor GitHub gives a heading: its text lower-cased, without
-// inline-code and emphasis marks, every character but letters, digits,
-// spaces, hyphens and underscores dropped, spaces made hyphens.
-func anchor(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(heading) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 func TestAnchor(t *testing.T) {
 	tests := []struct{ heading, want string }{
 		{"tournaments.toml", "tournamentstoml"},
@@ -64,8 +48,8 @@ func TestAnchor(t *testing.T) {
 		{"FHR Table 1: WAC positions solved with 2^i × 2700 nodes", "fhr-table-1-wac-positions-solved-with-2i--2700-nodes"},
 	}
 	for _, tt := range tests {
-		if got := anchor(tt.heading); got != tt.want {
-			t.Errorf("anchor(%q) = %q, want %q", tt.heading, got, tt.want)
+		if got := docs.Anchor(tt.heading); got != tt.want {
+			t.Errorf("docs.Anchor(%q) = %q, want %q", tt.heading, got, tt.want)
 		}
 	}
 }
@@ -88,9 +72,9 @@ func anchors(text string) map[string]bool {
 			continue
 		}
 		h = strings.NewReplacer("`", "", "*", "").Replace(strings.TrimSpace(h))
-		a := anchor(h)
+		a := docs.Anchor(h)
 		for n := 1; out[a]; n++ {
-			a = anchor(h) + "-" + strconv.Itoa(n)
+			a = docs.Anchor(h) + "-" + strconv.Itoa(n)
 		}
 		out[a] = true
 	}
