@@ -45,7 +45,7 @@ func matchFlags() []matchFlag {
 		{"rounds", "rounds", intDefault(config.DefaultRounds), "passes over the openings; each opening is a game pair"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
 		{"concurrency", "concurrency", intDefault(0), "games in parallel (default: the number of CPUs); the games do not depend on it"},
-		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never)"},
+		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never; the default with an external engine)"},
 		{"policy", "adjudication.policy", textDefault(config.PolicyReferee), "adjudication at -move: referee, agree or draw"},
 		{"referee", "adjudication.referee", textDefault(config.DefaultReferee), "the referee's variant"},
 		{"referee-nodes", "adjudication.referee_nodes", intDefault(config.DefaultRefereeNodes), "the referee's node budget"},
@@ -72,7 +72,10 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 			"dir=DIR, init_timeout=10s, ping_timeout=10s or name=NAME words. Either may carry its own limit\n"+
 			"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n"+
 			"carrying one, no limit flag is needed. The tournament is stored under a\n"+
-			"name made from what defines its games; run the same command again to resume it.")
+			"name made from what defines its games; run the same command again to resume it.\n"+
+			"When an external engine plays, games are played out (no referee at move 100, as in\n"+
+			"fastchess) unless -move, -policy, -referee, -referee-nodes or -margin is given;\n"+
+			"tournaments.toml keeps the referee at move 100 as its default.")
 	settings := matchFlags()
 	for _, f := range settings {
 		fs.Var(f.value, f.name, f.usage)
