@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"selfplay/config"
 	"selfplay/standings"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -26,26 +27,34 @@ type progress struct {
 	terminal  bool
 	columns   func() int // the terminal's width; nil or <= 0: unlimited
 	gameLines bool
-	name      string
-	total     int // games the run's share will hold (the progress line's "of")
-	lastGame  int // the highest game number the share plays ("Started game N of lastGame")
-	start     time.Time
-	startN    int // games already stored when the run began (for the ETA)
-	tally     *standings.Tally
-	sprt      *sprtState
-	lastLog   time.Time
-	lastN     int
-	shown     int // columns of the live line on the terminal now (0: none)
-	now       func() time.Time
+	// output prints a result block every ratingInterval games (0: only
+	// at the end) and at the end, with the tournament's engines.
+	output         OutputFormat
+	ratingInterval int
+	engines        []string
+	gauntlet       bool
+	blockAt        int // the tally's games when the last block was printed (-1: none)
+	name           string
+	total          int // games the run's share will hold (the progress line's "of")
+	lastGame       int // the highest game number the share plays ("Started game N of lastGame")
+	start          time.Time
+	startN         int // games already stored when the run began (for the ETA)
+	tally          *standings.Tally
+	sprt           *sprtState
+	lastLog        time.Time
+	lastN          int
+	shown          int // columns of the live line on the terminal now (0: none)
+	now            func() time.Time
 }
 
 const logEveryGames = 10
 const logEvery = 30 * time.Second
 
-func newProgress(w io.Writer, opts Options, name string, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
+func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
-	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines,
-		name: name, total: total, lastGame: lastGame, start: now, startN: stored,
+	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != OutputNone,
+		output: opts.Output, ratingInterval: opts.RatingInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
+		name: t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
 }
 
@@ -297,6 +306,10 @@ func (p *progress) gameDone(g *record.Game) {
 				lines = append(lines, scoreLine(pt))
 			}
 		}
+		if n := p.tally.Games; p.output != OutputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
+			lines = append(lines, resultBlock(p.output, p.tally, p.engines, p.gauntlet, p.sprt)...)
+			p.blockAt = n
+		}
 		p.printLines(lines...)
 	}
 	if p.terminal {
@@ -359,7 +372,8 @@ func (p *progress) log() {
 	p.lastLog, p.lastN = p.now(), p.tally.Games
 }
 
-// finish ends the live line.
+// finish ends the live line; with an output format, it prints the result
+// block (unless the last game printed it) and the format's last line.
 func (p *progress) finish() {
 	if p.terminal {
 		p.redraw()
@@ -368,4 +382,12 @@ func (p *progress) finish() {
 	} else if p.tally.Games != p.lastN {
 		p.log()
 	}
+	if p.output == OutputNone {
+		return
+	}
+	var lines []string
+	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
+		lines = resultBlock(p.output, p.tally, p.engines, p.gauntlet, p.sprt)
+	}
+	p.printLines(append(lines, endLine(p.output))...)
 }

@@ -86,6 +86,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	restart := fs.Bool("restart", false, "delete the tournament's stored games first")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
+	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	words, err := parseFlagsAndFiles(fs, args)
 	if err != nil {
@@ -111,6 +112,9 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	}
 	opts := runner.Options{Shard: record.Shard{Pairs: *pairs}}
 	if err := setOutput(e, *logSpec, &opts); err != nil {
+		return err
+	}
+	if err := block.set(&opts); err != nil {
 		return err
 	}
 	cfg, text, err := config.ParseMatchContext(ctx, m)
