@@ -52,7 +52,7 @@ const logEvery = 30 * time.Second
 
 func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
-	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != OutputNone,
+	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != outputNone,
 		output: opts.Output, ratingInterval: opts.RatingInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
 		name: t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
@@ -306,7 +306,7 @@ func (p *progress) gameDone(g *record.Game) {
 				lines = append(lines, scoreLine(pt))
 			}
 		}
-		if n := p.tally.Games; p.output != OutputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
+		if n := p.tally.Games; p.output != outputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
 			lines = append(lines, resultBlock(p.output, p.tally, p.engines, p.gauntlet, p.sprt)...)
 			p.blockAt = n
 		}
@@ -382,7 +382,7 @@ func (p *progress) finish() {
 	} else if p.tally.Games != p.lastN {
 		p.log()
 	}
-	if p.output == OutputNone {
+	if p.output == outputNone {
 		return
 	}
 	var lines []string

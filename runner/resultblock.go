@@ -15,18 +15,18 @@ import (
 type OutputFormat string
 
 const (
-	OutputNone      OutputFormat = ""          // no result block
-	OutputCutechess OutputFormat = "cutechess" // cutechess-cli's results, "Finished match"
-	OutputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Tournament finished"
+	outputNone      OutputFormat = ""          // no result block
+	outputCutechess OutputFormat = "cutechess" // cutechess-cli's results, "Finished match"
+	outputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Tournament finished"
 )
 
 // ParseOutputFormat reads a format's name.
 func ParseOutputFormat(s string) (OutputFormat, error) {
 	switch f := OutputFormat(s); f {
-	case OutputCutechess, OutputFastchess:
+	case outputCutechess, outputFastchess:
 		return f, nil
 	}
-	return OutputNone, fmt.Errorf("unknown output format %q: want cutechess or fastchess", s)
+	return outputNone, fmt.Errorf("unknown output format %q: want cutechess or fastchess", s)
 }
 
 // The sources of the result blocks' texts, cutechess-cli at commit
@@ -53,9 +53,9 @@ func resultBlock(f OutputFormat, tally *standings.Tally, engines []string, gaunt
 		sprt, test = &r, s.run.Test()
 	}
 	switch f {
-	case OutputCutechess:
+	case outputCutechess:
 		return cutechessBlock(tally, engines, gauntlet, sprt)
-	case OutputFastchess:
+	case outputFastchess:
 		return fastchessBlock(tally, engines, sprt, test)
 	}
 	return nil
@@ -64,9 +64,9 @@ func resultBlock(f OutputFormat, tally *standings.Tally, engines []string, gaunt
 // endLine is the format's last line of a tournament.
 func endLine(f OutputFormat) string {
 	switch f {
-	case OutputCutechess:
+	case outputCutechess:
 		return "Finished match"
-	case OutputFastchess:
+	case outputFastchess:
 		return "Tournament finished"
 	}
 	return ""

@@ -50,10 +50,10 @@ func TestResultBlocks(t *testing.T) {
 		sprt   *sprtState
 		want   []string
 	}{
-		{OutputCutechess, &sprtState{}, []string{"Elo difference: 58.5 +/- 102.5, LOS: 87.4 %, DrawRatio: 36.7 %"}},
-		{OutputCutechess, sprt, []string{"Elo difference: 58.5 +/- 102.5, LOS: 87.4 %, DrawRatio: 36.7 %",
+		{outputCutechess, &sprtState{}, []string{"Elo difference: 58.5 +/- 102.5, LOS: 87.4 %, DrawRatio: 36.7 %"}},
+		{outputCutechess, sprt, []string{"Elo difference: 58.5 +/- 102.5, LOS: 87.4 %, DrawRatio: 36.7 %",
 			"SPRT: llr 0.123 (4.2%), lbound -2.94, ubound 2.94"}},
-		{OutputFastchess, sprt, []string{
+		{outputFastchess, sprt, []string{
 			"--------------------------------------------------",
 			"Results of A vs B:",
 			"Elo: 58.45 +/- 102.64, nElo: 74.41 +/- 124.33",
@@ -68,10 +68,10 @@ func TestResultBlocks(t *testing.T) {
 	}
 	decided := &sprtState{run: stats.NewSPRTRun(test)}
 	decided.run.Restore(stats.SPRTAcceptH1, 2.95)
-	if got := resultBlock(OutputCutechess, tally, []string{"A", "B"}, false, decided); !strings.HasSuffix(got[1], " - H1 was accepted") {
+	if got := resultBlock(outputCutechess, tally, []string{"A", "B"}, false, decided); !strings.HasSuffix(got[1], " - H1 was accepted") {
 		t.Errorf("accepted: %q", got[1])
 	}
-	if endLine(OutputCutechess) != "Finished match" || endLine(OutputFastchess) != "Tournament finished" {
-		t.Errorf("end lines %q, %q", endLine(OutputCutechess), endLine(OutputFastchess))
+	if endLine(outputCutechess) != "Finished match" || endLine(outputFastchess) != "Tournament finished" {
+		t.Errorf("end lines %q, %q", endLine(outputCutechess), endLine(outputFastchess))
 	}
 }

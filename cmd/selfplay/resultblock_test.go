@@ -29,3 +29,22 @@ func TestOutputFormatGolden(t *testing.T) {
 		golden.Check(t, "output-"+strings.TrimPrefix(format, "format=")+".txt", head+"\n", *update)
 	}
 }
+
+// -output takes cutechess or fastchess; -ratinginterval needs it and
+// cannot be negative; run takes both as match does.
+func TestOutputFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "fhr", "plain", "-depth", "2", "-output", "pgn"}, `-output: unknown output format "pgn": want cutechess or fastchess`},
+		{[]string{"match", "fhr", "plain", "-depth", "2", "-ratinginterval", "3"}, "-ratinginterval applies only with -output"},
+		{[]string{"match", "fhr", "plain", "-depth", "2", "-output", "cutechess", "-ratinginterval", "-1"}, "-ratinginterval -1 is negative"},
+		{[]string{"run", "-output", "format=x"}, `-output: unknown output format "x"`},
+	} {
+		code, stdout, stderr := run(t, c.args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, stdout, stderr, exitUsage, c.want)
+		}
+	}
+}
