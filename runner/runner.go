@@ -175,6 +175,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt,
 		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
+	r.prog.countStored(stored)
+	r.prog.sides.matchup = fastchessMatchup(cfg, t)
 	if toPlay {
 		if err := r.play(ctx, sched, share, rp.done, pending, concurrency); err != nil {
 			r.prog.finish()
