@@ -206,7 +206,7 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 var moveLimitKeys = []string{"adjudication.move", "adjudication.policy", "adjudication.referee",
 	"adjudication.referee_nodes", "adjudication.margin"}
 
-// PlayOutFlag names the setting withPlayOutDefault adds, in errors and in
+// playOutFlag names the setting withPlayOutDefault adds, in errors and in
 // the generated file's comment.
 const playOutFlag = "(external engines' default)"
 
