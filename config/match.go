@@ -140,6 +140,7 @@ type matchEngine struct {
 	// ownLimit: the engine has a limit of its own (nodes=, depth=,
 	// movetime= or tc=), so the match needs no limit flag for it.
 	ownLimit bool
+	external bool // a UCI engine (cmd=)
 }
 
 type tomlKey struct {
@@ -196,7 +197,34 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	g.m.Settings = withPlayOutDefault(g.engines, g.m.Settings)
 	return g, nil
+}
+
+// The move-limit adjudication flags: any of them asks for adjudication
+// at the move limit.
+var moveLimitKeys = []string{"adjudication.move", "adjudication.policy", "adjudication.referee",
+	"adjudication.referee_nodes", "adjudication.margin"}
+
+// playOutFlag names the setting withPlayOutDefault adds, in errors and in
+// the generated file's comment.
+const playOutFlag = "(external engines' default)"
+
+// withPlayOutDefault adds adjudication.move = 0 to the settings of a match
+// with an external engine that asks for no move-limit adjudication: games
+// are played out, as fastchess plays them by default, since the papers'
+// referee (our own plain engine at move 100) is weaker than most engines
+// it would judge. A config file keeps the papers' rule as its default.
+func withPlayOutDefault(engines []matchEngine, settings []MatchSetting) []MatchSetting {
+	if !slices.ContainsFunc(engines, func(e matchEngine) bool { return e.external }) {
+		return settings
+	}
+	for _, s := range settings {
+		if slices.Contains(moveLimitKeys, s.Key) {
+			return settings
+		}
+	}
+	return append(slices.Clip(settings), MatchSetting{Flag: playOutFlag, Key: "adjudication.move", Value: int64(0)})
 }
 
 // parseMatchEngine reads an engine's words into its table.
@@ -216,7 +244,7 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		var args []string
 		hasArgs := false
 		set("command", "cmd", cmd)
-		e.name = baseName(cmd)
+		e.name, e.external = baseName(cmd), true
 		for _, w := range rest {
 			k, v, ok := strings.Cut(w, "=")
 			if !ok {
@@ -385,6 +413,9 @@ func (g *matchGen) toml(name string) string {
 			fmt.Fprintf(&sb, "\n[tournament.%s]\n", table)
 		}
 		for _, s := range byTable[table] {
+			if s.Flag == playOutFlag {
+				sb.WriteString("# an external engine plays: games are played out unless -move or -policy is given\n")
+			}
 			fmt.Fprintf(&sb, "%s = %s\n", tomlKeyPart(s.Key), tomlValue(s.Value))
 		}
 	}

@@ -34,8 +34,8 @@ func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (
 		j.winningRun[side] = count(j.winningRun[side], s >= r)
 		for _, loser := range []board.Color{board.White, board.Black} {
 			if j.resignRun[loser] >= c.ResignMoves && j.winningRun[loser.Other()] >= c.ResignMoves {
-				return lossFor(loser), fmt.Sprintf("%s resigns: both engines scored %d cp or more against it for %d moves",
-					sideName(loser), c.ResignScore, c.ResignMoves)
+				return lossFor(loser), fmt.Sprintf("%s wins by adjudication: both engines scored %d cp or more against %s for %d moves",
+					sideName(loser.Other()), c.ResignScore, sideName(loser), c.ResignMoves)
 			}
 		}
 	}
@@ -65,23 +65,26 @@ func count(run int, ok bool) int {
 // The referee searches the game's position from startFEN after moves.
 func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engines.Engine, startFEN string, moves []string) (result outcome.Result, reason string) {
 	c := j.cfg
-	prefix := fmt.Sprintf("Adjudicated at move %d", c.Move)
+	// cutechess-cli's and fastchess's texts ("Draw by adjudication",
+	// "White wins by adjudication"), then ours after ": ".
+	at := fmt.Sprintf("at move %d", c.Move)
 	switch c.Policy {
 	case config.PolicyDraw:
-		return outcome.Draw, prefix + ": draw"
+		return outcome.Draw, adjudicated(outcome.Draw, at)
 	case config.PolicyAgree:
 		if !j.haveLast[0] || !j.haveLast[1] {
-			return outcome.Draw, prefix + ": draw (no scores to agree on)"
+			return outcome.Draw, adjudicated(outcome.Draw, at+", no scores to agree on")
 		}
 		w, b := j.last[board.White], -j.last[board.Black] // both from White's view
 		m := engines.Score(c.Margin)
+		result, detail := outcome.Draw, "engines do not agree on a winner"
 		switch {
 		case w >= m && b >= m:
-			return outcome.WhiteWins, fmt.Sprintf("%s: engines agree White wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+			result, detail = outcome.WhiteWins, "engines agree"
 		case w <= -m && b <= -m:
-			return outcome.BlackWins, fmt.Sprintf("%s: engines agree Black wins (%s, %s)", prefix, w.Pawns(), b.Pawns())
+			result, detail = outcome.BlackWins, "engines agree"
 		}
-		return outcome.Draw, fmt.Sprintf("%s: draw, engines do not agree on a winner (%s, %s)", prefix, w.Pawns(), b.Pawns())
+		return result, adjudicated(result, fmt.Sprintf("%s, %s (%s, %s)", at, detail, w.Pawns(), b.Pawns()))
 	default: // referee
 		err := referee.NewGame(ctx)
 		var res engines.Result
@@ -89,19 +92,35 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engin
 			res, err = referee.Search(ctx, startFEN, moves, engines.Limits{Nodes: c.RefereeNodes})
 		}
 		if err != nil {
-			return outcome.Draw, fmt.Sprintf("%s: draw (referee: %v)", prefix, err)
+			return outcome.Draw, adjudicated(outcome.Draw, fmt.Sprintf("%s, referee: %v", at, err))
 		}
 		s := res.Info.Score
 		if a.b.Side() == board.Black {
 			s = -s
 		}
 		m := engines.Score(c.Margin)
+		result := outcome.Draw
 		switch {
 		case s >= m:
-			return outcome.WhiteWins, fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+			result = outcome.WhiteWins
 		case s <= -m:
-			return outcome.BlackWins, fmt.Sprintf("%s: referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+			result = outcome.BlackWins
 		}
-		return outcome.Draw, fmt.Sprintf("%s: draw, referee %s scores %s for White", prefix, c.Referee, s.Pawns())
+		return result, adjudicated(result, fmt.Sprintf("%s, referee %s scores %s for White", at, c.Referee, s.Pawns()))
 	}
+}
+
+// adjudicated is the reason of an adjudicated game: cutechess-cli's and
+// fastchess's "Draw by adjudication" or "White wins by adjudication"
+// (cutechess-cli projects/lib/src/board/result.cpp, fastchess
+// app/src/matchmaking/match/match.hpp), then ": " and our detail, the way
+// cutechess-cli appends a result's description.
+func adjudicated(result outcome.Result, detail string) string {
+	switch result {
+	case outcome.WhiteWins:
+		return "White wins by adjudication: " + detail
+	case outcome.BlackWins:
+		return "Black wins by adjudication: " + detail
+	}
+	return "Draw by adjudication: " + detail
 }

@@ -83,13 +83,13 @@ func (a *arbiter) rule() ruling {
 		return ruling{true, outcome.Draw, record.Stalemate, "Draw by stalemate"}
 	}
 	if a.seen[a.b.Hash()] >= 3 {
-		return ruling{true, outcome.Draw, record.Repetition, "Draw by threefold repetition"}
+		return ruling{true, outcome.Draw, record.Repetition, "Draw by 3-fold repetition"}
 	}
 	if a.pos.HalfMoveClock() >= 100 {
-		return ruling{true, outcome.Draw, record.FiftyMoves, "Draw by the fifty-move rule"}
+		return ruling{true, outcome.Draw, record.FiftyMoves, "Draw by fifty moves rule"}
 	}
 	if a.b.IsInsufficientMaterial() {
-		return ruling{true, outcome.Draw, record.InsufficientMaterial, "Draw by insufficient material"}
+		return ruling{true, outcome.Draw, record.InsufficientMaterial, "Draw by insufficient mating material"}
 	}
 	return ruling{}
 }

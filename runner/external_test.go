@@ -168,7 +168,7 @@ func TestFaultyExternalEnginesLose(t *testing.T) {
 					t.Errorf("game %d (ext %s): %s %s (%s), want %s and a loss for ext", g.Index,
 						map[bool]string{true: "White", false: "Black"}[fakeWhite], g.Result, g.Termination, g.Reason, tt.termination)
 				}
-				if !strings.Contains(g.Reason, "(ext)") {
+				if !strings.Contains(g.Reason, ": ext ") && !strings.Contains(g.Reason, "(ext) ") {
 					t.Errorf("reason %q does not name the engine", g.Reason)
 				}
 			}
@@ -210,7 +210,7 @@ func TestEngineStartFaultInWorkerLosesTheGame(t *testing.T) {
 			}
 			first, second := games[0], games[1]
 			if first.Index != 0 || first.White != "ext" || first.Result != "0-1" || first.Termination != tt.term ||
-				first.Culprit != "ext" || first.Plies != 0 || !strings.Contains(first.Reason, "White (ext) "+tt.verb+" at its start") {
+				first.Culprit != "ext" || first.Plies != 0 || !strings.Contains(first.Reason, ": ext "+tt.verb+" at its start") {
 				t.Errorf("first game: %s %s, culprit %q, %d plies (%s); want a loss of ext by %s at its start",
 					first.Result, first.Termination, first.Culprit, first.Plies, first.Reason, tt.term)
 			}

@@ -105,8 +105,9 @@ func (p *gamePlay) end(result outcome.Result, term record.Termination, reason st
 
 // fault ends the game by a fault of side's engine, which is charged with
 // it (record.Game.Culprit) whatever the result.
-func (p *gamePlay) fault(side board.Color, result outcome.Result, term record.Termination, reason string) {
-	p.end(result, term, reason)
+// what says what the engine did, after its name ("crashed: EOF").
+func (p *gamePlay) fault(side board.Color, result outcome.Result, term record.Termination, what string) {
+	p.end(result, term, faultReason(side, p.names[side], result, term, what))
 	p.g.Culprit = p.names[side]
 }
 
@@ -123,7 +124,7 @@ func (p *gamePlay) newGame(ctx context.Context) (over bool, err error) {
 			if errors.As(err, new(*startError)) {
 				when = "at its start"
 			}
-			p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s %s: %v", sideName(side), p.names[side], faultVerb(term), when, err))
+			p.fault(side, lossFor(side), term, fmt.Sprintf("%s %s: %v", faultVerb(term), when, err))
 			return true, nil
 		}
 	}
@@ -163,14 +164,13 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 		p.searchFault(side, err, timeout)
 		return true, nil
 	}
-	loser := sideName(side)
 	if forfeit := p.clock.spend(side, elapsed, p.limits[us]); forfeit != "" {
-		p.fault(side, timeLossFor(side, a), record.TimeForfeit, fmt.Sprintf("%s (%s) %s", loser, p.names[us], forfeit))
+		p.fault(side, timeLossFor(side, a), record.TimeForfeit, forfeit)
 		return true, nil
 	}
 	m := a.find(res.Move)
 	if m == nil {
-		p.fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("%s (%s) plays an illegal move: %q", loser, p.names[us], res.Move))
+		p.fault(side, lossFor(side), record.IllegalMove, fmt.Sprintf("plays %q", res.Move))
 		return true, nil
 	}
 	san, err := a.play(m)
@@ -226,18 +226,45 @@ func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result
 
 // searchFault ends the game by side's failed search, by the kind of fault.
 func (p *gamePlay) searchFault(side board.Color, err error, timeout time.Duration) {
-	loser, name := sideName(side), p.names[side]
 	l := p.limits[side]
 	switch term := faultKind(err, l.TC != nil || l.MoveTime > 0); {
 	case term == record.TimeForfeit:
-		p.fault(side, timeLossFor(side, p.a), term, fmt.Sprintf("%s (%s) loses on time: %v", loser, name, err))
+		p.fault(side, timeLossFor(side, p.a), term, fmt.Sprintf("timed out: %v", err))
 	case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
-		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) timed out before its search: %v", loser, name, err))
+		p.fault(side, lossFor(side), term, fmt.Sprintf("timed out before its search: %v", err))
 	case term == record.EngineTimeout:
-		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) gave no move within %v: %v", loser, name, timeout, err))
+		p.fault(side, lossFor(side), term, fmt.Sprintf("gave no move within %v: %v", timeout, err))
 	default:
-		p.fault(side, lossFor(side), term, fmt.Sprintf("%s (%s) %s: %v", loser, name, faultVerb(term), err))
+		p.fault(side, lossFor(side), term, fmt.Sprintf("%s: %v", faultVerb(term), err))
 	}
+}
+
+// faultReason is the reason of a game side lost (or drew) by its engine's
+// fault: cutechess-cli's and fastchess's text for the kind ("White loses
+// on time", "Draw by timeout", "White makes an illegal move", "White
+// disconnects", "White's connection stalls"; cutechess-cli
+// projects/lib/src/board/result.cpp, fastchess
+// app/src/matchmaking/match/match.hpp), then ": ", the engine's name and
+// what it did. An engine error, which neither has, is "White (NAME) WHAT".
+func faultReason(side board.Color, name string, result outcome.Result, term record.Termination, what string) string {
+	s := sideName(side)
+	var field string
+	switch term {
+	case record.TimeForfeit:
+		field = s + " loses on time"
+		if result == outcome.Draw {
+			field = "Draw by timeout"
+		}
+	case record.IllegalMove:
+		field = s + " makes an illegal move"
+	case record.EngineCrash:
+		field = s + " disconnects"
+	case record.EngineTimeout:
+		field = s + "'s connection stalls"
+	default:
+		return fmt.Sprintf("%s (%s) %s", s, name, what)
+	}
+	return fmt.Sprintf("%s: %s %s", field, name, what)
 }
 
 // faultKind classifies an engine's error by the contract's fault kinds: a
@@ -390,7 +417,7 @@ func (c *gameClock) spend(side board.Color, elapsed time.Duration, l config.Limi
 	case tc != nil:
 		c.remaining[side] -= elapsed
 		if c.remaining[side] < -l.TimeMargin {
-			return fmt.Sprintf("loses on time (%v over, margin %v)", (-c.remaining[side]).Round(time.Millisecond), l.TimeMargin)
+			return fmt.Sprintf("was %v over its time (margin %v)", (-c.remaining[side]).Round(time.Millisecond), l.TimeMargin)
 		}
 		c.remaining[side] += tc.Increment
 		c.moves[side]++

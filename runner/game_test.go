@@ -66,10 +66,10 @@ func TestGameClock(t *testing.T) {
 		}},
 		{"over the time within the margin", config.Limits{TC: mustTC(t, "10"), TimeMargin: margin}, []step{
 			{board.White, 10050 * ms, "", -50 * ms, 0},
-			{board.White, 100 * ms, "loses on time (150ms over, margin 100ms)", -150 * ms, 0},
+			{board.White, 100 * ms, "was 150ms over its time (margin 100ms)", -150 * ms, 0},
 		}},
 		{"no margin", config.Limits{TC: mustTC(t, "1+5"), TimeMargin: 0}, []step{
-			{board.Black, 1001 * ms, "loses on time (1ms over, margin 0s)", -1 * ms, 0},
+			{board.Black, 1001 * ms, "was 1ms over its time (margin 0s)", -1 * ms, 0},
 		}},
 		{"movetime within the margin", config.Limits{MoveTime: time.Second, TimeMargin: margin}, []step{
 			{board.White, 1100 * ms, "", 0, 0},
@@ -284,15 +284,15 @@ func TestResignAndDrawAdjudication(t *testing.T) {
 		reason string
 	}{
 		{"white resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]engines.Score{-600, 600, -500, 700}, 4, "0-1", "White resigns: both engines scored 500 cp or more against it for 2 moves"},
+			[]engines.Score{-600, 600, -500, 700}, 4, "0-1", "Black wins by adjudication: both engines scored 500 cp or more against White for 2 moves"},
 		{"black resigns", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]engines.Score{600, -600, 600, -600}, 4, "1-0", "Black resigns"},
+			[]engines.Score{600, -600, 600, -600}, 4, "1-0", "White wins by adjudication"},
 		{"the winner must agree", config.Adjudication{ResignScore: 500, ResignMoves: 2},
 			[]engines.Score{-600, 100, -600, 100, -600, 100}, 0, "", ""},
 		{"the run must be consecutive", config.Adjudication{ResignScore: 500, ResignMoves: 2},
 			[]engines.Score{-600, 600, -499, 600, -600, 600}, 0, "", ""},
 		{"a run restarts", config.Adjudication{ResignScore: 500, ResignMoves: 2},
-			[]engines.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "White resigns"},
+			[]engines.Score{-600, 600, -499, 600, -600, 600, -600}, 7, "0-1", "Black wins by adjudication"},
 		{"draw", config.Adjudication{DrawScore: 10, DrawMoves: 2},
 			[]engines.Score{5, -10, 0, 3}, 4, "1/2-1/2", "Draw by adjudication: both engines scored within 10 cp for 2 moves"},
 		{"draw needs both engines", config.Adjudication{DrawScore: 10, DrawMoves: 2},
@@ -363,12 +363,12 @@ func TestMoveLimitPolicies(t *testing.T) {
 		result outcome.Result
 		reason string
 	}{
-		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]engines.Score{900, -900}, true, "1/2-1/2", "Adjudicated at move 60: draw"},
-		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{}, false, "1/2-1/2", "Adjudicated at move 60: draw (no scores to agree on)"},
-		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -200}, true, "1-0", "Adjudicated at move 60: engines agree White wins (+2.50, +2.00)"},
-		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{-300, 200}, true, "0-1", "Adjudicated at move 60: engines agree Black wins (-3.00, -2.00)"},
-		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -199}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+2.50, +1.99)"},
-		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{300, 300}, true, "1/2-1/2", "Adjudicated at move 60: draw, engines do not agree on a winner (+3.00, -3.00)"},
+		{"draw policy", config.Adjudication{Move: 60, Policy: config.PolicyDraw}, [2]engines.Score{900, -900}, true, "1/2-1/2", "Draw by adjudication: at move 60"},
+		{"agree without scores", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{}, false, "1/2-1/2", "Draw by adjudication: at move 60, no scores to agree on"},
+		{"agree on White", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -200}, true, "1-0", "White wins by adjudication: at move 60, engines agree (+2.50, +2.00)"},
+		{"agree on Black", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{-300, 200}, true, "0-1", "Black wins by adjudication: at move 60, engines agree (-3.00, -2.00)"},
+		{"agree, one short of the margin", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{250, -199}, true, "1/2-1/2", "Draw by adjudication: at move 60, engines do not agree on a winner (+2.50, +1.99)"},
+		{"agree, opposite views", config.Adjudication{Move: 60, Policy: config.PolicyAgree, Margin: 200}, [2]engines.Score{300, 300}, true, "1/2-1/2", "Draw by adjudication: at move 60, engines do not agree on a winner (+3.00, -3.00)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -396,7 +396,7 @@ func TestMoveLimitPolicies(t *testing.T) {
 		{"4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", "1/2-1/2"},
 	} {
 		result, reason := adj.atMoveLimit(context.Background(), arbiterAfter(t, c.fen), referee, c.fen, nil)
-		if result != c.result || !strings.HasPrefix(reason, "Adjudicated at move 60: ") || !strings.Contains(reason, "referee plain scores") {
+		if result != c.result || !strings.Contains(reason, "by adjudication: at move 60, ") || !strings.Contains(reason, "referee plain scores") {
 			t.Errorf("referee in %s: %s (%s), want %s", c.fen, result, reason, c.result)
 		}
 	}

@@ -108,7 +108,7 @@ func TestGameClockPerSide(t *testing.T) {
 	if f := c.spend(board.Black, 7600*ms, tcLimits(black, time.Second)); f != "" {
 		t.Errorf("within black's own margin: %q", f)
 	}
-	if f := c.spend(board.Black, 10*time.Second, tcLimits(black, 100*ms)); !strings.Contains(f, "loses on time") {
+	if f := c.spend(board.Black, 10*time.Second, tcLimits(black, 100*ms)); !strings.Contains(f, "over its time") {
 		t.Errorf("over the margin: %q", f)
 	}
 

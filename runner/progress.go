@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"selfplay/config"
 	"selfplay/standings"
 	"selfplay/stats"
 	"selfplay/store/record"
@@ -26,26 +27,36 @@ type progress struct {
 	terminal  bool
 	columns   func() int // the terminal's width; nil or <= 0: unlimited
 	gameLines bool
-	name      string
-	total     int // games the run's share will hold (the progress line's "of")
-	lastGame  int // the highest game number the share plays ("Started game N of lastGame")
-	start     time.Time
-	startN    int // games already stored when the run began (for the ETA)
-	tally     *standings.Tally
-	sprt      *sprtState
-	lastLog   time.Time
-	lastN     int
-	shown     int // columns of the live line on the terminal now (0: none)
-	now       func() time.Time
+	// output prints a result block every ratingInterval games (0: only
+	// at the end) and at the end, with the tournament's engines.
+	output         OutputFormat
+	ratingInterval int
+	engines        []string
+	gauntlet       bool
+	blockAt        int // the tally's games when the last block was printed (-1: none)
+	sides          *sideCounts
+	name           string
+	total          int // games the run's share will hold (the progress line's "of")
+	lastGame       int // the highest game number the share plays ("Started game N of lastGame")
+	start          time.Time
+	startN         int // games already stored when the run began (for the ETA)
+	tally          *standings.Tally
+	sprt           *sprtState
+	lastLog        time.Time
+	lastN          int
+	shown          int // columns of the live line on the terminal now (0: none)
+	now            func() time.Time
 }
 
 const logEveryGames = 10
 const logEvery = 30 * time.Second
 
-func newProgress(w io.Writer, opts Options, name string, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
+func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
-	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines,
-		name: name, total: total, lastGame: lastGame, start: now, startN: stored,
+	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != outputNone,
+		output: opts.Output, ratingInterval: opts.RatingInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
+		sides: newSideCounts(),
+		name:  t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
 }
 
@@ -283,19 +294,38 @@ func (p *progress) gameStarted(j gameJob) {
 	p.printLines(fmt.Sprintf("Started game %d of %d (%s vs %s)", gameNumber(j.pair, j.index), p.lastGame, j.white, j.black))
 }
 
+// countStored counts the games stored before the run for the result
+// blocks, as the tally did.
+func (p *progress) countStored(stored []record.Game) {
+	if p.output == outputNone {
+		return
+	}
+	for i := range stored {
+		p.sides.add(&stored[i])
+	}
+}
+
 // gameNumber is a game's place in the schedule, counted from 1.
 func gameNumber(pair, index int) int { return 2*pair + index + 1 }
 
 // gameDone reports a game the tally has counted: its Finished and Score
 // lines, then the live line or, every few games, the log line.
 func (p *progress) gameDone(g *record.Game) {
+	if p.output != outputNone {
+		p.sides.add(g)
+	}
 	if p.gameLines {
 		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
 			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
 		if key, _, err := standings.PairingOf(g); err == nil {
-			if pt := p.tally.Pairing(key[0], key[1]); pt != nil {
+			// fastchess prints no Score line (output_fastchess.hpp:30).
+			if pt := p.tally.Pairing(key[0], key[1]); pt != nil && p.output != outputFastchess {
 				lines = append(lines, scoreLine(pt))
 			}
+		}
+		if n := p.tally.Games; p.output != outputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
+			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntlet, p.sprt)...)
+			p.blockAt = n
 		}
 		p.printLines(lines...)
 	}
@@ -359,7 +389,8 @@ func (p *progress) log() {
 	p.lastLog, p.lastN = p.now(), p.tally.Games
 }
 
-// finish ends the live line.
+// finish ends the live line; with an output format, it prints the result
+// block (unless the last game printed it) and the format's last line.
 func (p *progress) finish() {
 	if p.terminal {
 		p.redraw()
@@ -368,4 +399,12 @@ func (p *progress) finish() {
 	} else if p.tally.Games != p.lastN {
 		p.log()
 	}
+	if p.output == outputNone {
+		return
+	}
+	var lines []string
+	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
+		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntlet, p.sprt)
+	}
+	p.printLines(append(lines, endLine(p.output))...)
 }

@@ -49,6 +49,11 @@ type Options struct {
 	// {reason}" and after each finished game "Score of A vs B: W - L - D
 	// [score] N" for its pairing. N is the game's place in the schedule.
 	GameLines bool
+	// Output prints, besides the per-game lines, the format's result
+	// block every RatingInterval games (0: only at the end) and at the
+	// end of each tournament, then its last line (Finished match).
+	Output         OutputFormat
+	RatingInterval int
 	// NewEngine creates the engine of a config entry (players.New in the
 	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
@@ -180,7 +185,9 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 
 	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv,
-		prog: newProgress(opts.Progress, opts, t.Name, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
+		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
+	r.prog.countStored(stored)
+	r.prog.sides.matchup = fastchessMatchup(cfg, t)
 	if toPlay {
 		if err := r.play(ctx, sched, share, rp.done, pending, concurrency); err != nil {
 			r.prog.finish()

@@ -196,7 +196,7 @@ func checkGame(t *testing.T, g *record.Game, adjudicationMove int) {
 		if len(g.Moves) != 2*adjudicationMove { // counted from the initial position
 			t.Fatalf("%s: adjudicated after %d plies, want %d", id, len(g.Moves), 2*adjudicationMove)
 		}
-		if !strings.HasPrefix(g.Reason, fmt.Sprintf("Adjudicated at move %d", adjudicationMove)) {
+		if !strings.Contains(g.Reason, fmt.Sprintf("by adjudication: at move %d", adjudicationMove)) {
 			t.Fatalf("%s: reason %q", id, g.Reason)
 		}
 	default:

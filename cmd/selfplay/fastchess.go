@@ -54,12 +54,13 @@ func fastchessMode(args []string) bool {
 }
 
 // fastchessKeys are the keys of fastchess's KEY=VALUE options whose names
-// selfplay's flags share (-openings, -sprt, -log): a value with one of them
+// selfplay's flags share (-openings, -sprt, -log, -output): a value with one of them
 // is fastchess's form.
 var fastchessKeys = map[string][]string{
 	"openings": {"file", "format", "order", "plies", "start", "policy"},
 	"sprt":     {"elo0", "elo1", "alpha", "beta", "model"},
 	"log":      {"file", "level", "append", "compress", "realtime", "engine"},
+	"output":   {"format"},
 }
 
 // fastchessUnsupported are fastchess options with no equivalent yet.
@@ -240,7 +241,9 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 			return 1, fmt.Errorf("%q: only standard chess", value)
 		}
 		return 1, nil
-	case "event", "site", "ratinginterval", "scoreinterval", "wait":
+	case "ratinginterval":
+		return 0, errNotFastchess // selfplay's own -ratinginterval
+	case "event", "site", "scoreinterval", "wait":
 		fc.note("-%s %s: accepted, not implemented (no effect)", name, value)
 		return 1, nil
 	case "recover":
@@ -430,7 +433,7 @@ func (fc *fastchessArgs) output(kvs [][2]string) error {
 		if kv[0] != "format" || (kv[1] != "cutechess" && kv[1] != "fastchess") {
 			return fmt.Errorf("%s=%s: want format=cutechess or format=fastchess", kv[0], kv[1])
 		}
-		fc.note("-output format=%s: accepted; selfplay prints cutechess-cli's per-game lines", kv[1])
+		fc.flag("-output", "-output", kv[1])
 	}
 	return nil
 }

@@ -149,10 +149,8 @@ func TestFastchessNotes(t *testing.T) {
 		{"-testEnv", "note: -testEnv: accepted, no effect"},
 		{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
 		{"-use-affinity", "note: -use-affinity: accepted, no effect"},
-		{"-ratinginterval 10", "note: -ratinginterval 10: accepted, not implemented"},
 		{"-scoreinterval 1", "note: -scoreinterval 1: accepted, not implemented"},
 		{"-event E", "note: -event E: accepted, not implemented"},
-		{"-output format=cutechess", "note: -output format=cutechess: accepted"},
 		{"-pgnout file=x.pgn pv=true", "-pgnout pv=true: not recorded yet"},
 		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
 		{"-maxmoves 80", "note: -maxmoves 80: adjudicated a draw before White's move 80+1 counted from the initial position"},
@@ -182,8 +180,10 @@ func TestFastchessFiles(t *testing.T) {
 	}
 	fs := newFlagSet(env{stderr: os.Stderr}, "match", "")
 	fs.String("log", "", "")
-	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games"))
-	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games" {
+	fs.String("output", "", "")
+	fs.Int("ratinginterval", 0, "")
+	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games -output format=fastchess -ratinginterval 10"))
+	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10" {
 		t.Errorf("got %+v, %v", fc, err)
 	}
 }

@@ -46,7 +46,7 @@ func matchFlags() []matchFlag {
 		{"rounds", "rounds", intDefault(config.DefaultRounds), "passes over the openings; each opening is a game pair"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
 		{"concurrency", "concurrency", intDefault(0), "games in parallel (default: the number of CPUs); the games do not depend on it"},
-		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never)"},
+		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never; the default with an external engine)"},
 		{"policy", "adjudication.policy", textDefault(config.PolicyReferee), "adjudication at -move: referee, agree or draw"},
 		{"referee", "adjudication.referee", textDefault(config.DefaultReferee), "the referee's variant"},
 		{"referee-nodes", "adjudication.referee_nodes", intDefault(config.DefaultRefereeNodes), "the referee's node budget"},
@@ -70,6 +70,9 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"(time or node odds): nodes=N, depth=N, movetime=D or tc=TC, and time_margin=D; with every engine\n" +
 	"carrying one, no limit flag is needed. The tournament is stored under a\n" +
 	"name made from what defines its games; run the same command again to resume it.\n" +
+	"When an external engine plays, games are played out (no referee at move 100, as in\n" +
+	"fastchess) unless -move, -policy, -referee, -referee-nodes or -margin is given;\n" +
+	"tournaments.toml keeps the referee at move 100 as its default.\n" +
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
 	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
 	"-resign ... twosided=true -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
@@ -108,6 +111,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		`or fastchess's "file=F engine=true [append=false]": append the external engines' UCI traffic to F (the config's log key)`)
 	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
+	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	var pgnOut, epdOut liveOutFlag
 	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F nodes=true seldepth=true nps=true words too")
@@ -158,6 +162,9 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	}
 	opts := runner.Options{Shard: record.Shard{Pairs: *pairs}}
 	if err := setOutput(e, *logSpec, &opts); err != nil {
+		return err
+	}
+	if err := block.set(&opts); err != nil {
 		return err
 	}
 	cfg, text, err := parseMatch(ctx, m)

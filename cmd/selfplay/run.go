@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -32,6 +33,7 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 		"of its own; I/N, slurm (from the Slurm array task) or k8s/N (from a Kubernetes Indexed Job)")
 	pairs := fs.Int("pairs", 0, "play at most the first K game pairs (of the shard's share with -shard); 0: all")
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal`)
+	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site (as selfplay serve does) on `addr` while "+
 		"the run plays, e.g. 127.0.0.1:8080 or 8080 (this machine only) or :8080 (every interface)")
 	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
@@ -59,6 +61,9 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 		Shard:       share,
 	}
 	if err := setOutput(e, *logSpec, &opts); err != nil {
+		return err
+	}
+	if err := block.set(&opts); err != nil {
 		return err
 	}
 	cfg, err := config.LoadContext(ctx, *cfgPath)
@@ -96,6 +101,40 @@ func setOutput(e env, logSpec string, opts *runner.Options) error {
 	default:
 		return usageErrorf("-log %q: want \"games\" (per-game lines, as cutechess-cli prints them)", logSpec)
 	}
+	return nil
+}
+
+// blockFlags are -output and -ratinginterval: the result block of
+// cutechess-cli or fastchess every N games and at the end.
+type blockFlags struct {
+	format   *string
+	interval *int
+}
+
+func resultBlockFlags(fs *flag.FlagSet) blockFlags {
+	return blockFlags{
+		format: fs.String("output", "", "cutechess or fastchess (also format=cutechess): print that tool's result block "+
+			"every -ratinginterval games and at the end, then its last line (cutechess: Finished match), beside the per-game lines"),
+		interval: fs.Int("ratinginterval", 0, "with -output: print the result block every N games (0: only at the end)"),
+	}
+}
+
+// set decodes the flags into opts; -ratinginterval needs -output.
+func (b blockFlags) set(opts *runner.Options) error {
+	if *b.interval < 0 {
+		return usageErrorf("-ratinginterval %d is negative (0: only at the end)", *b.interval)
+	}
+	if *b.format == "" {
+		if *b.interval > 0 {
+			return usageErrorf("-ratinginterval applies only with -output cutechess or -output fastchess")
+		}
+		return nil
+	}
+	f, err := runner.ParseOutputFormat(strings.TrimPrefix(*b.format, "format="))
+	if err != nil {
+		return usageErrorf("-output: %v", err)
+	}
+	opts.Output, opts.RatingInterval = f, *b.interval
 	return nil
 }
 

@@ -1,0 +1,489 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"selfplay/config"
+	"selfplay/outcome"
+	"selfplay/standings"
+	"selfplay/stats"
+	"selfplay/store/record"
+)
+
+// OutputFormat is the result block that -output format= prints every
+// -ratinginterval games and at the end, beside the per-game lines.
+type OutputFormat string
+
+const (
+	outputNone      OutputFormat = ""          // no result block
+	outputCutechess OutputFormat = "cutechess" // cutechess-cli's results, "Finished match"
+	outputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Tournament finished"
+)
+
+// ParseOutputFormat reads a format's name.
+func ParseOutputFormat(s string) (OutputFormat, error) {
+	switch f := OutputFormat(s); f {
+	case outputCutechess, outputFastchess:
+		return f, nil
+	}
+	return outputNone, fmt.Errorf("unknown output format %q: want cutechess or fastchess", s)
+}
+
+// The sources of the result blocks' texts, cutechess-cli at commit
+// 5e84232be4546aaedc9d87a96c91867a1da06ada and fastchess at commit
+// 74deac23aadc6718fa0f8e24ac95d16392d79444:
+//
+//   - cutechess projects/lib/src/tournament.cpp:971 (Elo difference),
+//     :1110 (SPRT), :1050-1100 and tournament.h:77 (the ranking table of
+//     more than two players), projects/lib/src/elo.cpp (the Elo, its
+//     error margin and the LOS), projects/cli/src/enginematch.cpp:166
+//     (Finished match);
+//   - fastchess app/src/matchmaking/output/output_fastchess.hpp (the
+//     interval block), app/src/matchmaking/elo/elo_wdl.cpp (the Elo and
+//     LOS of W/L/D counts).
+
+// resultBlock is the block's lines for the tally now, in format f; engines
+// are the tournament's engines in config order, gauntlet says the first is
+// the gauntlet's.
+func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, s *sprtState) []string {
+	var sprt *stats.SPRTResult
+	var test stats.SPRT
+	if s.enabled() {
+		r := s.result()
+		sprt, test = &r, s.run.Test()
+	}
+	switch f {
+	case outputCutechess:
+		return cutechessBlock(tally, sides, engines, gauntlet, sprt)
+	case outputFastchess:
+		return fastchessBlock(tally, sides, engines, sprt, test)
+	}
+	return nil
+}
+
+// endLine is the format's last line of a tournament.
+func endLine(f OutputFormat) string {
+	switch f {
+	case outputCutechess:
+		return "Finished match"
+	case outputFastchess:
+		return "Tournament finished"
+	}
+	return ""
+}
+
+// engineTotal is an engine's results against the field.
+type engineTotal struct {
+	name string
+	g    stats.Trinomial
+}
+
+// totals sums each engine's results over the pairings, in engines' order.
+func totals(tally *standings.Tally, engines []string) []engineTotal {
+	out := make([]engineTotal, len(engines))
+	for i, e := range engines {
+		out[i].name = e
+		for _, p := range tally.Pairings() {
+			var g stats.Trinomial
+			switch e {
+			case p.First:
+				g = p.Games
+			case p.Second:
+				g = p.Games.Swapped()
+			default:
+				continue
+			}
+			out[i].g.Wins += g.Wins
+			out[i].g.Losses += g.Losses
+			out[i].g.Draws += g.Draws
+		}
+	}
+	return out
+}
+
+// cutechessElo is cutechess-cli's Elo of W/L/D counts (elo.cpp): the
+// difference, its 95% error margin, the LOS in percent and the draw ratio.
+type cutechessElo struct{ diff, margin, los, drawRatio float64 }
+
+func newCutechessElo(g stats.Trinomial) cutechessElo {
+	n := float64(g.Games())
+	w, l, d := float64(g.Wins)/n, float64(g.Losses)/n, float64(g.Draws)/n
+	mu := w + d/2
+	stdev := math.Sqrt(w*math.Pow(1-mu, 2)+l*math.Pow(0-mu, 2)+d*math.Pow(0.5-mu, 2)) / math.Sqrt(n)
+	diff := func(p float64) float64 { return -400 * math.Log10(1/p-1) }
+	muMin, muMax := mu+cutechessPhiInv(0.025)*stdev, mu+cutechessPhiInv(0.975)*stdev
+	return cutechessElo{
+		diff:      diff(mu),
+		margin:    (diff(muMax) - diff(muMin)) / 2,
+		los:       100 * (0.5 + 0.5*math.Erf(float64(g.Wins-g.Losses)/math.Sqrt(2*float64(g.Wins+g.Losses)))),
+		drawRatio: d,
+	}
+}
+
+// cutechessPhiInv is elo.cpp's phiInv with its approximation of erfInv
+// (not the exact inverse: the digits are cutechess-cli's).
+func cutechessPhiInv(p float64) float64 {
+	const pi = 3.1415926535897
+	x := 2*p - 1
+	a := 8 * (pi - 3) / (3 * pi * (4 - pi))
+	y := math.Log(1 - x*x)
+	z := 2/(pi*a) + y/2
+	r := math.Sqrt(math.Sqrt(z*z-y/a) - z)
+	if x < 0 {
+		r = -r
+	}
+	return math.Sqrt2 * r
+}
+
+// qtNumber is QString::arg(x, 0, format, prec), and {fmt}'s {:.Nf}: inf
+// and nan as both write them.
+func qtNumber(x float64, format byte, prec int) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, format, prec, 64)
+}
+
+// cutechessBlock is cutechess-cli's Tournament::results(): for two
+// engines the Elo difference of the first, else the ranking table in its
+// default format (Rank,Name,Elo,Error,Games,Score,DScore); then the SPRT.
+func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, sprt *stats.SPRTResult) []string {
+	var lines []string
+	ts := totals(tally, engines)
+	if len(engines) == 2 {
+		lines = append(lines, sides.cutechessSides(engines[0])...)
+		e := newCutechessElo(ts[0].g)
+		lines = append(lines, fmt.Sprintf("Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%",
+			qtNumber(e.diff, 'f', 1), qtNumber(e.margin, 'f', 1), qtNumber(e.los, 'f', 1), qtNumber(e.drawRatio*100, 'f', 1)))
+	} else {
+		lines = append(lines, cutechessRanking(ts, gauntlet)...)
+	}
+	if r := sprt; r != nil {
+		s := fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s", qtNumber(r.LLR, 'g', 3),
+			qtNumber(r.LLR/r.Upper*100, 'f', 1), qtNumber(r.Lower, 'g', 3), qtNumber(r.Upper, 'g', 3))
+		switch r.State {
+		case stats.SPRTAcceptH0:
+			s += " - H0 was accepted"
+		case stats.SPRTAcceptH1:
+			s += " - H1 was accepted"
+		}
+		lines = append(lines, s)
+	}
+	return lines
+}
+
+// cutechessRanking is the default ranking table: players with games by
+// score, best first (equal scores: the later player first, as
+// cutechess-cli's QMultiMap gives them), then those without; a gauntlet's
+// first player leads as rank 0.
+func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
+	type row struct {
+		t   engineTotal
+		key float64
+		at  int
+	}
+	var rows []row
+	for i, t := range ts {
+		key := -1.0
+		if i > 0 || !gauntlet {
+			key = 2
+			if n := t.g.Games(); n > 0 {
+				key = 1 - t.g.Points()/float64(n)
+			}
+		}
+		rows = append(rows, row{t, key, i})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return b.at - a.at
+	})
+	lines := []string{fmt.Sprintf("%4s %-25s %7s %7s %7s %7s %7s ", "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw")}
+	rank := 0
+	if gauntlet {
+		rank = -1
+	}
+	for _, r := range rows {
+		rank++
+		n := r.t.g.Games()
+		e := newCutechessElo(r.t.g)
+		score := r.t.g.Points() / float64(n)
+		lines = append(lines, fmt.Sprintf("%4d %-25s %7s %7s %7d %6s%% %6s%% ", rank, r.t.name,
+			padQt(e.diff, 7, 0), padQt(e.margin, 7, 0), n, padQt(score*100, 6, 1), padQt(e.drawRatio*100, 6, 1)))
+	}
+	return lines
+}
+
+// padQt is QString("%1").arg(x, width, 'f', prec).
+func padQt(x float64, width, prec int) string {
+	return fmt.Sprintf("%*s", width, qtNumber(x, 'f', prec))
+}
+
+// fastchessBlock is fastchess's interval block between its dashed lines
+// for W/L/D counts (its -report penta=false): for two engines the first's
+// results, else its ranking table; then the SPRT.
+func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string, sprt *stats.SPRTResult, test stats.SPRT) []string {
+	const dashes = "--------------------------------------------------"
+	f2 := func(x float64) string { return qtNumber(x, 'f', 2) } // {fmt}'s {:.2f}: nan, inf
+	lines := []string{dashes}
+	ts := totals(tally, engines)
+	if len(engines) == 2 {
+		g := ts[0].g
+		var pt standings.PairingTally
+		if p := tally.Pairing(engines[0], engines[1]); p != nil {
+			pt = *p
+		}
+		pp := pt.Pairs
+		wl := sides.winLossPairs(engines[0], engines[1])
+		e := newFastchessPenta(pp)
+		n, pairs := g.Games(), float64(pp.Pairs())
+		lines = append(lines,
+			fmt.Sprintf("Results of %s vs %s%s:", engines[0], engines[1], sides.matchup),
+			fmt.Sprintf("Elo: %s +/- %s, nElo: %s +/- %s", f2(e.diff), f2(e.err), f2(e.nDiff), f2(e.nErr)),
+			fmt.Sprintf("LOS: %s %%, DrawRatio: %s %%, PairsRatio: %s", f2(e.los), f2(float64(pp.DD)/pairs*100),
+				f2(float64(pp.WW+pp.WD)/float64(pp.LD+pp.LL))),
+			fmt.Sprintf("Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%s %%)",
+				n, g.Wins, g.Losses, g.Draws, g.Points(), f2(100*g.Points()/float64(n))),
+			fmt.Sprintf("Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s", pp.LL, pp.LD, pp.DD, pp.WD, pp.WW,
+				f2(float64(wl)/float64(pp.DD-wl))))
+	} else {
+		lines = append(lines, fastchessRanking(ts)...)
+	}
+	if r := sprt; r != nil {
+		frac := r.LLR / r.Upper // sprt.cpp:85 getFraction
+		if r.LLR < 0 {
+			frac = -r.LLR / r.Lower
+		}
+		lines = append(lines, fmt.Sprintf("LLR: %s (%s%%) (%.2f, %.2f) [%.2f, %.2f]", f2(r.LLR), qtNumber(frac*100, 'f', 1), r.Lower, r.Upper, test.Elo0, test.Elo1))
+	}
+	return append(lines, dashes)
+}
+
+// newFastchessPenta is fastchess's EloPentanomial (elo_pentanomial.cpp),
+// its default for a match (-report penta=true).
+func newFastchessPenta(p stats.Pentanomial) fastchessElo {
+	const z95 = 1.959963984540054
+	n := float64(p.Pairs())
+	ww, wd, dd, ld, ll := float64(p.WW)/n, float64(p.WD)/n, float64(p.DD)/n, float64(p.LD)/n, float64(p.LL)/n
+	score := ww + 0.75*wd + 0.5*dd + 0.25*ld
+	variance := ww*math.Pow(1-score, 2) + wd*math.Pow(0.75-score, 2) + dd*math.Pow(0.5-score, 2) +
+		ld*math.Pow(0.25-score, 2) + ll*math.Pow(0-score, 2)
+	perPair := variance / n
+	hi, lo := score+z95*math.Sqrt(perPair), score-z95*math.Sqrt(perPair)
+	elo := func(s float64) float64 { return -400 * math.Log10(1/s-1) }
+	nElo := func(s float64) float64 { return (s - 0.5) / math.Sqrt(2*variance) * (800 / math.Ln10) }
+	return fastchessElo{
+		diff: elo(score), err: (elo(hi) - elo(lo)) / 2,
+		nDiff: nElo(score), nErr: (nElo(hi) - nElo(lo)) / 2,
+		los: 100 * (1 - math.Erf(-(score-0.5)/math.Sqrt(2*perPair))) / 2,
+	}
+}
+
+// fastchessElo is fastchess's EloWDL (elo_wdl.cpp).
+type fastchessElo struct{ diff, err, nDiff, nErr, los float64 }
+
+func newFastchessElo(g stats.Trinomial) fastchessElo {
+	const z95 = 1.959963984540054
+	n := float64(g.Games())
+	w, d, l := float64(g.Wins)/n, float64(g.Draws)/n, float64(g.Losses)/n
+	score := w + d/2
+	variance := w*math.Pow(1-score, 2) + d*math.Pow(0.5-score, 2) + l*math.Pow(0-score, 2)
+	perGame := variance / n
+	hi, lo := score+z95*math.Sqrt(perGame), score-z95*math.Sqrt(perGame)
+	elo := func(s float64) float64 { return -400 * math.Log10(1/s-1) }
+	nElo := func(s float64) float64 { return (s - 0.5) / math.Sqrt(variance) * (800 / math.Ln10) }
+	return fastchessElo{
+		diff: elo(score), err: (elo(hi) - elo(lo)) / 2,
+		nDiff: nElo(score), nErr: (nElo(hi) - nElo(lo)) / 2,
+		los: 100 * (1 - math.Erf(-(score-0.5)/math.Sqrt(2*perGame))) / 2,
+	}
+}
+
+// fastchessRanking is fastchess's table of more than two engines, by Elo
+// (an engine without one last).
+func fastchessRanking(ts []engineTotal) []string {
+	type row struct {
+		t engineTotal
+		e fastchessElo
+	}
+	var rows []row
+	width := 25
+	for _, t := range ts {
+		rows = append(rows, row{t, newFastchessElo(t.g)})
+		width = max(width, len(t.name))
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		switch {
+		case !math.IsNaN(a.e.diff) && math.IsNaN(b.e.diff), a.e.diff > b.e.diff:
+			return -1
+		case math.IsNaN(a.e.diff) && !math.IsNaN(b.e.diff), a.e.diff < b.e.diff:
+			return 1
+		}
+		return 0
+	})
+	lines := []string{fmt.Sprintf("%-4s %-*s %10s %10s %10s %10s %10s %10s %10s", "Rank", width, "Name",
+		"Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw")}
+	for i, r := range rows {
+		n := r.t.g.Games()
+		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %9.1f%% %9.1f%%", i+1, width, r.t.name,
+			padQt(r.e.diff, 10, 2), padQt(r.e.err, 10, 2), padQt(r.e.nDiff, 10, 2), padQt(r.e.nErr, 10, 2),
+			n, 100*r.t.g.Points()/float64(max(n, 1)), 100*float64(r.t.g.Draws)/float64(max(n, 1))))
+	}
+	return lines
+}
+
+// sideCounts keeps what the tally does not, for the result blocks: each
+// engine's results by colour (cutechess-cli's per-colour lines) and the
+// pairs of a win and a loss apart from those of two draws (fastchess's
+// WL/DD ratio), and fastchess's matchup text.
+type sideCounts struct {
+	white, black map[string]*stats.Trinomial // an engine's results as White, as Black
+	half         map[pairKey]float64         // the pairing's first engine's score in a pair's first game counted
+	wl           map[[2]string]int           // a pairing's pairs of a win and a loss
+	matchup      string                      // " (tc, threads, hash, book)" of a match
+}
+
+type pairKey struct {
+	pairing [2]string
+	pair    int
+}
+
+func newSideCounts() *sideCounts {
+	return &sideCounts{white: map[string]*stats.Trinomial{}, black: map[string]*stats.Trinomial{},
+		half: map[pairKey]float64{}, wl: map[[2]string]int{}}
+}
+
+// add counts a game (one the tally counts without error).
+func (c *sideCounts) add(g *record.Game) {
+	key, score, err := standings.PairingOf(g)
+	if err != nil {
+		return
+	}
+	w, _ := g.Result.Points(outcome.White)
+	for _, side := range []struct {
+		m      map[string]*stats.Trinomial
+		name   string
+		points float64
+	}{{c.white, g.White, w}, {c.black, g.Black, 1 - w}} {
+		t := side.m[side.name]
+		if t == nil {
+			t = &stats.Trinomial{}
+			side.m[side.name] = t
+		}
+		t.Add(side.points)
+	}
+	k := pairKey{key, g.Pair}
+	if other, ok := c.half[k]; ok {
+		delete(c.half, k)
+		if other+score == 1 && other != 0.5 {
+			c.wl[key]++
+		}
+	} else {
+		c.half[k] = score
+	}
+}
+
+// winLossPairs is the pairing's pairs of a win and a loss.
+func (c *sideCounts) winLossPairs(first, second string) int { return c.wl[[2]string{first, second}] }
+
+// cutechessSides are cutechess-cli's lines of a two-player match's first
+// player by colour and of White against Black (tournament.cpp:904-948).
+func (c *sideCounts) cutechessSides(name string) []string {
+	var lines []string
+	var w, b stats.Trinomial
+	if t := c.white[name]; t != nil {
+		w = *t
+	}
+	if t := c.black[name]; t != nil {
+		b = *t
+	}
+	line := func(who string, t stats.Trinomial) string {
+		return fmt.Sprintf("...      %s: %d - %d - %d  [%.3f] %d", who, t.Wins, t.Losses, t.Draws, t.Points()/float64(t.Games()), t.Games())
+	}
+	if w.Games() > 0 {
+		lines = append(lines, line(name+" playing White", w))
+	}
+	if b.Games() > 0 {
+		lines = append(lines, line(name+" playing Black", b))
+	}
+	if w.Games()+b.Games() > 0 {
+		lines = append(lines, line("White vs Black", stats.Trinomial{Wins: w.Wins + b.Losses, Losses: w.Losses + b.Wins, Draws: w.Draws + b.Draws}))
+	}
+	return lines
+}
+
+// fastchessMatchup is the parenthesis of fastchess's "Results of A vs B
+// (tc, threads, hash, book):" (output_fastchess.hpp:182, getTime :130,
+// getThreads :150, getHash :161, getShortName :172), each part once when
+// both engines have the same, else "A's - B's". Threads and Hash are the
+// option.Threads and option.Hash given to an external engine, an
+// in-process variant's hash=; NULL where none is given (fastchess shows
+// the engine's own default there, which only the engine knows).
+func fastchessMatchup(cfg *config.File, t *config.Tournament) string {
+	if len(t.Engines) != 2 {
+		return ""
+	}
+	both := func(part func(name string) string) string {
+		a, b := part(t.Engines[0]), part(t.Engines[1])
+		if a == b {
+			return a
+		}
+		return a + " - " + b
+	}
+	option := func(name, option, unit string) string {
+		e, ok := cfg.Engine(name)
+		switch {
+		case !ok:
+		case !e.External() && option == "Hash":
+			return fmt.Sprintf("%d%s", e.Hash, unit)
+		case e.UCIOptions[option] != "":
+			return e.UCIOptions[option] + unit
+		}
+		return "NULL"
+	}
+	tc := both(func(name string) string { return fastchessTime(t.LimitsOf(name)) })
+	threads := both(func(name string) string { return option(name, "Threads", "t") })
+	hash := both(func(name string) string { return option(name, "Hash", "MB") })
+	book := ""
+	if f := t.Openings.File; f != "" {
+		book = ", " + f[strings.LastIndexAny(f, `/\`)+1:]
+	}
+	return fmt.Sprintf(" (%s, %s, %s%s)", tc, threads, hash, book)
+}
+
+// fastchessTime is fastchess's getTime of a side's limits.
+func fastchessTime(l config.Limits) string {
+	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	switch {
+	case l.TC != nil:
+		s := secs(l.TC.Base)
+		if l.TC.Moves > 0 {
+			s = fmt.Sprintf("%d/%s", l.TC.Moves, s)
+		}
+		if l.TC.Increment > 0 {
+			s += "+" + strconv.FormatFloat(l.TC.Increment.Seconds(), 'g', 2, 64)
+		}
+		return s
+	case l.MoveTime > 0:
+		return secs(l.MoveTime) + "/move"
+	case l.Depth > 0:
+		return fmt.Sprintf("%d plies", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes", l.Nodes)
+	}
+	return ""
+}

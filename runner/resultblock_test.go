@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"selfplay/config"
+	"selfplay/outcome"
+	"selfplay/standings"
+	"selfplay/stats"
+	"selfplay/store/record"
+)
+
+// pairsOf plays game pairs of A against B (A White in the pair's first
+// game) with A's scores in each, counted by the tally and the side counts.
+func pairsOf(t *testing.T, pairs map[[2]float64]int) (*standings.Tally, *sideCounts) {
+	t.Helper()
+	tally, sides := standings.NewTally(), newSideCounts()
+	result := func(white float64) outcome.Result {
+		switch white {
+		case 1:
+			return outcome.WhiteWins
+		case 0:
+			return outcome.BlackWins
+		}
+		return outcome.Draw
+	}
+	pair := 0
+	for _, s := range [][2]float64{{0, 0}, {0, 0.5}, {1, 0}, {0.5, 0.5}, {1, 0.5}, {1, 1}} {
+		for range pairs[s] {
+			for _, g := range []*record.Game{
+				{Pair: pair, Index: 0, White: "A", Black: "B", Result: result(s[0])},
+				{Pair: pair, Index: 1, White: "B", Black: "A", Result: result(1 - s[1])},
+			} {
+				if err := tally.Add(g); err != nil {
+					t.Fatal(err)
+				}
+				sides.add(g)
+			}
+			pair++
+		}
+	}
+	return tally, sides
+}
+
+// The result blocks' texts against the sources (see resultblock.go for
+// the commits): the format strings of cutechess-cli's
+// projects/lib/src/tournament.cpp:971 ("Elo difference: %1 +/- %2, LOS: %3
+// %, DrawRatio: %4 %") and :1110 ("SPRT: llr %1 (%2%), lbound %3, ubound
+// %4"), enginematch.cpp:166 ("Finished match"); fastchess's
+// output_fastchess.hpp:21-27 (the dashes), :182 ("Results of {} vs {} ({}, {}, {}{}):", here without the parenthesis, which TestFastchessMatchup checks),
+// :187 ("Elo: {}, nElo: {}"), :191 ("LOS: {}, DrawRatio: {:.2f} %{}", ", PairsRatio: {:.2f}"), :203 ("Ptnml(0-2): {}, {}"), :207 ("WL/DD Ratio: {:.2f}"), :197
+// ("Games: {}, Wins: {}, ..."), :85 ("LLR: {:.2f} ({:.1f}%) {} {}"), :108
+// ("Tournament finished"). The numbers for the pairs LL 1, LD 3, WL 2, DD 4, WD 5, WW 2
+// are those of elo.cpp's and elo_pentanomial.cpp's formulas, transcribed
+// into Python apart from this code.
+func TestResultBlocks(t *testing.T) {
+	tally, sides := pairsOf(t, map[[2]float64]int{{0, 0}: 1, {0, 0.5}: 3, {1, 0}: 2, {0.5, 0.5}: 4, {1, 0.5}: 5, {1, 1}: 2})
+	cute := []string{
+		"...      A playing White: 9 - 4 - 4  [0.647] 17",
+		"...      A playing Black: 2 - 3 - 12  [0.471] 17",
+		"...      White vs Black: 12 - 6 - 16  [0.588] 34",
+		"Elo difference: 41.1 +/- 86.7, LOS: 82.7 %, DrawRatio: 47.1 %",
+	}
+	test := stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: stats.NormalizedElo}
+	sprt := &sprtState{run: stats.NewSPRTRun(test)}
+	sprt.run.Restore(stats.SPRTContinue, 0.123)
+	for _, c := range []struct {
+		format OutputFormat
+		sprt   *sprtState
+		want   []string
+	}{
+		{outputCutechess, &sprtState{}, cute},
+		{outputCutechess, sprt, append(slices.Clone(cute), "SPRT: llr 0.123 (4.2%), lbound -2.94, ubound 2.94")},
+		{outputFastchess, sprt, []string{
+			"--------------------------------------------------",
+			"Results of A vs B:",
+			"Elo: 41.06 +/- 90.76, nElo: 54.59 +/- 116.78",
+			"LOS: 82.02 %, DrawRatio: 35.29 %, PairsRatio: 1.75",
+			"Games: 34, Wins: 11, Losses: 7, Draws: 16, Points: 19.0 (55.88 %)",
+			"Ptnml(0-2): [1, 3, 6, 5, 2], WL/DD Ratio: 0.50",
+			"LLR: 0.12 (4.2%) (-2.94, 2.94) [0.00, 5.00]",
+			"--------------------------------------------------"}},
+	} {
+		if got := resultBlock(c.format, tally, sides, []string{"A", "B"}, false, c.sprt); !slices.Equal(got, c.want) {
+			t.Errorf("%s:\n%s\nwant\n%s", c.format, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+	decided := &sprtState{run: stats.NewSPRTRun(test)}
+	decided.run.Restore(stats.SPRTAcceptH1, 2.95)
+	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, false, decided); !strings.HasSuffix(got[4], " - H1 was accepted") {
+		t.Errorf("accepted: %q", got[4])
+	}
+	if endLine(outputCutechess) != "Finished match" || endLine(outputFastchess) != "Tournament finished" {
+		t.Errorf("end lines %q, %q", endLine(outputCutechess), endLine(outputFastchess))
+	}
+}
+
+// fastchess's "Results of A vs B (tc, threads, hash, book):" parenthesis
+// (output_fastchess.hpp:182 and getTime :130: "{moves/}{secs}{+inc:.2g}",
+// "{secs}/move", "{} plies", "{} nodes").
+func TestFastchessMatchup(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	if err := os.WriteFile(book, []byte("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse([]byte(`
+[engines.sf]
+command = "/usr/games/stockfish"
+options = { Threads = "1", Hash = "16" }
+
+[engines.fhr]
+preset = "fhr"
+hash = 8
+
+[engines.plain]
+preset = "plain"
+
+[[tournament]]
+name = "a"
+engines = ["fhr", "plain"]
+limits.depth = 3
+
+[[tournament]]
+name = "b"
+engines = ["sf", "fhr"]
+limits.tc = "8+0.08"
+openings.file = "book.epd"
+
+[[tournament]]
+name = "c"
+engines = ["fhr", "plain", "sf"]
+limits.nodes = 5000
+`), filepath.Join(dir, "t.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{" (3 plies, NULL, 8MB - 16MB)", " (8+0.08, 1t - NULL, 16MB - 8MB, book.epd)", ""} {
+		if got := fastchessMatchup(cfg, &cfg.Tournaments[i]); got != want {
+			t.Errorf("tournament %s: %q, want %q", cfg.Tournaments[i].Name, got, want)
+		}
+	}
+	for _, c := range []struct {
+		l    config.Limits
+		want string
+	}{
+		{config.Limits{TC: &config.TimeControl{Moves: 40, Base: 60 * time.Second}}, "40/60"},
+		{config.Limits{TC: &config.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}}, "10+0.1"},
+		{config.Limits{TC: &config.TimeControl{Base: 2500 * time.Millisecond, Increment: 25 * time.Millisecond}}, "2.5+0.025"},
+		{config.Limits{MoveTime: 100 * time.Millisecond}, "0.1/move"},
+		{config.Limits{Nodes: 5000}, "5000 nodes"},
+	} {
+		if got := fastchessTime(c.l); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}
