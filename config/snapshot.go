@@ -69,6 +69,9 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	}
 	if a.ResignMoves > 0 {
 		s.Adjudication.ResignScore, s.Adjudication.ResignMoves = a.ResignScore, a.ResignMoves
+		if a.ResignOneSided { // only then, so that existing snapshots stay as they are
+			s.Adjudication.ResignTwoSided = ptr(false)
+		}
 	}
 	if a.DrawMoves > 0 {
 		s.Adjudication.DrawScore, s.Adjudication.DrawMoves = ptr(a.DrawScore), a.DrawMoves

@@ -46,7 +46,7 @@ var (
 	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
-	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "draw_score", "draw_moves", "draw_move_from"}
+	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
 )
 
@@ -486,6 +486,9 @@ func (p *parser) adjudication(t *table) Adjudication {
 	intKey("margin", 0, maxScore, &a.Margin)
 	intKey("resign_score", 0, maxScore, &a.ResignScore)
 	intKey("resign_moves", 0, maxMoves, &a.ResignMoves)
+	if twoSided, ok := t.boolean("resign_two_sided"); ok {
+		a.ResignOneSided = !twoSided
+	}
 	intKey("draw_score", 0, maxScore, &a.DrawScore)
 	intKey("draw_moves", 0, maxMoves, &a.DrawMoves)
 	intKey("draw_move_from", 0, maxMoves, &a.DrawMoveFrom)

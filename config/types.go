@@ -185,11 +185,15 @@ type Adjudication struct {
 	Margin         int   // centipawns needed for a win (default 200)
 
 	// cutechess-style resign and draw adjudication; zero values switch them off.
-	ResignScore  int // a side whose score is <= -ResignScore ...
-	ResignMoves  int // ... for this many consecutive moves of both engines loses
-	DrawScore    int // |score| <= DrawScore ...
-	DrawMoves    int // ... for this many consecutive moves of both engines ...
-	DrawMoveFrom int // ... starting at this move number is a draw
+	ResignScore int // a side whose score is <= -ResignScore ...
+	ResignMoves int // ... for this many consecutive moves of both engines loses
+	// ResignOneSided is resign_two_sided = false, fastchess's default: a
+	// side loses after ResignMoves consecutive moves of its own at or below
+	// -ResignScore, whatever its opponent scores.
+	ResignOneSided bool
+	DrawScore      int // |score| <= DrawScore ...
+	DrawMoves      int // ... for this many consecutive moves of both engines ...
+	DrawMoveFrom   int // ... starting at this move number is a draw
 }
 
 // UsesReferee reports whether games reach the move limit and the referee's

@@ -29,14 +29,8 @@ func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (
 	c := j.cfg
 	j.last[side], j.haveLast[side] = s, true
 	if c.ResignMoves > 0 {
-		r := engines.Score(c.ResignScore)
-		j.resignRun[side] = count(j.resignRun[side], s <= -r)
-		j.winningRun[side] = count(j.winningRun[side], s >= r)
-		for _, loser := range []board.Color{board.White, board.Black} {
-			if j.resignRun[loser] >= c.ResignMoves && j.winningRun[loser.Other()] >= c.ResignMoves {
-				return lossFor(loser), fmt.Sprintf("%s wins by adjudication: both engines scored %d cp or more against %s for %d moves",
-					sideName(loser.Other()), c.ResignScore, sideName(loser), c.ResignMoves)
-			}
+		if result, reason := j.resign(side, s); result != "" {
+			return result, reason
 		}
 	}
 	if c.DrawMoves > 0 {
@@ -49,6 +43,34 @@ func (j *adjudicator) afterMove(side board.Color, s engines.Score, a *arbiter) (
 		j.drawRun[side] = count(j.drawRun[side], inRange)
 		if j.drawRun[board.White] >= c.DrawMoves && j.drawRun[board.Black] >= c.DrawMoves {
 			return outcome.Draw, fmt.Sprintf("Draw by adjudication: both engines scored within %d cp for %d moves", c.DrawScore, c.DrawMoves)
+		}
+	}
+	return "", ""
+}
+
+// resign records side's score for resign adjudication and applies it.
+// Two-sided (cutechess's rule, our default): the loser's score and the
+// winner's agree for ResignMoves moves of each. One-sided (fastchess's
+// default, resign_two_sided = false): side loses after ResignMoves
+// consecutive moves of its own scored at or below -ResignScore, whatever
+// its opponent scores (fastchess app/src/matchmaking/match/match.hpp,
+// ResignTracker::update and resignable; Match::adjudicate in match.cpp).
+func (j *adjudicator) resign(side board.Color, s engines.Score) (result outcome.Result, reason string) {
+	c := j.cfg
+	r := engines.Score(c.ResignScore)
+	j.resignRun[side] = count(j.resignRun[side], s <= -r)
+	j.winningRun[side] = count(j.winningRun[side], s >= r)
+	if c.ResignOneSided {
+		if j.resignRun[side] >= c.ResignMoves {
+			return lossFor(side), fmt.Sprintf("%s wins by adjudication: %s scored -%d cp or less for %d moves",
+				sideName(side.Other()), sideName(side), c.ResignScore, c.ResignMoves)
+		}
+		return "", ""
+	}
+	for _, loser := range []board.Color{board.White, board.Black} {
+		if j.resignRun[loser] >= c.ResignMoves && j.winningRun[loser.Other()] >= c.ResignMoves {
+			return lossFor(loser), fmt.Sprintf("%s wins by adjudication: both engines scored %d cp or more against %s for %d moves",
+				sideName(loser.Other()), c.ResignScore, sideName(loser), c.ResignMoves)
 		}
 	}
 	return "", ""

@@ -401,8 +401,9 @@ func (fc *fastchessArgs) draw(kvs [][2]string) error {
 	return nil
 }
 
-// resign rewrites -resign movecount= score= twosided=true (fastchess's
-// defaults 1, 0); selfplay's rule is two-sided.
+// resign rewrites -resign movecount= score= twosided= (fastchess's
+// defaults 1, 0, false) to -resign-moves, -resign-score and, for the
+// one-sided rule, -resign-two-sided false.
 func (fc *fastchessArgs) resign(kvs [][2]string) error {
 	count, twoSided := "1", false
 	for _, kv := range kvs {
@@ -420,10 +421,10 @@ func (fc *fastchessArgs) resign(kvs [][2]string) error {
 			return fmt.Errorf("unknown key %q", kv[0])
 		}
 	}
-	if !twoSided {
-		return fmt.Errorf("one-sided resign adjudication (fastchess's default) is not supported yet: add twosided=true for the rule where both engines' scores must agree")
-	}
 	fc.flag("-resign movecount=", "-resign-moves", count)
+	if !twoSided {
+		fc.flag("-resign twosided=", "-resign-two-sided", "false")
+	}
 	return nil
 }
 

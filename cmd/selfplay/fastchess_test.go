@@ -57,13 +57,19 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		// -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10
 		// -engine dir=Engines/ cmd=./%s proto=uci tc=... option.Hash=... name=%s-%s
 		// ... -openings file=Books/%s format=%s order=random start=%d -srand %d";
-		// its resign rule is one-sided (see TestFastchessBadArgs), so twosided=true here.
+		// as written: its resign rule is fastchess's default, one-sided.
 		{"openbench",
-			"-recover -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -resign movecount=3 score=400 twosided=true " +
+			"-recover -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -resign movecount=3 score=400 " +
 				"-draw movenumber=40 movecount=8 score=10 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 option.Hash=16 name=e-dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
 			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
-				"-concurrency 2 -resign-score 400 -resign-moves 3 -draw-from 40 -draw-score 10 -draw-moves 8 -openings book.epd -order random -seed 42 -rounds 2"},
+				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -openings book.epd -order random -seed 42 -rounds 2"},
+		// twosided=false is the default spelled out; twosided=true is
+		// selfplay's own default rule.
+		{"one-sided", "fhr plain -nodes 1 -resign movecount=3 score=400 twosided=false",
+			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -resign-two-sided false"},
+		{"two-sided", "fhr plain -nodes 1 -resign movecount=3 score=400 twosided=true",
+			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3"},
 		// fastchess's README.md example (no book: fastchess starts every game
 		// from the initial position, selfplay from its default fhr25 set, so
 		// 200 rounds are 8 passes over its 25 openings).
@@ -108,7 +114,8 @@ func TestFastchessBadArgs(t *testing.T) {
 		args string
 		want string
 	}{
-		{"-engine cmd=a -engine cmd=b -each nodes=1 -resign movecount=3 score=400", "-resign: one-sided resign adjudication (fastchess's default) is not supported yet"},
+		{"-engine cmd=a -engine cmd=b -each nodes=1 -resign movecount=3 score=400 twosided=yes", "-resign: twosided=yes: want true or false"},
+		{"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -resign-two-sided no", `-resign-two-sided "no": want true or false`},
 		{"-engine name=a", "-engine: no cmd=COMMAND"},
 		{"-engine cmd=a proto=xboard", "proto=xboard: only uci"},
 		{"-engine cmd=a hash=3", `-engine: unknown key "hash"`},
@@ -117,6 +124,8 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -noswap", "fastchess's -noswap is not supported yet"},
 		{"fhr plain -nodes 1 -reverse", "fastchess's -reverse is not supported yet"},
 		{"fhr plain -nodes 1 -tournament knockout", "knockout tournaments are not supported yet"},
+		// fastchess shuffles the book once and starts at opening start=N;
+		// selfplay reshuffles each round and has no such offset.
 		{"fhr plain -nodes 1 -openings file=book.epd start=5", "start=5 is not supported yet"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
 		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},

@@ -161,6 +161,22 @@ func (*durationSetting) typeName() string { return "duration" }
 
 func (s *durationSetting) value(string) (any, error) { return s.text, nil }
 
+// boolSetting is a true-or-false setting. It takes its value as a
+// word (-resign-two-sided false), as every setting does.
+type boolSetting struct{ settingText }
+
+func (*boolSetting) typeName() string { return "bool" }
+
+func (s *boolSetting) value(flagName string) (any, error) {
+	switch strings.TrimSpace(s.text) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return nil, fmt.Errorf("%s %q: want true or false", flagName, s.text)
+}
+
 // textSetting is a setting of text (a name, a time control, ELO0,ELO1),
 // decoded by the config.
 type textSetting struct{ settingText }

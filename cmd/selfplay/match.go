@@ -53,6 +53,7 @@ func matchFlags() []matchFlag {
 		{"margin", "adjudication.margin", intDefault(config.DefaultMargin), "centipawns the referee (or both engines) must see for a win"},
 		{"resign-score", "adjudication.resign_score", intDefault(0), "resign adjudication: a side both engines score at or below -N centipawns ..."},
 		{"resign-moves", "adjudication.resign_moves", intDefault(0), "... for N consecutive moves each loses (0: off)"},
+		{"resign-two-sided", "adjudication.resign_two_sided", &boolSetting{settingText{"true"}}, "false: fastchess's one-sided resign, a side's own score alone for -resign-moves of its moves"},
 		{"draw-score", "adjudication.draw_score", intDefault(0), "draw adjudication: both engines' scores within ±N centipawns ..."},
 		{"draw-moves", "adjudication.draw_moves", intDefault(0), "... for N consecutive moves each ... (0: off)"},
 		{"draw-from", "adjudication.draw_move_from", intDefault(0), "... from move N on is a draw"},
@@ -75,7 +76,7 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"tournaments.toml keeps the referee at move 100 as its default.\n" +
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
 	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
-	"-resign ... twosided=true -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
+	"-resign ... [twosided=true] -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
