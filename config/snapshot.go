@@ -104,6 +104,10 @@ func snapshotLimits(l Limits) snapshot.Limits {
 	return s
 }
 
+// String says the limit in words, as the report's header does ("5000
+// nodes per move", "time control 40/60+0.6"): the stored form's.
+func (l Limits) String() string { return snapshotLimits(l).String() }
+
 // SameAs reports whether l and o give the same games: the same kind and
 // budget, and for time limits the same margin.
 func (l Limits) SameAs(o Limits) bool { return snapshotLimits(l) == snapshotLimits(o) }

@@ -43,8 +43,8 @@ func pgnHeaderFor(t *config.Tournament, white, black string, o openings.Opening)
 	// Limits that differ only in their time margin make no odds tags:
 	// the tags cannot say the margin.
 	odds := [2][2]string{
-		{h.timeControl, describeLimits(limits[0])},
-		{pgnTimeControlOf(limits[1]), describeLimits(limits[1])},
+		{h.timeControl, limits[0].String()},
+		{pgnTimeControlOf(limits[1]), limits[1].String()},
 	}
 	if odds[0] != odds[1] {
 		h.odds = &odds

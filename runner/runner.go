@@ -403,33 +403,16 @@ func describeTournamentLimits(t *config.Tournament) string {
 	var own []string
 	for _, name := range t.Engines {
 		if l := t.LimitsOf(name); !l.SameAs(t.Limits) {
-			own = append(own, name+": "+describeLimits(l))
+			own = append(own, name+": "+l.String())
 		}
 	}
 	switch {
 	case len(own) == 0:
-		return describeLimits(t.Limits)
+		return t.Limits.String()
 	case len(own) == len(t.Engines):
 		return strings.Join(own, ", ")
 	}
-	return describeLimits(t.Limits) + " (" + strings.Join(own, ", ") + ")"
-}
-
-// describeLimits is the per-move limit in words.
-func describeLimits(l config.Limits) string {
-	switch {
-	case l.Nodes > 0 && l.NodesJitter > 0:
-		return fmt.Sprintf("%d nodes per move (±%.0f%%)", l.Nodes, 100*l.NodesJitter)
-	case l.Nodes > 0:
-		return fmt.Sprintf("%d nodes per move", l.Nodes)
-	case l.Depth > 0:
-		return fmt.Sprintf("depth %d per move", l.Depth)
-	case l.MoveTime > 0:
-		return fmt.Sprintf("%v per move", l.MoveTime)
-	case l.TC != nil:
-		return "time control " + l.TC.Text
-	}
-	return "no limit"
+	return t.Limits.String() + " (" + strings.Join(own, ", ") + ")"
 }
 
 // engineDescription is the engine's resolved options as stored.
