@@ -129,18 +129,9 @@ func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error)
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
 	defer rows.Close()
-	dest := append(fs.values(), &g.PGN)
-	var out []record.Game
-	for rows.Next() {
-		g = record.Game{}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("reading games: %w", err)
-		}
-		t.setGame(&g)
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading games: %w", err)
+	out, err := scanGames(rows, append(fs.values(), &g.PGN), &g, &t)
+	if err != nil {
+		return nil, err
 	}
 	rows.Close()
 	if f.WithMoves {
@@ -438,15 +429,24 @@ func (r *Reader) listGames(ctx context.Context, selection string, args ...any) (
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
 	defer rows.Close()
-	dest := fs.values()
-	out := []record.Game{}
+	out, err := scanGames(rows, fs.values(), &g, &t)
+	if out == nil && err == nil {
+		out = []record.Game{} // the site's JSON lists no games as []
+	}
+	return out, err
+}
+
+// scanGames reads the rows into games through dest, the scan targets of
+// the fields of g and t (nil when there are none).
+func scanGames(rows *sql.Rows, dest []any, g *record.Game, t *gameText) ([]record.Game, error) {
+	var out []record.Game
 	for rows.Next() {
-		g, t = record.Game{}, gameText{}
+		*g, *t = record.Game{}, gameText{}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("reading games: %w", err)
 		}
-		t.setGame(&g)
-		out = append(out, g)
+		t.setGame(g)
+		out = append(out, *g)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
