@@ -106,7 +106,7 @@ func TestMinimalDefaults(t *testing.T) {
 		Seed:        1,
 		Openings:    Openings{Set: "fhr25", Order: "sequential", List: openings.FHR25()},
 		Limits:      Limits{Nodes: 1000, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute},
-		Adjudication: Adjudication{
+		Adjudication: Adjudication{Rules: RulesSelfplay,
 			Move: 100, Policy: "referee", Referee: "plain", RefereeOptions: plain, RefereeNodes: 200000, Margin: 200,
 		},
 	}
@@ -253,7 +253,7 @@ file = "book.EPD"
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantAdj := Adjudication{Move: 80, Policy: "agree", Referee: "plain:ext-check=false", RefereeOptions: referee, RefereeNodes: 5000, Margin: 150,
+	wantAdj := Adjudication{Rules: RulesSelfplay, Move: 80, Policy: "agree", Referee: "plain:ext-check=false", RefereeOptions: referee, RefereeNodes: 5000, Margin: 150,
 		ResignScore: 600, ResignMoves: 3, DrawScore: 10, DrawMoves: 8, DrawMoveFrom: 40}
 	if plain, _ := search.Preset("plain"); referee == plain {
 		t.Fatal("the referee switch changes nothing: the test cannot tell the options apart")

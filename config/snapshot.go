@@ -77,6 +77,10 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		s.Adjudication.DrawScore, s.Adjudication.DrawMoves = ptr(a.DrawScore), a.DrawMoves
 		s.Adjudication.DrawMoveFrom = ptr(a.DrawMoveFrom)
 	}
+	if a.Rules == RulesFastchess && (a.Move > 0 || a.ResignMoves > 0 || a.DrawMoves > 0) {
+		// Only then, so that existing snapshots stay as they are.
+		s.Adjudication.Rules = string(a.Rules)
+	}
 
 	if t.SPRT != nil {
 		s.SPRT = ptr(*t.SPRT)

@@ -38,6 +38,7 @@ const (
 var (
 	formats   = []Format{FormatMatch, FormatGauntlet, FormatRoundRobin}
 	policies  = []Policy{PolicyReferee, PolicyAgree, PolicyDraw}
+	ruleSets  = []AdjudicationRules{RulesSelfplay, RulesFastchess}
 	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String(), stats.BayesianElo.String()}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
@@ -46,7 +47,7 @@ var (
 	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
-	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
+	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "rules", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
 )
 
@@ -457,6 +458,7 @@ func (p *parser) adjudication(t *table) Adjudication {
 		Referee:      DefaultReferee,
 		RefereeNodes: DefaultRefereeNodes,
 		Margin:       DefaultMargin,
+		Rules:        RulesSelfplay,
 	}
 	const maxMoves, maxScore = 100000, 100000
 	intKey := func(k string, lo, hi int64, dst *int) {
@@ -484,6 +486,9 @@ func (p *parser) adjudication(t *table) Adjudication {
 		a.RefereeNodes = n
 	}
 	intKey("margin", 0, maxScore, &a.Margin)
+	if s, ok := oneOf(t, "rules", ruleSets); ok {
+		a.Rules = s
+	}
 	intKey("resign_score", 0, maxScore, &a.ResignScore)
 	intKey("resign_moves", 0, maxMoves, &a.ResignMoves)
 	if twoSided, ok := t.boolean("resign_two_sided"); ok {
@@ -492,7 +497,12 @@ func (p *parser) adjudication(t *table) Adjudication {
 	intKey("draw_score", 0, maxScore, &a.DrawScore)
 	intKey("draw_moves", 0, maxMoves, &a.DrawMoves)
 	intKey("draw_move_from", 0, maxMoves, &a.DrawMoveFrom)
-	if (a.ResignScore > 0) != (a.ResignMoves > 0) {
+	switch {
+	case a.Rules == RulesFastchess && a.ResignScore > 0 && a.ResignMoves == 0:
+		// fastchess's score defaults to 0 (resign_adjudication.hpp:12),
+		// a meaningful threshold there; its movecount must be given.
+		p.errf(t.path, "resign_score = %d needs resign_moves > 0 (resign adjudication is off while resign_moves = 0)", a.ResignScore)
+	case a.Rules != RulesFastchess && (a.ResignScore > 0) != (a.ResignMoves > 0):
 		p.errf(t.path, "resign_score = %d and resign_moves = %d: set both > 0 to enable resign adjudication, or neither", a.ResignScore, a.ResignMoves)
 	}
 	if a.DrawMoves == 0 && (a.DrawScore > 0 || a.DrawMoveFrom > 0) {

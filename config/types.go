@@ -173,9 +173,26 @@ const (
 	PolicyDraw    Policy = "draw"
 )
 
+// AdjudicationRules says whose rules the resign, draw and move-limit keys
+// follow, as the config's rules key names them.
+type AdjudicationRules string
+
+// Adjudication rules.
+const (
+	// RulesSelfplay: each side's run of moves counts (draw from move
+	// draw_move_from on), and move counts from the initial position.
+	RulesSelfplay AdjudicationRules = "selfplay"
+	// RulesFastchess: fastchess 1.x's -draw, -resign and -maxmoves exactly
+	// (app/src/matchmaking/match/match.hpp DrawTracker, ResignTracker,
+	// MaxMovesTracker; Match::adjudicate in match.cpp).
+	RulesFastchess AdjudicationRules = "fastchess"
+)
+
 // Adjudication ends games early.
 type Adjudication struct {
-	Move    int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never)
+	// Rules: whose rules the keys below follow (default RulesSelfplay).
+	Rules   AdjudicationRules
+	Move    int    // stop before White's move Move+1, i.e. after 2*Move plies from the initial position (default 100; 0 = never); under RulesFastchess after 2*Move plies of the engines
 	Policy  Policy // referee (default) | agree | draw
 	Referee string // variant spec of the referee search (default "plain")
 	// RefereeOptions is Referee resolved (search.ParseVariant) and

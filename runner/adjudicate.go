@@ -21,6 +21,19 @@ type adjudicator struct {
 	resignRun  [2]int // consecutive moves with score <= -ResignScore
 	winningRun [2]int // consecutive moves with score >= ResignScore
 	drawRun    [2]int // consecutive moves with |score| <= DrawScore
+
+	fc fastchessTrackers // under config.RulesFastchess
+}
+
+// beforeMove applies the adjudication due before the side to move in a
+// plays, once the rules of chess have not ended the game: fastchess's
+// resign and draw rules under config.RulesFastchess; atLimit says the move
+// limit is reached (atMoveLimit decides the game).
+func (j *adjudicator) beforeMove(a *arbiter) (result outcome.Result, reason string, atLimit bool) {
+	if j.cfg.Rules == config.RulesFastchess {
+		return j.fastchessVerdict(a)
+	}
+	return "", "", j.cfg.Move > 0 && a.pliesFromInitial() >= 2*j.cfg.Move
 }
 
 // afterMove records side's score for the move it just played (a holds the
@@ -90,6 +103,12 @@ func (j *adjudicator) atMoveLimit(ctx context.Context, a *arbiter, referee engin
 	// cutechess-cli's and fastchess's texts ("Draw by adjudication",
 	// "White wins by adjudication"), then ours after ": ".
 	at := fmt.Sprintf("at move %d", c.Move)
+	if c.Rules == config.RulesFastchess {
+		if c.Policy == config.PolicyDraw {
+			return outcome.Draw, "Draw by adjudication" // fastchess's -maxmoves (match.cpp:798-805)
+		}
+		at = fmt.Sprintf("after %d moves of each engine", c.Move)
+	}
 	switch c.Policy {
 	case config.PolicyDraw:
 		return outcome.Draw, adjudicated(outcome.Draw, at)

@@ -139,7 +139,12 @@ func (p *gamePlay) turn(ctx context.Context, referee engines.Engine) (over bool,
 		p.end(r.result, r.termination, r.reason)
 		return true, nil
 	}
-	if lim := p.t.Adjudication.Move; lim > 0 && a.pliesFromInitial() >= 2*lim {
+	result, reason, atLimit := p.adj.beforeMove(a)
+	if result != "" {
+		p.end(result, record.Adjudication, reason)
+		return true, nil
+	}
+	if atLimit {
 		result, reason := p.adj.atMoveLimit(ctx, a, referee, p.job.opening.StartFEN, p.moves)
 		if ctx.Err() != nil {
 			return false, errAbandoned
@@ -181,7 +186,11 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 	i := res.Info
 	p.g.Moves = append(p.g.Moves, record.Move{Ply: len(p.moves), UCI: res.Move, SAN: san, Score: int(i.Score),
 		Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
-	if result, reason := p.adj.afterMove(side, i.Score, a); result != "" {
+	if p.t.Adjudication.Rules == config.RulesFastchess {
+		// An external engine's search without a score line has
+		// BoundNone; the in-process search always scores.
+		p.adj.fastchessAfterMove(side, i.Score, !p.job.external[us] || i.Bound != engines.BoundNone, a)
+	} else if result, reason := p.adj.afterMove(side, i.Score, a); result != "" {
 		p.end(result, record.Adjudication, reason)
 		return true, nil
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"selfplay/config"
 )
 
 // fastchess's and cutechess-cli's options, as fastchess 1.x defines them
@@ -224,10 +226,13 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 			return 1, nil
 		}
 		return 0, nil
-	case "maxmoves":
+	case "maxmoves": // the engines' moves only, a draw (match.hpp:133-146, match.cpp:798)
+		if _, err := positive(value); err != nil {
+			return 1, err // fastchess's -maxmoves 0 would draw every game before its first move
+		}
 		fc.flag("-maxmoves", "-move", value)
 		fc.flag("-maxmoves", "-policy", "draw")
-		fc.note("-maxmoves %s: adjudicated a draw before White's move %s+1 counted from the initial position, openings included (fastchess counts the engines' moves only)", value, value)
+		fc.fastchessRules("-maxmoves")
 		return 1, nil
 	case "tournament":
 		return 1, fc.tournament(value)
@@ -380,9 +385,18 @@ func (fc *fastchessArgs) sprt(kvs [][2]string) error {
 	return nil
 }
 
+// fastchessRules has -draw, -resign and -maxmoves follow fastchess's rules
+// (adjudication.rules = "fastchess").
+func (fc *fastchessArgs) fastchessRules(option string) {
+	if fc.origin["-adjudication-rules"] != "" {
+		return
+	}
+	fc.flag(option, "-adjudication-rules", string(config.RulesFastchess))
+}
+
 // draw rewrites -draw movenumber= movecount= score= (fastchess's defaults
-// 0, 1, 0) to -draw-from, -draw-moves, -draw-score; see the guide for how
-// the rules differ.
+// 0, 1, 0: app/src/types/draw_adjudication.hpp) to -draw-from,
+// -draw-moves, -draw-score under fastchess's rules.
 func (fc *fastchessArgs) draw(kvs [][2]string) error {
 	flags := map[string]string{"movenumber": "-draw-from", "movecount": "-draw-moves", "score": "-draw-score"}
 	count := "1"
@@ -397,13 +411,19 @@ func (fc *fastchessArgs) draw(kvs [][2]string) error {
 		}
 		fc.flag("-draw "+kv[0]+"=", f, kv[1])
 	}
+	if _, err := positive(count); err != nil {
+		// fastchess's movecount=0 would draw every game from movenumber on.
+		return fmt.Errorf("movecount=%s: want a positive integer", count)
+	}
 	fc.flag("-draw movecount=", "-draw-moves", count)
+	fc.fastchessRules("-draw")
 	return nil
 }
 
 // resign rewrites -resign movecount= score= twosided= (fastchess's
-// defaults 1, 0, false) to -resign-moves, -resign-score and, for the
-// one-sided rule, -resign-two-sided false.
+// defaults 1, 0, false: app/src/types/resign_adjudication.hpp) to
+// -resign-moves, -resign-score and, for the one-sided rule,
+// -resign-two-sided false, under fastchess's rules.
 func (fc *fastchessArgs) resign(kvs [][2]string) error {
 	count, twoSided := "1", false
 	for _, kv := range kvs {
@@ -421,10 +441,15 @@ func (fc *fastchessArgs) resign(kvs [][2]string) error {
 			return fmt.Errorf("unknown key %q", kv[0])
 		}
 	}
+	if _, err := positive(count); err != nil {
+		// fastchess's movecount=0 would have the first negative score resign.
+		return fmt.Errorf("movecount=%s: want a positive integer", count)
+	}
 	fc.flag("-resign movecount=", "-resign-moves", count)
 	if !twoSided {
 		fc.flag("-resign twosided=", "-resign-two-sided", "false")
 	}
+	fc.fastchessRules("-resign")
 	return nil
 }
 

@@ -63,13 +63,17 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-draw movenumber=40 movecount=8 score=10 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 option.Hash=16 name=e-dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
 			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
-				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -openings book.epd -order random -seed 42 -rounds 2"},
+				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -adjudication-rules fastchess -openings book.epd -order random -seed 42 -rounds 2"},
 		// twosided=false is the default spelled out; twosided=true is
-		// selfplay's own default rule.
+		// selfplay's own default rule. fastchess's options follow its
+		// rules (adjudication.rules = "fastchess"), where score=0 is a
+		// threshold (resign_adjudication.hpp:12 defaults it to 0).
 		{"one-sided", "fhr plain -nodes 1 -resign movecount=3 score=400 twosided=false",
-			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -resign-two-sided false"},
+			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -resign-two-sided false -adjudication-rules fastchess"},
 		{"two-sided", "fhr plain -nodes 1 -resign movecount=3 score=400 twosided=true",
-			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3"},
+			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -adjudication-rules fastchess"},
+		{"score 0", "fhr plain -nodes 1 -resign movecount=3 twosided=true -draw movecount=2",
+			"fhr plain -nodes 1 -resign-moves 3 -draw-moves 2 -adjudication-rules fastchess"},
 		// fastchess's README.md example (no book: fastchess starts every game
 		// from the initial position, selfplay from its default fhr25 set, so
 		// 200 rounds are 8 passes over its 25 openings).
@@ -94,7 +98,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		{"each", "fhr -engine cmd=sf -each tc=10+0.1 option.Hash=32 option.Threads=1",
 			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
-			"fhr plain -depth 2 -move 60 -policy draw -openings two-ply -sprt 0,5"},
+			"fhr plain -depth 2 -move 60 -policy draw -adjudication-rules fastchess -openings two-ply -sprt 0,5"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
 			"cmd=a depth=3 cmd=b depth=4 -format gauntlet"},
 	}
@@ -137,7 +141,13 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -tb /syzygy", "fastchess's -tb is not supported yet"},
 		{"fhr plain -nodes 1 -no-such-option", "-no-such-option"},
 		// The config's errors name the fastchess option as written.
-		{"fhr plain -nodes 1 -resign movecount=3 score=0 twosided=true", "-resign score=, -resign movecount=: resign_score = 0"},
+		{"fhr plain -nodes 1 -draw movecount=2 score=-5", "-draw score=: -5 is out of range"},
+		// movecount=0 and -maxmoves 0 would adjudicate every game at once
+		// in fastchess (match.hpp:61, :103, :141).
+		{"fhr plain -nodes 1 -resign movecount=0 score=400", "-resign: movecount=0: want a positive integer"},
+		{"fhr plain -nodes 1 -draw movecount=0", "-draw: movecount=0: want a positive integer"},
+		{"fhr plain -nodes 1 -maxmoves 0", `-maxmoves: "0": want a positive integer`},
+		{"fhr plain -nodes 1 -adjudication-rules cutechess", `-adjudication-rules: unknown value "cutechess"`},
 		{"fhr plain -nodes 1 -srand -3", "-srand: -3 is out of range"},
 		{"fhr plain -nodes 1 -sprt elo0=5 elo1=0", "-sprt elo0= elo1=: elo0 (5) must be less than elo1 (0)"},
 		{"fhr plain -nodes 1 -openings file=nofile.epd", "-openings file=: openings: open nofile.epd"},
@@ -162,7 +172,6 @@ func TestFastchessNotes(t *testing.T) {
 		{"-event E", "note: -event E: accepted, not implemented"},
 		{"-pgnout file=x.pgn pv=true", "-pgnout pv=true: not recorded yet"},
 		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
-		{"-maxmoves 80", "note: -maxmoves 80: adjudicated a draw before White's move 80+1 counted from the initial position"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100"}, strings.Fields(tt.args)...)

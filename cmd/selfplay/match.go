@@ -57,6 +57,7 @@ func matchFlags() []matchFlag {
 		{"draw-score", "adjudication.draw_score", intDefault(0), "draw adjudication: both engines' scores within ±N centipawns ..."},
 		{"draw-moves", "adjudication.draw_moves", intDefault(0), "... for N consecutive moves each ... (0: off)"},
 		{"draw-from", "adjudication.draw_move_from", intDefault(0), "... from move N on is a draw"},
+		{"adjudication-rules", "adjudication.rules", textDefault(config.RulesSelfplay), "whose rules -move, -resign-* and -draw-* follow: selfplay or fastchess (its -maxmoves, -resign and -draw exactly; they set it)"},
 		{"sprt", "sprt", &textSetting{}, "stop the match when the SPRT of ELO0 against ELO1 decides, e.g. 0,5 (matches only)"},
 		{"alpha", "sprt.alpha", floatDefault(config.DefaultSPRTAlpha), "the SPRT's false positive rate"},
 		{"beta", "sprt.beta", floatDefault(config.DefaultSPRTBeta), "the SPRT's false negative rate"},

@@ -58,7 +58,8 @@ type Snapshot struct {
 // Adjudication: move; with move > 0 the policy, margin (referee and
 // agree) and for the referee policy referee, referee_nodes and
 // referee_options (the referee's resolved switches); resign_* and draw_*
-// when enabled (resign_two_sided only when false).
+// when enabled (resign_two_sided only when false); rules only when
+// "fastchess" and some rule is on.
 type Adjudication struct {
 	DrawMoveFrom   *int   `json:"draw_move_from,omitempty"`
 	DrawMoves      int    `json:"draw_moves,omitempty"`
@@ -72,6 +73,7 @@ type Adjudication struct {
 	ResignMoves    int    `json:"resign_moves,omitempty"`
 	ResignScore    int    `json:"resign_score,omitempty"`
 	ResignTwoSided *bool  `json:"resign_two_sided,omitempty"` // false only: one-sided resign
+	Rules          string `json:"rules,omitempty"`            // "fastchess" only
 }
 
 // Engine is an in-process engine {preset, options
