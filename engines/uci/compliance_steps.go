@@ -190,12 +190,28 @@ func (c *checker) runSearch(s complianceSearch) (searchResult, error) {
 	limit := time.NewTimer(bound)
 	defer limit.Stop()
 	var stopped time.Time
+	sendStop := func() error {
+		stopAt, stopped = nil, time.Now()
+		return c.send("stop")
+	}
+	// A stop waits for the search's first score: on a loaded machine the
+	// engine may not have run its first iteration when stopAfter is over,
+	// and an engine stopped before that has nothing to show (Stockfish
+	// then answers with a bare bestmove). An engine that shows no score
+	// is stopped StopTimeout later (its info step then fails).
+	scored, waitingForScore := false, false
 	for {
 		f, line, err := c.next(limit.C, stopAt)
 		switch {
+		case errors.Is(err, errStopDue) && !scored && !waitingForScore:
+			waitingForScore = true
+			t := time.NewTimer(c.cfg.StopTimeout)
+			defer t.Stop()
+			stopAt = t.C
+			limit.Reset(c.cfg.StopTimeout + bound)
+			continue
 		case errors.Is(err, errStopDue):
-			stopAt, stopped = nil, time.Now()
-			if err := c.send("stop"); err != nil {
+			if err := sendStop(); err != nil {
 				return res, err
 			}
 			continue
@@ -207,6 +223,12 @@ func (c *checker) runSearch(s complianceSearch) (searchResult, error) {
 		switch f[0] {
 		case "info":
 			res.infos = append(res.infos, line)
+			scored = scored || parseInfo(f[1:]).hasScore
+			if scored && waitingForScore && stopped.IsZero() {
+				if err := sendStop(); err != nil {
+					return res, err
+				}
+			}
 		case "bestmove":
 			res.elapsed = time.Since(start)
 			if !stopped.IsZero() {

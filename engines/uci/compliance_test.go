@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"testing"
@@ -50,6 +51,7 @@ func TestComplianceFakes(t *testing.T) {
 	const search = "position fen 3r2k1/p5n1/... w, go wtime 100: "
 	tests := []struct {
 		mode   string
+		delay  string // the fake's -delay; "": 5s
 		margin time.Duration
 		want   []string // substrings of failures(), in order; nil: all pass
 		count  int      // failed steps; -1: not checked
@@ -68,6 +70,9 @@ func TestComplianceFakes(t *testing.T) {
 		// answers within the margin, which load may prevent).
 		{mode: "wait-stop", margin: time.Second, want: []string{search + "a legal bestmove in time: no bestmove within 1.1s of go (bestmove came after a stop sent then)",
 			"go wtime 100: info lines: skipped"}, count: -1},
+		// A stop before its first iteration ends gets a bare bestmove (as
+		// Stockfish's on a loaded machine): the stop waits for a score.
+		{mode: "late-score", delay: "300ms", margin: 2 * time.Second},
 		// Answers stop 5s late: fatal at the first search.
 		{mode: "slow-stop", margin: 100 * time.Millisecond, want: []string{search + "a legal bestmove in time: no bestmove within 200ms of go, nor 100ms after a stop then",
 			"info lines: skipped", "quit: the engine exits: skipped"}, count: 1},
@@ -75,7 +80,8 @@ func TestComplianceFakes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
-			cfg := fakeConfig("-mode", tc.mode, "-delay", "5s")
+			delay := cmp.Or(tc.delay, "5s")
+			cfg := fakeConfig("-mode", tc.mode, "-delay", delay)
 			cfg.InitTimeout, cfg.StopTimeout = time.Second, tc.margin
 			if tc.want == nil {
 				cfg.InitTimeout = time.Minute

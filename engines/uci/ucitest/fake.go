@@ -32,6 +32,10 @@
 //	mate-as-cp      like legal, with a score cp 31990 (a mate as cp)
 //	illegal-pv      like legal, with a pv whose second move is illegal
 //	slow-stop       like wait-stop, but answer stop only after -delay
+//	late-score      like legal, but a go without a limit due soon (infinite,
+//	                or a clock of 10 minutes) runs to stop, and a stop
+//	                within -delay of go gets a bare bestmove, as an engine
+//	                stopped before its first iteration ends (Stockfish)
 //
 // -ready-delay delays every readyok; -stderr-flood writes that many bytes
 // to stderr on each go (in lines of 100 bytes) before answering.
@@ -159,6 +163,7 @@ type fake struct {
 	game     *chess.Game
 	searches int  // go commands so far
 	waiting  bool // wait-stop: a go awaits its stop
+	goAt     time.Time
 }
 
 func (f *fake) say(format string, args ...any) {
@@ -195,12 +200,16 @@ func (f *fake) run(in *bufio.Scanner) {
 			}
 			f.game = g
 		case "go":
-			f.goSearch()
+			f.goSearch(w[1:])
 		case "stop":
 			if f.waiting {
 				f.waiting = false
 				if f.mode == "slow-stop" {
 					time.Sleep(f.delay)
+				}
+				if f.mode == "late-score" && time.Since(f.goAt) < f.delay {
+					f.say("bestmove %s", chess.UCINotation{}.Encode(f.game.Position(), f.game.ValidMoves()[0]))
+					continue
 				}
 				f.play()
 			}
@@ -240,8 +249,9 @@ func (f *fake) uci() {
 }
 
 // goSearch answers go as the mode has it.
-func (f *fake) goSearch() {
+func (f *fake) goSearch(args []string) {
 	f.searches++
+	f.goAt = time.Now()
 	if f.stderrFlood > 0 {
 		line := strings.Repeat("e", 99) + "\n"
 		w := bufio.NewWriterSize(os.Stderr, 64<<10)
@@ -272,6 +282,11 @@ func (f *fake) goSearch() {
 	case "hang":
 	case "wait-stop", "slow-stop":
 		f.waiting = true
+	case "late-score":
+		f.waiting = slices.Contains(args, "infinite") || slices.Contains(args, "600000")
+		if !f.waiting {
+			f.play()
+		}
 	case "garbage":
 		for i := 0; i < 500; i++ {
 			f.say("%%%% garbage %d @@", i)
