@@ -406,5 +406,5 @@ func (p *progress) finish() {
 	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
 		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntlet, p.sprt)
 	}
-	p.printLines(append(lines, endLine(p.output))...)
+	p.printLines(append(lines, endLines(p.output, p.sprt)...)...)
 }

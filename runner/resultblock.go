@@ -22,7 +22,7 @@ type OutputFormat string
 const (
 	outputNone      OutputFormat = ""          // no result block
 	outputCutechess OutputFormat = "cutechess" // cutechess-cli's results, "Finished match"
-	outputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Tournament finished"
+	outputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Finished match"
 )
 
 // ParseOutputFormat reads a format's name.
@@ -66,15 +66,34 @@ func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engi
 	return nil
 }
 
-// endLine is the format's last line of a tournament.
-func endLine(f OutputFormat) string {
+// endLines are the format's last lines of a tournament: cutechess-cli's
+// "Finished match" (enginematch.cpp:166); fastchess's "Finished match"
+// (main.cpp:59), after its "SPRT ([elo0, elo1]) completed - H0 was
+// accepted" when the test decided (roundrobin.cpp:154-163, getElo at
+// sprt.cpp:332). fastchess also says "completed - H1 was accepted" of a
+// test that reached its last game undecided; selfplay does not claim a
+// decision that was not taken.
+func endLines(f OutputFormat, s *sprtState) []string {
 	switch f {
 	case outputCutechess:
-		return "Finished match"
+		return []string{"Finished match"}
 	case outputFastchess:
-		return "Tournament finished"
+		if !s.enabled() {
+			return []string{"Finished match"}
+		}
+		test, r := s.run.Test(), s.result()
+		var accepted string
+		switch r.State {
+		case stats.SPRTAcceptH0:
+			accepted = "H0"
+		case stats.SPRTAcceptH1:
+			accepted = "H1"
+		default:
+			return []string{"Finished match"}
+		}
+		return []string{fmt.Sprintf("SPRT ([%.2f, %.2f]) completed - %s was accepted", test.Elo0, test.Elo1, accepted), "Finished match"}
 	}
-	return ""
+	return nil
 }
 
 // engineTotal is an engine's results against the field.

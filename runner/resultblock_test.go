@@ -95,8 +95,23 @@ func TestResultBlocks(t *testing.T) {
 	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, false, decided); !strings.HasSuffix(got[4], " - H1 was accepted") {
 		t.Errorf("accepted: %q", got[4])
 	}
-	if endLine(outputCutechess) != "Finished match" || endLine(outputFastchess) != "Tournament finished" {
-		t.Errorf("end lines %q, %q", endLine(outputCutechess), endLine(outputFastchess))
+	// The end lines: fastchess main.cpp:59 and roundrobin.cpp:154-163.
+	undecided := &sprtState{run: stats.NewSPRTRun(test)}
+	for _, c := range []struct {
+		format OutputFormat
+		sprt   *sprtState
+		want   []string
+	}{
+		{outputCutechess, nil, []string{"Finished match"}},
+		{outputCutechess, decided, []string{"Finished match"}},
+		{outputFastchess, nil, []string{"Finished match"}},
+		{outputFastchess, undecided, []string{"Finished match"}},
+		{outputFastchess, decided, []string{"SPRT ([0.00, 5.00]) completed - H1 was accepted", "Finished match"}},
+		{outputNone, nil, nil},
+	} {
+		if got := endLines(c.format, c.sprt); !slices.Equal(got, c.want) {
+			t.Errorf("%s end lines %q, want %q", c.format, got, c.want)
+		}
 	}
 }
 

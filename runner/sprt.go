@@ -27,7 +27,7 @@ func newSPRTState(t *config.Tournament, tally *standings.Tally) *sprtState {
 	return s
 }
 
-func (s *sprtState) enabled() bool { return s.run != nil }
+func (s *sprtState) enabled() bool { return s != nil && s.run != nil }
 
 // update evaluates the test on the tally's complete pairs, unless it has
 // already decided.
