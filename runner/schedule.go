@@ -48,7 +48,7 @@ func (s *schedule) job(i int) (gameJob, error) {
 	pair, index := i/2, i%2
 	round, k := pair/s.perRound, pair%s.perRound
 	if round != s.round {
-		ordered, err := openings.Order(s.t.Openings.List, s.t.Openings.Order, s.t.Seed+uint64(round))
+		ordered, err := openings.Order(s.t.Openings.List, s.t.Openings.Order, s.t.Seed+uint64(round), 1)
 		if err != nil {
 			return gameJob{}, err
 		}

@@ -20,7 +20,7 @@ func eagerSchedule(t *config.Tournament) ([]gameJob, error) {
 	var jobs []gameJob
 	pair := 0
 	for r := 0; r < t.Rounds; r++ {
-		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
+		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r), 1)
 		if err != nil {
 			return nil, err
 		}
