@@ -591,10 +591,10 @@ func (p *parser) checkGamesPerOpening(t *table, tr Tournament) bool {
 	pairings := pairingCount(tr.Format, len(tr.Engines))
 	switch {
 	case pairings != 1:
-		t.errf("games_per_opening", "1 applies to a tournament of one pairing (this one has %d)", pairings)
+		t.errf("games_per_opening", "one game per opening applies to a tournament of one pairing (this one has %d)", pairings)
 		return false
 	case len(tr.Openings.List)%2 == 1 && tr.Rounds%2 == 1:
-		t.errf("games_per_opening", "1 with %d openings and %d rounds is an odd number of games: the games are played in pairs (make rounds even)", len(tr.Openings.List), tr.Rounds)
+		t.errf("games_per_opening", "one game per opening with %d openings and %d rounds is an odd number of games: the games are played in pairs (make rounds even)", len(tr.Openings.List), tr.Rounds)
 		return false
 	}
 	return true

@@ -2,6 +2,7 @@ package openings
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -133,5 +134,34 @@ func TestOrderStart(t *testing.T) {
 	}
 	if _, err := Order(list, OrderSequential, 1, 0); err == nil {
 		t.Error("start 0: no error")
+	}
+}
+
+// fastchess 1.8.2 (v1.8.2-alpha, f618e345) with "-openings file=book50.epd
+// format=epd order=random start=S -srand 42" played the book's lines in
+// this order (cmd/selfplay/testdata/fastchess-schedule: random1.txt, the
+// first 50 rounds), and with start=123457 -srand 18446744073709551557 (a
+// seed over selfplay's int64 seed key) these 12 (bigseed, -rounds 12).
+func TestOrderFastchessRandom(t *testing.T) {
+	list := make([]Opening, 50)
+	for i := range list {
+		list[i] = Opening{ID: strconv.Itoa(i + 1)}
+	}
+	for _, tt := range []struct {
+		seed  uint64
+		start int
+		want  string
+	}{
+		{42, 1, "7 40 13 3 50 29 47 39 4 33 46 42 37 24 48 10 6 5 20 34 2 49 28 31 38 36 26 9 17 19 18 32 43 44 1 25 23 22 16 21 12 27 15 35 30 11 41 45 14 8"},
+		{18446744073709551557, 123457, "39 37 34 13 21 16 25 47 4 5 49 9"},
+	} {
+		got, err := Order(list, OrderFastchessRandom, tt.seed, tt.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Fields(tt.want)
+		if g := ids(got)[:len(want)]; !slices.Equal(g, want) {
+			t.Errorf("seed %d start %d: %v, want %v", tt.seed, tt.start, g, want)
+		}
 	}
 }
