@@ -79,8 +79,9 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"fastchess) unless -move, -policy, -referee, -referee-nodes or -margin is given;\n" +
 	"tournaments.toml keeps the referee at move 100 as its default.\n" +
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
-	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
-	"-resign ... [twosided=true] -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
+	"-openings file=F format=epd order=random start=N -srand -games 2 -rounds N (N game pairs) -repeat -noswap\n" +
+	"-reverse -sprt elo0= elo1= -draw -resign ... [twosided=true] -maxmoves -tournament ... (the guide lists\n" +
+	"them; -print-config shows the config)."
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
