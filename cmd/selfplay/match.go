@@ -173,13 +173,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if err := block.set(&opts); err != nil {
 		return err
 	}
-	first := m
-	if fc.pairs > 0 && fc.games == 1 {
-		// Two passes for the first parse, which counts the openings: one
-		// pass over an odd number of them is an odd number of games.
-		first.Settings = append(slices.Clip(m.Settings), config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(2)})
-	}
-	cfg, text, err := parseMatch(ctx, first)
+	cfg, text, err := parseMatch(ctx, fc.firstParse(m))
 	if err == nil && fc.pairs > 0 {
 		cfg, text, err = fastchessRounds(ctx, m, cfg, fc.pairs, &opts)
 	}
@@ -216,6 +210,17 @@ func parseMatch(ctx context.Context, m config.MatchArgs) (*config.File, string, 
 		return nil, "", usageErrorf("%s", indentLines(err.Error()))
 	}
 	return cfg, text, nil
+}
+
+// firstParse is the match to parse first: with fastchess's -rounds, the
+// parse that counts the openings, before fastchessRounds. With -games 1 it
+// has two passes: one over an odd number of openings would be an odd
+// number of games.
+func (fc fastchessArgs) firstParse(m config.MatchArgs) config.MatchArgs {
+	if fc.pairs > 0 && fc.games == 1 {
+		m.Settings = append(slices.Clip(m.Settings), config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(2)})
+	}
+	return m
 }
 
 // fastchessRounds plays fastchess's -rounds N: N rounds of one opening
