@@ -31,6 +31,14 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	}
 
 	s.Openings.Order = string(t.Openings.Order)
+	// The new keys only when set, so that existing snapshots stay as they are.
+	if t.Openings.Offset > 0 {
+		s.Openings.Start = t.Openings.Offset + 1
+	}
+	if t.OneGamePerOpening {
+		s.GamesPerOpening = 1
+	}
+	s.NoSwap, s.Reverse = t.NoSwap, t.Reverse
 	if t.Openings.File != "" {
 		if t.Openings.Hash == "" {
 			return snapshot.Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)

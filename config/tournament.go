@@ -44,8 +44,8 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
-	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
+	openingsKeys     = []string{"set", "file", "plies", "order", "start", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "rules", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
@@ -97,6 +97,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	if s, ok := t.integer("seed", 0, math.MaxInt64); ok {
 		tr.Seed = uint64(s)
 	}
+	p.colours(t, &tr)
 
 	var ot *table
 	if o, ok := t.sub("openings"); ok {
@@ -141,6 +142,9 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		return Tournament{}, false
 	}
 	tr.Openings.List, tr.Openings.Hash = list, hash
+	if !p.checkGamesPerOpening(t, tr) {
+		return Tournament{}, false
+	}
 	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines)), len(list), tr.Rounds); err != nil {
 		key := "rounds"
 		if !t.has("rounds") {
@@ -265,6 +269,9 @@ func (p *parser) openingsSpec(t *table) Openings {
 	o := Openings{Order: openings.OrderSequential}
 	if order, ok := oneOf(t, "order", openings.Orderings()); ok {
 		o.Order = order
+	}
+	if s, ok := t.integer("start", 1, math.MaxInt32); ok {
+		o.Offset = int(s) - 1
 	}
 	if t.has("set") && t.has("file") {
 		p.errf(t.path, "both set and file given: want one of them")
@@ -568,4 +575,37 @@ func (p *parser) bookSettings(t *table, o *Openings, isBook bool) {
 	} else if t.has("count") {
 		t.errf("count", "count applies only to choice = %q (choice %q gives one opening)", openings.ChoiceWeighted, o.Choice)
 	}
+}
+
+// colours reads games_per_opening, noswap and reverse: how openings and
+// colours go to the games (fastchess's and cutechess-cli's -games 1,
+// -noswap, -reverse).
+func (p *parser) colours(t *table, tr *Tournament) {
+	if g, ok := t.integer("games_per_opening", 1, 2); ok {
+		tr.OneGamePerOpening = g == 1
+	}
+	if b, ok := t.boolean("noswap"); ok {
+		tr.NoSwap = b
+	}
+	if b, ok := t.boolean("reverse"); ok {
+		tr.Reverse = b
+	}
+}
+
+// checkGamesPerOpening checks that games_per_opening = 1 still makes
+// whole game pairs of one pairing: a pair is two consecutive games.
+func (p *parser) checkGamesPerOpening(t *table, tr Tournament) bool {
+	if !tr.OneGamePerOpening {
+		return true
+	}
+	pairings := pairingCount(tr.Format, len(tr.Engines))
+	switch {
+	case pairings != 1:
+		t.errf("games_per_opening", "one game per opening applies to a tournament of one pairing (this one has %d)", pairings)
+		return false
+	case len(tr.Openings.List)%2 == 1 && tr.Rounds%2 == 1:
+		t.errf("games_per_opening", "one game per opening with %d openings and %d rounds is an odd number of games: the games are played in pairs (make rounds even)", len(tr.Openings.List), tr.Rounds)
+		return false
+	}
+	return true
 }

@@ -84,6 +84,15 @@ type Tournament struct {
 	Rounds      int    // passes over the opening set (default 1)
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
+	// OneGamePerOpening is games_per_opening = 1 (fastchess's and
+	// cutechess-cli's -games 1): each game takes the next opening, and a
+	// pair is two consecutive openings. false (2, the default): each
+	// opening is a game pair, both colours.
+	OneGamePerOpening bool
+	// NoSwap keeps the pairing's first engine White in every game
+	// (-noswap); Reverse gives the second engine White where the first
+	// would have it (-reverse). Both: the second engine is always White.
+	NoSwap, Reverse bool
 
 	Openings Openings
 	// Limits are the tournament's limits. With every engine carrying its
@@ -124,7 +133,8 @@ type Openings struct {
 	File   string            // .epd, .pgn or .bin (Polyglot book) path, resolved against File.Dir
 	Format string            // "epd" | "pgn" | "polyglot"; "" (default): by File's extension
 	Plies  int               // PGN: plies taken from each game; book: the most book moves (default 8 for both)
-	Order  openings.Ordering // sequential (default) | random
+	Order  openings.Ordering // sequential (default) | random | fastchess-random
+	Offset int               // the start key less 1: the ordered list starts at its (Offset mod len)th opening
 	Choice string            // book only: "weighted" (default, seeded) | "best"
 	Count  int               // book with choice "weighted": distinct openings drawn (default 100)
 

@@ -305,8 +305,11 @@ func TestLoad(t *testing.T) {
 	if _, sum, err := loadHashed(Spec{File: pgn, Plies: 3}); err == nil || sum != "" {
 		t.Errorf("loadHashed of a too short PGN = %q, %v", sum, err)
 	}
-	if !slices.Equal(SetNames(), []string{"fhr25", "two-ply"}) {
+	if !slices.Equal(SetNames(), []string{"fhr25", "two-ply", "startpos"}) {
 		t.Errorf("SetNames() = %v", SetNames())
+	}
+	if list, _, err := loadHashed(Spec{Set: "startpos"}); err != nil || len(list) != 1 || list[0].StartFEN != StandardStartFEN || len(list[0].Moves) != 0 {
+		t.Errorf("loadHashed(startpos) = %v, %v", list, err)
 	}
 }
 

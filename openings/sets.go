@@ -14,10 +14,13 @@ const (
 	SetFHR25 = "fhr25"
 	// setTwoPly is all 400 two-ply openings from the initial position.
 	setTwoPly = "two-ply"
+	// SetStartpos is the initial position alone, no book moves: the games
+	// of fastchess and cutechess-cli without -openings.
+	SetStartpos = "startpos"
 )
 
 // SetNames returns the names of the built-in opening sets.
-func SetNames() []string { return []string{SetFHR25, setTwoPly} }
+func SetNames() []string { return []string{SetFHR25, setTwoPly, SetStartpos} }
 
 // builtin returns the named built-in set and whether it exists.
 func builtin(name string) ([]Opening, bool) {
@@ -26,6 +29,8 @@ func builtin(name string) ([]Opening, bool) {
 		return FHR25(), true
 	case setTwoPly:
 		return TwoPly(), true
+	case SetStartpos:
+		return []Opening{{ID: SetStartpos, Name: "initial position", StartFEN: StandardStartFEN}}, true
 	}
 	return nil, false
 }

@@ -20,7 +20,7 @@ func eagerSchedule(t *config.Tournament) ([]gameJob, error) {
 	var jobs []gameJob
 	pair := 0
 	for r := 0; r < t.Rounds; r++ {
-		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r))
+		ordered, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed+uint64(r), 1)
 		if err != nil {
 			return nil, err
 		}
@@ -141,5 +141,62 @@ func TestTablesCheckedWithConcurrencyOverride(t *testing.T) {
 	}
 	if _, err := st.TournamentByName(context.Background(), "quick"); err == nil {
 		t.Fatal("the tournament was written")
+	}
+}
+
+// One game per opening, -noswap and -reverse, as fastchess schedules them
+// (roundrobin.cpp:85-91, base_scheduler.hpp:64-106): game g (from 0) has
+// opening g mod n with -games 1 and pair g/2's otherwise; its first
+// engine is White when g is even, unless -noswap (always) or -reverse
+// (swapped); start rotates the openings.
+func TestScheduleColoursAndGamesPerOpening(t *testing.T) {
+	list := openings.FHR25()[:3]
+	tests := []struct {
+		name           string
+		single         bool
+		noswap, rev    bool
+		offset         int
+		rounds         int
+		wantOpenings   string // per game
+		wantFirstWhite string // per game: 1 when "a" is White
+	}{
+		{"pairs", false, false, false, 0, 2, "01 01 02 02 03 03 01 01 02 02 03 03", "101010101010"},
+		{"noswap", false, true, false, 0, 1, "01 01 02 02 03 03", "111111"},
+		{"reverse", false, false, true, 0, 1, "01 01 02 02 03 03", "010101"},
+		{"both", false, true, true, 0, 1, "01 01 02 02 03 03", "000000"},
+		{"start 3", false, false, false, 2, 1, "03 03 01 01 02 02", "101010"},
+		{"single", true, false, false, 0, 2, "01 02 03 01 02 03", "101010"},
+		{"single reverse start 2", true, false, true, 1, 2, "02 03 01 02 03 01", "010101"},
+	}
+	for _, tt := range tests {
+		tr := &config.Tournament{Name: "t", Engines: []string{"a", "b"}, Format: config.FormatMatch, Rounds: tt.rounds, Seed: 1,
+			OneGamePerOpening: tt.single, NoSwap: tt.noswap, Reverse: tt.rev,
+			Openings: config.Openings{Set: "fhr25", List: list, Order: openings.OrderSequential, Offset: tt.offset}}
+		s, err := newSchedule(tr)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var ops []string
+		var white strings.Builder
+		for i := range s.total {
+			j, err := s.job(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.pair != i/2 || j.index != i%2 {
+				t.Errorf("%s: game %d is pair %d index %d", tt.name, i, j.pair, j.index)
+			}
+			ops = append(ops, strings.TrimPrefix(j.opening.ID, "fhr-"))
+			white.WriteString(map[bool]string{true: "1", false: "0"}[j.white == "a"])
+		}
+		if got := strings.Join(ops, " "); got != tt.wantOpenings || white.String() != tt.wantFirstWhite {
+			t.Errorf("%s: openings %s, first engine White %s; want %s, %s", tt.name, got, white.String(), tt.wantOpenings, tt.wantFirstWhite)
+		}
+	}
+	// One game per opening: one pairing, whole pairs.
+	odd := &config.Tournament{Name: "t", Engines: []string{"a", "b"}, Format: config.FormatMatch, Rounds: 1, OneGamePerOpening: true,
+		Openings: config.Openings{Set: "fhr25", List: list, Order: openings.OrderSequential}}
+	if _, err := newSchedule(odd); err == nil {
+		t.Error("3 games of one game per opening: no error")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/openings"
 )
 
 // fastchess's and cutechess-cli's options, as fastchess 1.x defines them
@@ -24,6 +25,12 @@ type fastchessArgs struct {
 	// pairs is fastchess's -rounds: game pairs (each round is one opening,
 	// both colours), not selfplay's passes over the openings; 0: not given.
 	pairs int
+	// games is fastchess's -games (or -repeat N): games per round; 0: not
+	// given (2).
+	games int
+	// openings tells that -openings file= was given: without it fastchess
+	// plays every game from the initial position.
+	book  bool
 	notes []string
 	// origin names the fastchess option behind a flag it was rewritten
 	// into ("-resign-score": "-resign score="), for errors.
@@ -67,8 +74,6 @@ var fastchessKeys = map[string][]string{
 
 // fastchessUnsupported are fastchess options with no equivalent yet.
 var fastchessUnsupported = map[string]string{
-	"noswap":            "selfplay plays every opening with both colours",
-	"reverse":           "selfplay's pairs start with the first engine as White",
 	"tb":                "no tablebase adjudication",
 	"tbpieces":          "no tablebase adjudication",
 	"tbignore50":        "no tablebase adjudication",
@@ -129,7 +134,49 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 	}
 	// Without -rounds the match keeps selfplay's default, one pass over
 	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
+	if err := fc.finishGames(); err != nil {
+		return fc, usageErrorf("%v", err)
+	}
+	if mode && !fc.book && !hasOwnOpenings(fc.args) {
+		// fastchess without -openings: the initial position
+		// (opening_book.cpp:28-30 and :55, chess::constants::STARTPOS).
+		fc.flag("(no -openings)", "-openings", openings.SetStartpos)
+	}
 	return fc, nil
+}
+
+// hasOwnOpenings tells that selfplay's own -openings is among args.
+func hasOwnOpenings(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-") == "openings" && strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// finishGames applies -games as fastchess's sanitize step does
+// (app/src/cli/sanitize.cpp:19-26): over 2, -games and -rounds trade
+// places (-rounds defaulting to 2 there); still over 2 is an error. One
+// game per round is games_per_opening = 1.
+func (fc *fastchessArgs) finishGames() error {
+	if fc.games > 2 {
+		rounds := fc.pairs
+		if rounds == 0 {
+			rounds = 2
+		}
+		fc.games, fc.pairs = rounds, fc.games
+		if fc.games > 2 {
+			return fmt.Errorf("-games %d -rounds %d: fastchess plays at most 2 games per round", fc.pairs, fc.games)
+		}
+	}
+	if fc.games == 1 {
+		fc.flag("-games 1", "-games-per-opening", "1")
+	}
+	return nil
 }
 
 var errNotFastchess = fmt.Errorf("not a fastchess option")
@@ -214,17 +261,24 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		fc.flag("-srand", "-seed", value)
 		return 1, nil
 	case "games":
-		if value != "2" {
-			return 1, fmt.Errorf("%q: selfplay plays every opening as a game pair, both colours (-games 2)", value)
-		}
-		return 1, nil
+		n, err := positive(value)
+		fc.games = n
+		return 1, err
 	case "repeat": // fastchess: -repeat [N] sets -games N, 2 by default
 		if _, err := strconv.Atoi(value); err == nil {
-			if value != "2" {
-				return 1, fmt.Errorf("%q: selfplay plays every opening as a game pair (-repeat 2)", value)
-			}
+			n, err := positive(value)
+			fc.games = n
+			return 1, err
+		}
+		fc.games = 2
+		return 0, nil
+	case "noswap", "reverse":
+		// fastchess's take no value; selfplay's own take true or false.
+		if value == "true" || value == "false" {
+			fc.flag("-"+name, "-"+name, value)
 			return 1, nil
 		}
+		fc.flag("-"+name, "-"+name, "true")
 		return 0, nil
 	case "maxmoves": // the engines' moves only, a draw (match.hpp:133-146, match.cpp:798)
 		if _, err := positive(value); err != nil {
@@ -329,6 +383,7 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 		switch k {
 		case "file":
 			file = v
+			fc.book = true
 			fc.flag("-openings file=", "-openings", v)
 		case "format":
 			if v != "epd" && v != "pgn" {
@@ -336,13 +391,15 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 			}
 			format = v
 		case "order":
+			// fastchess's random order is its own shuffle, done once.
+			if v == string(openings.OrderRandom) {
+				v = string(openings.OrderFastchessRandom)
+			}
 			fc.flag("-openings order=", "-order", v)
 		case "plies":
 			plies = v
 		case "start":
-			if v != "1" {
-				return fmt.Errorf("start=%s is not supported yet (openings start at the first)", v)
-			}
+			fc.flag("-openings start=", "-start", v)
 		case "policy":
 			if v != "round" {
 				return fmt.Errorf("policy=%s: only round (fastchess's only policy)", v)

@@ -63,7 +63,18 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-draw movenumber=40 movecount=8 score=10 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 option.Hash=16 name=e-dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
 			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
-				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -adjudication-rules fastchess -openings book.epd -order random -seed 42 -rounds 2"},
+				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -adjudication-rules fastchess -openings book.epd -order fastchess-random -start 1 -seed 42 -rounds 2"},
+		// The same with the start= a worker computes (book_index + cutechess_idx
+		// * pairs: any positive number, here past the 3-position book's end)
+		// and its two -srand, basic_settings' and book_settings' (the last wins,
+		// as in fastchess).
+		{"openbench start",
+			"-repeat -recover -srand 1764131234 -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 name=dev " +
+				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 name=base -openings file=book.epd format=epd order=random start=2461 -srand 936",
+			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -rounds 2"},
+		// cutechess-cli's and fastchess's -noswap, -reverse, -games 1.
+		{"colours", "fhr plain -nodes 1 -noswap -reverse -games 1 -rounds 6 -openings file=book.epd order=sequential",
+			"fhr plain -nodes 1 -noswap true -reverse true -games-per-opening 1 -openings book.epd -order sequential -rounds 2"},
 		// twosided=false is the default spelled out; twosided=true is
 		// selfplay's own default rule. fastchess's options follow its
 		// rules (adjudication.rules = "fastchess"), where score=0 is a
@@ -74,18 +85,17 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr plain -nodes 1 -resign-score 400 -resign-moves 3 -adjudication-rules fastchess"},
 		{"score 0", "fhr plain -nodes 1 -resign movecount=3 twosided=true -draw movecount=2",
 			"fhr plain -nodes 1 -resign-moves 3 -draw-moves 2 -adjudication-rules fastchess"},
-		// fastchess's README.md example (no book: fastchess starts every game
-		// from the initial position, selfplay from its default fhr25 set, so
-		// 200 rounds are 8 passes over its 25 openings).
+		// fastchess's README.md example (no book: every game starts from
+		// the initial position, 200 passes over the one opening).
 		{"readme",
 			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -each tc=10+0.1 -rounds 200 -repeat -concurrency 4",
-			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -rounds 8"},
+			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -openings startpos -rounds 200"},
 		// fastchess's man.md example.
 		{"man",
 			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -openings file=book.epd format=epd order=random " +
 				"-each tc=60+0.6 option.Hash=64 -rounds 200 -repeat -concurrency 4",
 			"cmd=Engine1.exe name=Engine1 tc=60+0.6 option.Hash=64 cmd=Engine2.exe name=Engine2 tc=60+0.6 option.Hash=64 " +
-				"-openings book.epd -order random -rounds 67 -concurrency 4"},
+				"-openings book.epd -order fastchess-random -rounds 67 -concurrency 4"},
 		// man.md's SPRT example: per-engine nodes, st=, plies=, timemargin=, pgn plies.
 		{"sprt",
 			"-engine cmd=a name=A nodes=2000 -engine cmd=b name=B st=0.5 timemargin=50 -openings file=book.pgn format=pgn plies=2 " +
@@ -96,11 +106,11 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000"},
 		// -each's option.Hash is an in-process engine's hash.
 		{"each", "fhr -engine cmd=sf -each tc=10+0.1 option.Hash=32 option.Threads=1",
-			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1"},
+			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1 -openings startpos"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
 			"fhr plain -depth 2 -move 60 -policy draw -adjudication-rules fastchess -openings two-ply -sprt 0,5"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
-			"cmd=a depth=3 cmd=b depth=4 -format gauntlet"},
+			"cmd=a depth=3 cmd=b depth=4 -format gauntlet -openings startpos"},
 	}
 	for _, tt := range tests {
 		got := printConfig(t, strings.Fields(tt.fastchess)...)
@@ -123,14 +133,18 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"-engine name=a", "-engine: no cmd=COMMAND"},
 		{"-engine cmd=a proto=xboard", "proto=xboard: only uci"},
 		{"-engine cmd=a hash=3", `-engine: unknown key "hash"`},
-		{"fhr plain -nodes 1 -games 1", `-games: "1": selfplay plays every opening as a game pair`},
-		{"fhr plain -nodes 1 -repeat 4", `-repeat: "4"`},
-		{"fhr plain -nodes 1 -noswap", "fastchess's -noswap is not supported yet"},
-		{"fhr plain -nodes 1 -reverse", "fastchess's -reverse is not supported yet"},
+		// fastchess trades -games over 2 with -rounds (sanitize.cpp:19-26).
+		{"fhr plain -nodes 1 -games 3 -rounds 5", "-games 3 -rounds 5: fastchess plays at most 2 games per round"},
+		{"fhr plain -nodes 1 -repeat 4 -rounds 3", "-games 4 -rounds 3: fastchess plays at most 2 games per round"},
+		{"fhr plain -nodes 1 -games 0", `-games: "0": want a positive integer`},
+		// selfplay plays games in pairs.
+		{"fhr plain -nodes 1 -games 1 -rounds 3", "-games 1 -rounds 3: an odd number of games; selfplay plays games in pairs"},
+		{"fhr plain -nodes 1 -games 1", "-games 1: one game per opening with 1 openings and 1 rounds is an odd number of games"},
+		{"fhr plain null-r3 -nodes 1 -games 1 -rounds 4 -format gauntlet", "-games 1: one game per opening applies to a tournament of one pairing (this one has 2)"},
+		{"fhr plain -nodes 1 -noswap=maybe", `-noswap "maybe": want true or false`},
 		{"fhr plain -nodes 1 -tournament knockout", "knockout tournaments are not supported yet"},
-		// fastchess shuffles the book once and starts at opening start=N;
-		// selfplay reshuffles each round and has no such offset.
-		{"fhr plain -nodes 1 -openings file=book.epd start=5", "start=5 is not supported yet"},
+		{"fhr plain -nodes 1 -openings file=book.epd start=0", "-openings start=: 0 is out of range: want >= 1"},
+		{"fhr plain -nodes 1 -openings file=book.epd order=shuffle", `-openings order=: unknown value "shuffle" (valid: sequential, random, fastchess-random)`},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
 		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},
@@ -201,7 +215,7 @@ func TestFastchessFiles(t *testing.T) {
 	fs.String("output", "", "")
 	fs.Int("ratinginterval", 0, "")
 	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games -output format=fastchess -ratinginterval 10"))
-	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10" {
+	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10 -openings startpos" {
 		t.Errorf("got %+v, %v", fc, err)
 	}
 }

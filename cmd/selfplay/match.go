@@ -42,8 +42,12 @@ func matchFlags() []matchFlag {
 		{"plies", "openings.plies", intDefault(config.DefaultPGNPlies), "plies taken from each game of a .pgn openings file, or the most book moves of a .bin book"},
 		{"book-choice", "openings.choice", textDefault(openings.ChoiceWeighted), "a .bin book's move choice: weighted (at random by weight, from -seed) or best"},
 		{"book-count", "openings.count", intDefault(config.DefaultBookCount), "openings drawn from a .bin book with -book-choice weighted"},
-		{"order", "openings.order", textDefault(openings.OrderSequential), "opening order: sequential or random (reshuffled each round from -seed)"},
+		{"order", "openings.order", textDefault(openings.OrderSequential), "opening order: sequential, random (reshuffled each round from -seed) or fastchess-random (fastchess's order=random: one shuffle from -seed)"},
+		{"start", "openings.start", intDefault(1), "begin at the Nth opening of the ordered list, wrapping around (fastchess's start=)"},
 		{"rounds", "rounds", intDefault(config.DefaultRounds), "passes over the openings; each opening is a game pair"},
+		{"games-per-opening", "games_per_opening", intDefault(2), "2: each opening is a game pair, both colours; 1: each game takes the next opening (fastchess's -games 1)"},
+		{"noswap", "noswap", &boolSetting{settingText{"false"}}, "true: the first engine of a pairing is White in every game"},
+		{"reverse", "reverse", &boolSetting{settingText{"false"}}, "true: the second engine is White where the first would be"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
 		{"concurrency", "concurrency", intDefault(0), "games in parallel (default: the number of CPUs); the games do not depend on it"},
 		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never; the default with an external engine)"},
@@ -76,8 +80,9 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"fastchess) unless -move, -policy, -referee, -referee-nodes or -margin is given;\n" +
 	"tournaments.toml keeps the referee at move 100 as its default.\n" +
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
-	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
-	"-resign ... [twosided=true] -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
+	"-openings file=F format=epd order=random start=N -srand -games 2 -rounds N (N game pairs) -repeat -noswap\n" +
+	"-reverse -sprt elo0= elo1= -draw -resign ... [twosided=true] -maxmoves -tournament ... (the guide lists\n" +
+	"them; -print-config shows the config)."
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
@@ -169,7 +174,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if err := block.set(&opts); err != nil {
 		return err
 	}
-	cfg, text, err := parseMatch(ctx, m)
+	cfg, text, err := parseMatch(ctx, fc.firstParse(m))
 	if err == nil && fc.pairs > 0 {
 		cfg, text, err = fastchessRounds(ctx, m, cfg, fc.pairs, &opts)
 	}
@@ -208,16 +213,35 @@ func parseMatch(ctx context.Context, m config.MatchArgs) (*config.File, string, 
 	return cfg, text, nil
 }
 
+// firstParse is the match to parse first: with fastchess's -rounds, the
+// parse that counts the openings, before fastchessRounds. With -games 1 it
+// has two passes: one over an odd number of openings would be an odd
+// number of games.
+func (fc fastchessArgs) firstParse(m config.MatchArgs) config.MatchArgs {
+	if fc.pairs > 0 && fc.games == 1 {
+		m.Settings = append(slices.Clip(m.Settings), config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(2)})
+	}
+	return m
+}
+
 // fastchessRounds plays fastchess's -rounds N: N rounds of one opening
 // each, both colours, taking the openings in turn and starting over at
 // the end, which are selfplay's first N game pairs (times the pairings) of
 // enough passes over the openings. The config gets those passes; the run
 // stops after the N pairs (as -pairs N would), unless -pairs asks fewer.
+// With -games 1 a round is one game, and each game takes an opening.
 func fastchessRounds(ctx context.Context, m config.MatchArgs, cfg *config.File, rounds int, opts *runner.Options) (*config.File, string, error) {
 	t := cfg.Tournaments[0]
 	pairs := rounds * len(t.Pairings())
 	perPass := len(t.Openings.List) * len(t.Pairings())
 	passes := (pairs + perPass - 1) / perPass
+	if t.OneGamePerOpening {
+		if rounds%2 == 1 {
+			return nil, "", usageErrorf("-games 1 -rounds %d: an odd number of games; selfplay plays games in pairs (give an even -rounds)", rounds)
+		}
+		passes, pairs = (rounds+perPass-1)/perPass, rounds/2
+		passes += passes * perPass % 2 // whole pairs in the schedule
+	}
 	m.Settings = append(m.Settings, config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(passes)})
 	cfg, text, err := parseMatch(ctx, m)
 	if err != nil {

@@ -45,14 +45,18 @@ type Snapshot struct {
 	Adjudication Adjudication      `json:"adjudication"`
 	Engines      map[string]Engine `json:"engines"` // per engine name
 	Format       string            `json:"format"`
-	Limits       Limits            `json:"limits"`
-	Name         string            `json:"name"`
-	Openings     Openings          `json:"openings"`
-	Players      []string          `json:"players"` // the tournament's engine names, in order
-	Rounds       int               `json:"rounds"`
-	Seed         uint64            `json:"seed"`
-	Version      int               `json:"snapshot"` // Version
-	SPRT         *stats.SPRT       `json:"sprt,omitempty"`
+	// GamesPerOpening is 1 only (2, the default, is left out).
+	GamesPerOpening int         `json:"games_per_opening,omitempty"`
+	Limits          Limits      `json:"limits"`
+	Name            string      `json:"name"`
+	NoSwap          bool        `json:"noswap,omitempty"`
+	Openings        Openings    `json:"openings"`
+	Players         []string    `json:"players"` // the tournament's engine names, in order
+	Reverse         bool        `json:"reverse,omitempty"`
+	Rounds          int         `json:"rounds"`
+	Seed            uint64      `json:"seed"`
+	Version         int         `json:"snapshot"` // Version
+	SPRT            *stats.SPRT `json:"sprt,omitempty"`
 }
 
 // Adjudication: move; with move > 0 the policy, margin (referee and
@@ -161,6 +165,7 @@ type Openings struct {
 	Plies  int    `json:"plies,omitempty"`
 	Set    string `json:"set,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
+	Start  int    `json:"start,omitempty"` // left out when 1
 }
 
 // Limits is the one limit set: nodes (+ nodes_jitter when > 0),
