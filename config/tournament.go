@@ -43,7 +43,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
@@ -122,6 +122,18 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 
 	tr.Live = p.liveOut(t)
+	for _, kv := range []struct {
+		k string
+		v *string
+	}{{"event", &tr.Event}, {"site", &tr.Site}} {
+		k, v := kv.k, kv.v
+		if s, ok := t.str(k); ok {
+			if strings.TrimSpace(s) == "" {
+				t.errf(k, "empty (leave the key out for the default)")
+			}
+			*v = s
+		}
+	}
 
 	if len(p.errs) > errs {
 		return Tournament{}, false

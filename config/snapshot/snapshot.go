@@ -43,7 +43,8 @@ const (
 // relative to it, so moving the whole directory changes nothing.
 type Snapshot struct {
 	Adjudication Adjudication      `json:"adjudication"`
-	Engines      map[string]Engine `json:"engines"` // per engine name
+	Engines      map[string]Engine `json:"engines"`         // per engine name
+	Event        string            `json:"event,omitempty"` // the PGN's Event tag; "": the name
 	Format       string            `json:"format"`
 	Limits       Limits            `json:"limits"`
 	Name         string            `json:"name"`
@@ -51,7 +52,8 @@ type Snapshot struct {
 	Players      []string          `json:"players"` // the tournament's engine names, in order
 	Rounds       int               `json:"rounds"`
 	Seed         uint64            `json:"seed"`
-	Version      int               `json:"snapshot"` // Version
+	Site         string            `json:"site,omitempty"` // the PGN's Site tag; "": selfplay
+	Version      int               `json:"snapshot"`       // Version
 	SPRT         *stats.SPRT       `json:"sprt,omitempty"`
 }
 

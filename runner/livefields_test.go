@@ -1,0 +1,114 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"selfplay/config"
+	"selfplay/store"
+	"selfplay/store/record"
+)
+
+// Each of fastchess's per-move fields alone and all together, in its
+// words, units and order (game/pgn/pgn_builder.cpp:181-189; times with
+// formatTime, pgn_builder.hpp:52-56).
+func TestMoveCommentFields(t *testing.T) {
+	m := record.Move{Score: 31, Depth: 12, SelDepth: 15, Nodes: 8123, Time: 42 * time.Millisecond,
+		HashFull: 137, TBHits: 4, PV: "g1f3 b8c6 f1b5", TimeLeft: 9876 * time.Millisecond, Latency: 3 * time.Millisecond}
+	const head = "{+0.31/12 8123N 0.042s"
+	cases := []struct {
+		name   string
+		fields config.PGNFields
+		want   string
+	}{
+		{"none", config.PGNFields{}, head + "}"},
+		{"timeleft", config.PGNFields{TimeLeft: true}, head + ", tl=9.876s}"},
+		{"latency", config.PGNFields{Latency: true}, head + ", latency=0.003s}"},
+		{"nodes", config.PGNFields{Nodes: true}, head + ", n=8123}"},
+		{"seldepth", config.PGNFields{SelDepth: true}, head + ", sd=15}"},
+		{"nps", config.PGNFields{NPS: true}, head + ", nps=193404}"},
+		{"hashfull", config.PGNFields{HashFull: true}, head + ", hashfull=137}"},
+		{"tbhits", config.PGNFields{TBHits: true}, head + ", tbhits=4}"},
+		{"pv", config.PGNFields{PV: true}, head + `, pv="g1f3 b8c6 f1b5"}`},
+		{"all, in fastchess's order", config.PGNFields{TimeLeft: true, Latency: true, Nodes: true, SelDepth: true, NPS: true, HashFull: true, TBHits: true, PV: true},
+			head + `, tl=9.876s, latency=0.003s, n=8123, sd=15, nps=193404, hashfull=137, tbhits=4, pv="g1f3 b8c6 f1b5"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := moveComment(m, c.fields); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+	if got := moveComment(record.Move{Book: true, PV: "e2e4"}, config.PGNFields{PV: true}); got != "{book}" {
+		t.Errorf("a book move: %s", got)
+	}
+	neg := record.Move{Latency: -2 * time.Millisecond}
+	if got := moveComment(neg, config.PGNFields{Latency: true}); !strings.HasSuffix(got, ", latency=-0.002s}") {
+		t.Errorf("a negative latency (fastchess does not clamp it): %s", got)
+	}
+}
+
+// fastchess's notation=lan and uci (third_party/chess.hpp:5685-5722).
+func TestMoveText(t *testing.T) {
+	cases := []struct {
+		uci, san    string
+		lan         string
+		wantSANAsIs bool
+	}{
+		{"e2e4", "e4", "e2e4", false},
+		{"g1f3", "Nf3", "Ng1f3", false},
+		{"e4d5", "exd5", "e4xd5", false},
+		{"b1d2", "Nbd2", "Nb1d2", false},
+		{"d1h5", "Qxh5+", "Qd1xh5+", false},
+		{"h5f7", "Qxf7#", "Qh5xf7#", false},
+		{"e7e8q", "e8=Q+", "e7e8=Q+", false},
+		{"g7h8n", "gxh8=N", "g7xh8=N", false},
+		{"e5d6", "exd6", "e5xd6", false}, // en passant
+		{"e1g1", "O-O", "O-O", true},
+		{"e8c8", "O-O-O+", "O-O-O+", true},
+	}
+	for _, c := range cases {
+		m := record.Move{UCI: c.uci, SAN: c.san}
+		if got := moveText(m, config.NotationLAN); got != c.lan {
+			t.Errorf("%s (%s) in LAN: %s, want %s", c.uci, c.san, got, c.lan)
+		}
+		if got := moveText(m, config.NotationUCI); got != c.uci {
+			t.Errorf("%s in UCI: %s", c.uci, got)
+		}
+		if got := moveText(m, ""); got != c.san {
+			t.Errorf("%s in SAN: %s", c.uci, got)
+		}
+	}
+}
+
+// pgn_out's append = false: a tournament with no game stored starts the
+// file afresh (its earlier text gone); a resume appends and says so, as
+// fastchess does (matchmaking/tournament/base/tournament.cpp:41-45).
+func TestLivePGNAfresh(t *testing.T) {
+	body := liveConfig(1, `pgn_out = { file = "live.pgn", append = false }`)
+	cfg := loadConfig(t, body)
+	path := filepath.Join(cfg.Dir, "live.pgn")
+	if err := os.WriteFile(path, []byte("[Event \"old\"]\n[Round \"1.1\"]\n\n1. e4 *\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, cfg)
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+	var out strings.Builder
+	liveRun(t, st, cfg, Options{Progress: &out})
+	if !strings.Contains(out.String(), "Resuming from 4 games, ignoring pgn_out append = false.\n") {
+		t.Errorf("the resume does not say it ignores append = false:\n%s", out.String())
+	}
+	var export strings.Builder
+	tour, _ := storedGames(t, st, "quick")
+	if _, err := st.WritePGN(context.Background(), &export, store.GameFilter{TournamentID: tour.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if pgn, _ := os.ReadFile(path); string(pgn) != export.String() {
+		t.Fatalf("live.pgn is not export's text (the old game kept, or the resume's games lost):\n%.300s", pgn)
+	}
+}
