@@ -43,7 +43,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
@@ -122,6 +122,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 
 	tr.Live = p.liveOut(t)
+	tr.Wait, _ = t.duration("wait")
 	for _, kv := range []struct {
 		k string
 		v *string

@@ -110,6 +110,10 @@ type Tournament struct {
 	// carry the Event.
 	Event, Site string
 
+	// Wait is the pause of a game's worker after each game (fastchess's
+	// -wait). Not part of the snapshot: it does not change the games.
+	Wait time.Duration
+
 	// own holds the limits of the engines with limits of their own: the
 	// tournament's overridden by the engine's (LimitsOf).
 	own map[string]Limits

@@ -158,9 +158,6 @@ func TestFastchessNotes(t *testing.T) {
 		{"-testEnv", "note: -testEnv: accepted, no effect"},
 		{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
 		{"-use-affinity", "note: -use-affinity: accepted, no effect"},
-		{"-scoreinterval 1", "note: -scoreinterval 1: accepted, not implemented"},
-		{"-event E", "note: -event E: accepted, not implemented"},
-		{"-pgnout file=x.pgn pv=true", "-pgnout pv=true: not recorded yet"},
 		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
 		{"-maxmoves 80", "note: -maxmoves 80: adjudicated a draw before White's move 80+1 counted from the initial position"},
 	}
@@ -169,6 +166,35 @@ func TestFastchessNotes(t *testing.T) {
 		code, _, stderr := run(t, args...)
 		if code != 0 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, tt.want) != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want one line with %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// fastchess's -event, -site, -wait (milliseconds) and -scoreinterval reach
+// the config as event, site and wait, and the run's option; none is a note.
+func TestFastchessEventSiteWait(t *testing.T) {
+	t.Chdir(t.TempDir())
+	tests := []struct{ args, want string }{
+		{"-event Weekly", `event = "Weekly"`},
+		{"-site lab", `site = "lab"`},
+		{"-wait 250", `wait = "250ms"`},
+		{"-wait 1s", `wait = "1s"`}, // selfplay's -wait DURATION
+		{"-scoreinterval 5", "[[tournament]]"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100", "-games", "2"}, strings.Fields(tt.args)...)
+		code, stdout, stderr := run(t, args...)
+		if code != 0 || !strings.Contains(stdout, tt.want) || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q; want %q in:\n%s", tt.args, code, stderr, tt.want, stdout)
+		}
+	}
+	for _, bad := range []struct{ args, want string }{
+		{"-scoreinterval 0", "-scoreinterval 0: want 1 or more"},
+		{"-wait -5", "wait"},
+	} {
+		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100"}, strings.Fields(bad.args)...)
+		if code, _, stderr := run(t, args...); code != exitUsage || !strings.Contains(stderr, bad.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %q", bad.args, code, stderr, bad.want)
 		}
 	}
 }

@@ -159,7 +159,10 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "file=g.pgn", "nodes=true", "seldepth=true", "nps=true", "append=true", "notation=san"},
 			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\n", ""},
 		{[]string{"-pgnout", "file=g.pgn", "pv=true", "timeleft=true", "latency=false", "-rounds", "2"},
-			"rounds = 2\npgn_out = \"g.pgn\"\n", "-pgnout pv=true: not recorded yet"},
+			"rounds = 2\n\n[tournament.limits]\nnodes = 100\n\n[tournament.pgn_out]\nfile = \"g.pgn\"\npv = true\ntimeleft = true\nlatency = false\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "hashfull=true", "tbhits=true", "notation=lan", "append=false"},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nhashfull = true\ntbhits = true\nnotation = \"lan\"\nappend = false\n", ""},
+		{[]string{"-pgnout", "g.pgn", "notation=uci"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnotation = \"uci\"\n", ""},
 		// The words after the file that are not -pgnout's stay an engine's.
 		{[]string{"-pgnout", "g.pgn", "fhr", "name=x"}, "[engines.x]\npreset = \"fhr\"", ""},
 	}
@@ -173,8 +176,9 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-pgnout", "append=false"}, "-pgnout append=false: the file is always appended to"},
-		{[]string{"-pgnout", "file=g.pgn", "notation=lan"}, "-pgnout notation=lan: only san is written"},
+		{[]string{"-pgnout", "append=false"}, "-pgnout: no file"},
+		{[]string{"-pgnout", "file=g.pgn", "notation=fan"}, "-pgnout notation=fan: want san, lan or uci"},
+		{[]string{"-pgnout", "file=g.pgn", "append=no"}, "-pgnout append=no: want true or false"},
 		{[]string{"-pgnout", "file=g.pgn", "nodes=1"}, "-pgnout nodes=1: want true or false"},
 		{[]string{"-pgnout", "nodes=true"}, "-pgnout: no file"},
 		{[]string{"-epdout", "file=g.epd", "nodes=true"}, "-epdout nodes=true: unknown key"},
