@@ -76,3 +76,40 @@ func TestLiveOutBad(t *testing.T) {
 		}
 	}
 }
+
+// event and site (fastchess's -event, -site) are in the snapshot only when
+// set, so that existing tournaments keep theirs; wait is never in it.
+func TestEventSiteWait(t *testing.T) {
+	snap := func(keys string) (Tournament, string) {
+		t.Helper()
+		f, _, err := load(t, engAB+tourn("t", keys+"\n"+limits), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.Tournaments[0].Snapshot(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := s.Encode()
+		return f.Tournaments[0], text
+	}
+	_, plain := snap("")
+	if strings.Contains(plain, `"event"`) || strings.Contains(plain, `"site"`) {
+		t.Fatalf("a snapshot without event and site names them:\n%s", plain)
+	}
+	tr, waited := snap(`wait = "250ms"`)
+	if waited != plain || tr.Wait.Milliseconds() != 250 {
+		t.Errorf("wait = 250ms: Wait %v, snapshot changed: %v", tr.Wait, waited != plain)
+	}
+	tr, tagged := snap("event = \"Weekly\"\nsite = \"lab\"")
+	if !strings.Contains(tagged, `"event":"Weekly"`) || !strings.Contains(tagged, `"site":"lab"`) {
+		t.Errorf("the snapshot lacks event and site:\n%s", tagged)
+	}
+	if tr.PGNEvent() != "Weekly" || tr.PGNSite() != "lab" {
+		t.Errorf("PGNEvent %q, PGNSite %q", tr.PGNEvent(), tr.PGNSite())
+	}
+	tr, _ = snap("")
+	if tr.PGNEvent() != "t" || tr.PGNSite() != "selfplay" {
+		t.Errorf("defaults: PGNEvent %q, PGNSite %q", tr.PGNEvent(), tr.PGNSite())
+	}
+}

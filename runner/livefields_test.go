@@ -112,3 +112,27 @@ func TestLivePGNAfresh(t *testing.T) {
 		t.Fatalf("live.pgn is not export's text (the old game kept, or the resume's games lost):\n%.300s", pgn)
 	}
 }
+
+// wait (fastchess's -wait): each game's worker pauses that long after it,
+// so a run of n games at concurrency 1 takes at least n pauses (a lower
+// bound that a timer guarantees, not a speed). A cancelled run does not
+// wait out the pause.
+func TestWaitBetweenGames(t *testing.T) {
+	c := quickConfig(1)
+	c.Tournaments[0].Body = `wait = "40ms"`
+	cfg := loadConfig(t, c)
+	st := openStore(t, cfg)
+	start := time.Now()
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+	if took := time.Since(start); took < 4*40*time.Millisecond {
+		t.Errorf("4 games with wait = 40ms took %v", took)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if pause(ctx, time.Hour) {
+		t.Error("pause went on after its context ended")
+	}
+	if !pause(ctx, 0) {
+		t.Error("no pause is not a completed pause")
+	}
+}
