@@ -47,9 +47,18 @@ func TestMoveCommentFields(t *testing.T) {
 	if got := moveComment(record.Move{Book: true, PV: "e2e4"}, config.PGNFields{PV: true}); got != "{book}" {
 		t.Errorf("a book move: %s", got)
 	}
-	neg := record.Move{Latency: -2 * time.Millisecond}
-	if got := moveComment(neg, config.PGNFields{Latency: true}); !strings.HasSuffix(got, ", latency=-0.002s}") {
-		t.Errorf("a negative latency (fastchess does not clamp it): %s", got)
+	for _, c := range []struct {
+		latency time.Duration
+		want    string
+	}{
+		{-2 * time.Millisecond, ", latency=-0.002s}"},  // fastchess does not clamp it
+		{-400 * time.Microsecond, ", latency=0.000s}"}, // whole milliseconds, cut toward zero
+		{2900 * time.Microsecond, ", latency=0.002s}"},
+		{-2900 * time.Microsecond, ", latency=-0.002s}"},
+	} {
+		if got := moveComment(record.Move{Latency: c.latency}, config.PGNFields{Latency: true}); !strings.HasSuffix(got, c.want) {
+			t.Errorf("latency %v: %s, want the suffix %s", c.latency, got, c.want)
+		}
 	}
 }
 

@@ -150,8 +150,8 @@ func moveComment(m record.Move, fields config.PGNFields) string {
 		format string
 		value  any
 	}{
-		{fields.TimeLeft, ", tl=%.3fs", m.TimeLeft.Seconds()},
-		{fields.Latency, ", latency=%.3fs", m.Latency.Seconds()},
+		{fields.TimeLeft, ", tl=%s", fastchessSeconds(m.TimeLeft)},
+		{fields.Latency, ", latency=%s", fastchessSeconds(m.Latency)},
 		{fields.Nodes, ", n=%d", m.Nodes},
 		{fields.SelDepth, ", sd=%d", m.SelDepth},
 		{fields.NPS, ", nps=%d", movesNPS(m)},
@@ -165,6 +165,15 @@ func moveComment(m record.Move, fields config.PGNFields) string {
 	}
 	sb.WriteByte('}')
 	return sb.String()
+}
+
+// fastchessSeconds is a time as fastchess's formatTime writes its whole
+// milliseconds (pgn_builder.hpp:52-56; its times are integer milliseconds,
+// cut toward zero by duration_cast): "1.682s", and "0.000s", never
+// "-0.000s", for a latency under a millisecond below zero.
+func fastchessSeconds(d time.Duration) string {
+	ms := d.Truncate(time.Millisecond).Milliseconds()
+	return fmt.Sprintf("%.3fs", float64(ms)/1000)
 }
 
 // movesNPS is a move's nodes over its time (0 for no time).
