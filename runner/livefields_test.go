@@ -145,3 +145,29 @@ func TestWaitBetweenGames(t *testing.T) {
 		t.Error("no pause is not a completed pause")
 	}
 }
+
+// timeleft (tl=) is the mover's clock after its move and increment, the
+// move time under movetime, 0 under nodes (fastchess's TimeControl
+// updateTime and getTimeLeft, game/timecontrol/timecontrol.cpp:28-57).
+func TestClockLeft(t *testing.T) {
+	tc := mustTC(t, "10+0.1")
+	cases := []struct {
+		name   string
+		limits config.Limits
+		spent  time.Duration
+		want   time.Duration
+	}{
+		{"clock", config.Limits{TC: tc}, 300 * time.Millisecond, 9800 * time.Millisecond},
+		{"movetime", config.Limits{MoveTime: 250 * time.Millisecond}, 240 * time.Millisecond, 250 * time.Millisecond},
+		{"nodes", config.Limits{Nodes: 1000}, 5 * time.Millisecond, 0},
+	}
+	for _, c := range cases {
+		clock := newGameClock(c.limits.TC, c.limits.TC)
+		if reason := clock.spend(0, c.spent, c.limits); reason != "" {
+			t.Fatalf("%s: %s", c.name, reason)
+		}
+		if got := clock.left(0, c.limits); got != c.want {
+			t.Errorf("%s: %v left, want %v", c.name, got, c.want)
+		}
+	}
+}
