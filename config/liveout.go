@@ -8,6 +8,31 @@ type LiveOut struct {
 	PGN    string // path of the live PGN file; "": none
 	EPD    string // path of the live EPD file (each game's final position); "": none
 	Fields PGNFields
+	// Notation is how the live PGN writes moves (pgn_out's notation);
+	// "" is san, export's.
+	Notation Notation
+	// Afresh (pgn_out's append = false): a tournament with no game stored
+	// yet empties the PGN file first, as fastchess does; a resume appends.
+	Afresh bool
+}
+
+// Notation is the live PGN's move notation, fastchess's -pgnout
+// notation=: san (the default), lan or uci.
+type Notation string
+
+// Notations. LiveOut holds san as "".
+const (
+	NotationSAN Notation = "san"
+	NotationLAN Notation = "lan" // fastchess's: piece, from, x, to, promotion, check (Ng1f3, e4xd5, e7e8=Q+)
+	NotationUCI Notation = "uci"
+)
+
+var notations = []Notation{NotationSAN, NotationLAN, NotationUCI}
+
+// Plain reports whether the live PGN's games are the stored text: no
+// per-move field and SAN, export's text byte for byte.
+func (o LiveOut) Plain() bool {
+	return o.Fields == (PGNFields{}) && o.Notation == ""
 }
 
 // PGNFields are the per-move comment fields that pgn_out adds after
@@ -15,12 +40,17 @@ type LiveOut struct {
 // names and order: ", n=N, sd=S, nps=X". The zero value adds none, and
 // the live file's games are then byte for byte those of export.
 type PGNFields struct {
+	TimeLeft bool // tl=: the mover's clock after the move
+	Latency  bool // latency=: the move's time less the engine's last reported time
 	Nodes    bool // n=: the move's nodes
 	SelDepth bool // sd=: the move's selective depth
 	NPS      bool // nps=: nodes per second over the move's time
+	HashFull bool // hashfull=: the engine's last exact info line's
+	TBHits   bool // tbhits=: likewise
+	PV       bool // pv="...": likewise, UCI moves
 }
 
-var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps"}
+var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft", "latency", "notation", "append"}
 
 // boolean returns a boolean key.
 func (t *table) boolean(k string) (bool, bool) {
@@ -49,13 +79,11 @@ func (p *parser) liveOut(t *table) LiveOut {
 			} else if !pt.has("file") {
 				p.errf(pt.path, "missing file (file = \"games.pgn\")")
 			}
-			out.Fields.Nodes, _ = pt.boolean("nodes")
-			out.Fields.SelDepth, _ = pt.boolean("seldepth")
-			out.Fields.NPS, _ = pt.boolean("nps")
+			p.pgnOutOptions(pt, &out)
 		} else if f, ok := t.m["pgn_out"].(string); ok {
 			out.PGN = f
 		} else {
-			t.wrongType("pgn_out", `a file name or a table { file = "games.pgn", nodes = true, seldepth = true, nps = true }`)
+			t.wrongType("pgn_out", `a file name or a table { file = "games.pgn", nodes = true, seldepth = true, nps = true, ... }`)
 		}
 	}
 	if f, ok := t.str("epd_out"); ok {
@@ -74,4 +102,25 @@ func (p *parser) liveOut(t *table) LiveOut {
 		t.errf("epd_out", "the same file as pgn_out")
 	}
 	return out
+}
+
+// pgnOutOptions reads pgn_out's table: the comment fields, notation and
+// append.
+func (p *parser) pgnOutOptions(pt *table, out *LiveOut) {
+	for _, f := range []struct {
+		key string
+		on  *bool
+	}{
+		{"timeleft", &out.Fields.TimeLeft}, {"latency", &out.Fields.Latency}, {"nodes", &out.Fields.Nodes},
+		{"seldepth", &out.Fields.SelDepth}, {"nps", &out.Fields.NPS}, {"hashfull", &out.Fields.HashFull},
+		{"tbhits", &out.Fields.TBHits}, {"pv", &out.Fields.PV},
+	} {
+		*f.on, _ = pt.boolean(f.key)
+	}
+	if n, ok := oneOf(pt, "notation", notations); ok && n != NotationSAN {
+		out.Notation = n
+	}
+	if a, ok := pt.boolean("append"); ok {
+		out.Afresh = !a
+	}
 }

@@ -16,6 +16,11 @@ func TestLiveOut(t *testing.T) {
 		{"pgn table", `pgn_out = { file = "out/g.pgn", nodes = true, nps = true }`, LiveOut{PGN: "out/g.pgn", Fields: PGNFields{Nodes: true, NPS: true}}},
 		{"all fields and epd", "epd_out = \"g.epd\"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = false\n",
 			LiveOut{PGN: "g.pgn", EPD: "g.epd", Fields: PGNFields{Nodes: true, SelDepth: true}}},
+		{"fastchess's every field", `pgn_out = { file = "g.pgn", timeleft = true, latency = true, nodes = true, seldepth = true, nps = true, hashfull = true, tbhits = true, pv = true }`,
+			LiveOut{PGN: "g.pgn", Fields: PGNFields{TimeLeft: true, Latency: true, Nodes: true, SelDepth: true, NPS: true, HashFull: true, TBHits: true, PV: true}}},
+		{"lan, append false", `pgn_out = { file = "g.pgn", notation = "lan", append = false }`, LiveOut{PGN: "g.pgn", Notation: NotationLAN, Afresh: true}},
+		{"san is the default", `pgn_out = { file = "g.pgn", notation = "san" }`, LiveOut{PGN: "g.pgn"}},
+		{"uci, append true", `pgn_out = { file = "g.pgn", notation = "uci", append = true }`, LiveOut{PGN: "g.pgn", Notation: NotationUCI}},
 	}
 	var hash string
 	for _, c := range cases {
@@ -55,7 +60,11 @@ func TestLiveOutBad(t *testing.T) {
 		{`pgn_out = 3`, `tournament[0].pgn_out: want a file name or a table`},
 		{`pgn_out = ""`, `tournament[0].pgn_out: empty file name`},
 		{`pgn_out = { nodes = true }`, `tournament[0].pgn_out: missing file`},
-		{`pgn_out = { file = "g.pgn", pv = true }`, `tournament[0].pgn_out.pv: unknown key (valid keys: file, nodes, seldepth, nps)`},
+		{`pgn_out = { file = "g.pgn", pvs = true }`, `tournament[0].pgn_out.pvs: unknown key`},
+		{`pgn_out = { file = "g.pgn", notation = "fan" }`, `tournament[0].pgn_out.notation: unknown value "fan"`},
+		{`pgn_out = { file = "g.pgn", append = "no" }`, `tournament[0].pgn_out.append: want true or false`},
+		{`event = ""`, `tournament[0].event: empty`},
+		{`site = 3`, `tournament[0].site: want a string`},
 		{`pgn_out = { file = "g.pgn", nodes = "yes" }`, `tournament[0].pgn_out.nodes: want true or false, got string "yes"`},
 		{`epd_out = 1`, `tournament[0].epd_out: want a string, got integer 1`},
 		{"pgn_out = \"g\"\nepd_out = \"g\"", `tournament[0].epd_out: the same file as pgn_out`},
@@ -65,5 +74,42 @@ func TestLiveOutBad(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.keys, err, c.want)
 		}
+	}
+}
+
+// event and site (fastchess's -event, -site) are in the snapshot only when
+// set, so that existing tournaments keep theirs; wait is never in it.
+func TestEventSiteWait(t *testing.T) {
+	snap := func(keys string) (Tournament, string) {
+		t.Helper()
+		f, _, err := load(t, engAB+tourn("t", keys+"\n"+limits), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.Tournaments[0].Snapshot(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := s.Encode()
+		return f.Tournaments[0], text
+	}
+	_, plain := snap("")
+	if strings.Contains(plain, `"event"`) || strings.Contains(plain, `"site"`) {
+		t.Fatalf("a snapshot without event and site names them:\n%s", plain)
+	}
+	tr, waited := snap(`wait = "250ms"`)
+	if waited != plain || tr.Wait.Milliseconds() != 250 {
+		t.Errorf("wait = 250ms: Wait %v, snapshot changed: %v", tr.Wait, waited != plain)
+	}
+	tr, tagged := snap("event = \"Weekly\"\nsite = \"lab\"")
+	if !strings.Contains(tagged, `"event":"Weekly"`) || !strings.Contains(tagged, `"site":"lab"`) {
+		t.Errorf("the snapshot lacks event and site:\n%s", tagged)
+	}
+	if tr.PGNEvent() != "Weekly" || tr.PGNSite() != "lab" {
+		t.Errorf("PGNEvent %q, PGNSite %q", tr.PGNEvent(), tr.PGNSite())
+	}
+	tr, _ = snap("")
+	if tr.PGNEvent() != "t" || tr.PGNSite() != "selfplay" {
+		t.Errorf("defaults: PGNEvent %q, PGNSite %q", tr.PGNEvent(), tr.PGNSite())
 	}
 }

@@ -13,6 +13,7 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 	s := snapshot.Snapshot{
 		Version: snapshot.Version, Name: t.Name, Format: string(t.Format), Rounds: t.Rounds, Seed: t.Seed,
 		Players: append([]string{}, t.Engines...), Engines: map[string]snapshot.Engine{},
+		Event: t.Event, Site: t.Site,
 	}
 	for _, name := range t.Engines {
 		e, ok := f.Engine(name)

@@ -44,7 +44,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "start", "format", "choice", "count"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "rules", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
@@ -124,6 +124,19 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 
 	tr.Live = p.liveOut(t)
+	tr.Wait, _ = t.duration("wait")
+	for _, kv := range []struct {
+		k string
+		v *string
+	}{{"event", &tr.Event}, {"site", &tr.Site}} {
+		k, v := kv.k, kv.v
+		if s, ok := t.str(k); ok {
+			if strings.TrimSpace(s) == "" {
+				t.errf(k, "empty (leave the key out for the default)")
+			}
+			*v = s
+		}
+	}
 
 	if len(p.errs) > errs {
 		return Tournament{}, false

@@ -113,9 +113,35 @@ type Tournament struct {
 	// Live is the files appended as games are stored (pgn_out, epd_out).
 	Live LiveOut
 
+	// Event and Site are the PGN's Event and Site tags (fastchess's -event
+	// and -site); "" (the default): the tournament's name, and selfplay.
+	// In the snapshot when set: the games' PGN, and the live file's keys,
+	// carry the Event.
+	Event, Site string
+
+	// Wait is the pause of a game's worker after each game (fastchess's
+	// -wait). Not part of the snapshot: it does not change the games.
+	Wait time.Duration
+
 	// own holds the limits of the engines with limits of their own: the
 	// tournament's overridden by the engine's (LimitsOf).
 	own map[string]Limits
+}
+
+// PGNEvent is the PGN's Event tag of the tournament's games.
+func (t *Tournament) PGNEvent() string {
+	if t.Event != "" {
+		return t.Event
+	}
+	return t.Name
+}
+
+// PGNSite is the PGN's Site tag of the tournament's games.
+func (t *Tournament) PGNSite() string {
+	if t.Site != "" {
+		return t.Site
+	}
+	return "selfplay"
 }
 
 // LimitsOf is the limits of the named engine's moves: its own where it has

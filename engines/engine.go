@@ -64,6 +64,14 @@ type Info struct {
 	Nodes    int64
 	Elapsed  time.Duration
 	PV       []string // UCI moves
+	// What an external engine's last exact info line said besides (UCI
+	// hashfull, tbhits; zero when it said nothing), and the time of its
+	// last info line that had one (UCI time): fastchess's PGN fields
+	// hashfull=, tbhits= and latency= (the move's time less this) come
+	// from them. The in-process search leaves them zero.
+	HashFull   int
+	TBHits     int64
+	EngineTime time.Duration
 }
 
 // Bound says whether a score is exact or only a bound (UCI's lowerbound and

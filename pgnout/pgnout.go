@@ -102,6 +102,23 @@ func (f *File) Append(text string) error {
 	return nil
 }
 
+// Empty cuts the file to nothing (fastchess's append=false on a fresh
+// tournament: the file is started afresh, its games of any tournament
+// gone) and syncs it.
+func (f *File) Empty() error {
+	if err := f.f.Truncate(0); err != nil {
+		return fmt.Errorf("live file %s: %w", f.path, err)
+	}
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("live file %s: %w", f.path, err)
+	}
+	if err := f.f.Sync(); err != nil {
+		return fmt.Errorf("live file %s: %w", f.path, err)
+	}
+	f.written = nil
+	return nil
+}
+
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"selfplay/config"
@@ -184,8 +185,17 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 	}
 	p.moves = append(p.moves, res.Move)
 	i := res.Info
+	// latency= is the move's time less the time the engine last reported
+	// (matchmaking/match/match.cpp:508-510); the in-process search's own
+	// clock stands in for an in-process engine's report.
+	reported := i.EngineTime
+	if !p.job.external[us] {
+		reported = i.Elapsed
+	}
 	p.g.Moves = append(p.g.Moves, record.Move{Ply: len(p.moves), UCI: res.Move, SAN: san, Score: int(i.Score),
-		Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed})
+		Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed,
+		HashFull: i.HashFull, TBHits: i.TBHits, PV: strings.Join(i.PV, " "),
+		TimeLeft: p.clock.left(side, p.limits[us]), Latency: elapsed - reported})
 	if p.t.Adjudication.Rules == config.RulesFastchess {
 		// An external engine's search without a score line has
 		// BoundNone; the in-process search always scores.
@@ -413,6 +423,19 @@ func (c *gameClock) engineClock(side board.Color) engines.Clock {
 		ec.MovesToGo = own.Moves - c.moves[side]%own.Moves
 	}
 	return ec
+}
+
+// left is side's time left after its move (spend): fastchess's timeleft
+// (game/timecontrol/timecontrol.cpp:28-57): the clock, the move time of a
+// fixed-time move, 0 without either.
+func (c *gameClock) left(side board.Color, l config.Limits) time.Duration {
+	switch {
+	case l.MoveTime > 0:
+		return l.MoveTime
+	case c.tc[side] != nil:
+		return c.remaining[side]
+	}
+	return 0
 }
 
 // spend charges a move's time; it returns a non-empty reason when the side

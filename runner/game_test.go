@@ -506,13 +506,18 @@ func TestCulprit(t *testing.T) {
 func TestPGNHeaderFromOpening(t *testing.T) {
 	tr := &config.Tournament{Name: "t", Limits: config.Limits{TC: mustTC(t, "40/120+0.5")}}
 	h, err := pgnHeaderFor(tr, "a", "b", openings.FHR25()[0])
-	if err != nil || h != (pgnHeader{event: "t", timeControl: "40/120+0.5", standard: true, startMove: 1}) {
+	if err != nil || h != (pgnHeader{event: "t", site: "selfplay", timeControl: "40/120+0.5", standard: true, startMove: 1}) {
 		t.Errorf("standard start: %+v, %v", h, err)
 	}
 	tr.Limits = config.Limits{Nodes: 5}
 	h, err = pgnHeaderFor(tr, "a", "b", openings.Opening{ID: "x", StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12"})
-	if err != nil || h != (pgnHeader{event: "t", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
+	if err != nil || h != (pgnHeader{event: "t", site: "selfplay", timeControl: "-", standard: false, startMove: 12, blackFirst: true}) {
 		t.Errorf("black to move at move 12: %+v, %v", h, err)
+	}
+	// fastchess's -event and -site (pgn_builder.cpp:28-29).
+	tr.Event, tr.Site = "Weekly test", "lab"
+	if h, err = pgnHeaderFor(tr, "a", "b", openings.FHR25()[0]); err != nil || h.event != "Weekly test" || h.site != "lab" {
+		t.Errorf("event and site: %+v, %v", h, err)
 	}
 }
 
@@ -540,7 +545,7 @@ func TestWritePGN(t *testing.T) {
 					{SAN: "Ng5", Score: int(engines.MateIn(-2)), Depth: 8, Nodes: 50, Time: 0},
 					{SAN: "Qe7", Score: int(engines.MateIn(1)), Depth: 7, Nodes: 20, Time: 0},
 				}},
-			h: pgnHeader{event: `fhr "vs" plain`, timeControl: "40/120+0.5", standard: true, startMove: 1},
+			h: pgnHeader{event: `fhr "vs" plain`, site: "selfplay", timeControl: "40/120+0.5", standard: true, startMove: 1},
 			want: `[Event "fhr \"vs\" plain"]
 [Site "selfplay"]
 [Date "2024.03.01"]
@@ -565,7 +570,7 @@ end) finally}
 			g: &record.Game{White: "a", Black: "b", Result: "1/2-1/2", Termination: record.Adjudication, OpeningID: "x",
 				Started: day, StartFEN: "8/8/8/8/8/8/8/K6k b - - 3 12",
 				Moves: []record.Move{{SAN: "Kg2", Book: true}, {SAN: "Kb2"}, {SAN: "Kf3"}}},
-			h: pgnHeader{event: "t", timeControl: "-", startMove: 12, blackFirst: true},
+			h: pgnHeader{event: "t", site: "selfplay", timeControl: "-", startMove: 12, blackFirst: true},
 			want: `[Event "t"]
 [Site "selfplay"]
 [Date "2024.03.01"]

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,8 @@ type live struct {
 	files []*liveFile
 	// ready holds the stored games that a file still waits to write, by
 	// their index in the schedule (2*pair + index).
-	ready map[int]*record.Game
+	ready    map[int]*record.Game
+	progress io.Writer // for the note of an append = false that a resume ignores
 }
 
 // liveFile is one live file and the schedule index of the game it writes
@@ -47,7 +49,7 @@ func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, er
 	if err != nil {
 		return nil, err
 	}
-	l := &live{t: t, sched: sched, share: share, ready: map[int]*record.Game{}}
+	l := &live{t: t, sched: sched, share: share, ready: map[int]*record.Game{}, progress: opts.Progress}
 	for _, out := range []struct {
 		path   string
 		format pgnout.Format
@@ -83,7 +85,7 @@ func (l *live) close() {
 func (l *live) ownKeys(f *pgnout.File) []pgnout.Key {
 	var own []pgnout.Key
 	for _, k := range f.Written() {
-		if k.Event == l.t.Name {
+		if k.Event == l.t.PGNEvent() {
 			own = append(own, k)
 		}
 	}
@@ -100,6 +102,9 @@ func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game
 	done := make(map[gameKey]bool, len(stored))
 	for _, g := range stored {
 		done[gameKey{g.Pair, g.Index}] = true
+	}
+	if err := l.startAfresh(len(stored)); err != nil {
+		return err
 	}
 	first := l.nextShareGame(-1)
 	for _, lf := range l.files {
@@ -133,6 +138,30 @@ func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game
 		l.ready[idx] = &full
 	}
 	return l.drain(false)
+}
+
+// startAfresh empties the PGN file of a tournament with pgn_out's append
+// = false and no games stored yet, as fastchess does; a resume (games
+// stored) appends as ever and says so, in fastchess's words
+// (matchmaking/tournament/base/tournament.cpp:41-45).
+func (l *live) startAfresh(stored int) error {
+	if !l.t.Live.Afresh {
+		return nil
+	}
+	if stored > 0 {
+		if l.progress != nil {
+			fmt.Fprintf(l.progress, "Resuming from %d games, ignoring pgn_out append = false.\n", stored)
+		}
+		return nil
+	}
+	for _, lf := range l.files {
+		if lf.format == pgnout.PGN {
+			if err := lf.f.Empty(); err != nil {
+				return fmt.Errorf("tournament %s: %w", l.t.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // add takes a game just stored and writes what is ready.
@@ -191,11 +220,11 @@ func (l *live) drain(all bool) error {
 func (l *live) write(lf *liveFile, g *record.Game) error {
 	var text string
 	var err error
-	key := pgnout.Key{Event: l.t.Name, Round: record.PGNRound(g.Pair, g.Index)}
+	key := pgnout.Key{Event: l.t.PGNEvent(), Round: record.PGNRound(g.Pair, g.Index)}
 	switch {
 	case lf.format == pgnout.EPD:
 		text, err = pgnout.EPDLine(g.FinalFEN, key)
-	case l.t.Live.Fields == (config.PGNFields{}):
+	case l.t.Live.Plain():
 		text = g.PGN // the stored text: what export writes
 	default:
 		text, err = l.pgnWithFields(g)
@@ -220,7 +249,7 @@ func (l *live) pgnWithFields(g *record.Game) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h.fields = l.t.Live.Fields
+	h.fields, h.notation = l.t.Live.Fields, l.t.Live.Notation
 	return writePGN(g, h), nil
 }
 

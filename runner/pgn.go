@@ -15,7 +15,7 @@ import (
 
 // pgnHeader is what the PGN needs beyond the stored game.
 type pgnHeader struct {
-	event       string
+	event, site string // the Event and Site tags
 	timeControl string // PGN TimeControl value
 	// odds holds White's and Black's TimeControl values and limits in
 	// words when the sides' limits differ (an engine's own limits), nil
@@ -24,9 +24,10 @@ type pgnHeader struct {
 	standard   bool // the game starts from the initial position (no SetUp/FEN tags)
 	startMove  int  // FEN move number of StartFEN
 	blackFirst bool // Black moves first from StartFEN
-	// fields are pgn_out's per-move comment fields; the zero value (the
-	// stored PGN's) adds none.
-	fields config.PGNFields
+	// fields are pgn_out's per-move comment fields and notation its
+	// moves'; the zero values (the stored PGN's) add none and write SAN.
+	fields   config.PGNFields
+	notation config.Notation
 }
 
 // pgnHeaderFor is the header of a game of the tournament between white and
@@ -36,7 +37,7 @@ func pgnHeaderFor(t *config.Tournament, white, black string, o openings.Opening)
 	if err != nil {
 		return pgnHeader{}, fmt.Errorf("opening %s: %w", o.ID, err)
 	}
-	h := pgnHeader{event: t.Name, timeControl: "-", standard: o.IsStandardStart(),
+	h := pgnHeader{event: t.PGNEvent(), site: t.PGNSite(), timeControl: "-", standard: o.IsStandardStart(),
 		startMove: b.FullmoveNumber(), blackFirst: b.Side() == board.Black}
 	limits := [2]config.Limits{t.LimitsOf(white), t.LimitsOf(black)}
 	h.timeControl = pgnTimeControlOf(limits[0])
@@ -76,7 +77,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 		fmt.Fprintf(&sb, "[%s \"%s\"]\n", name, value)
 	}
 	tag("Event", h.event)
-	tag("Site", "selfplay")
+	tag("Site", h.site)
 	tag("Date", g.Started.Local().Format("2006.01.02"))
 	tag("Round", record.PGNRound(g.Pair, g.Index))
 	tag("White", g.White)
@@ -117,7 +118,7 @@ func writePGN(g *record.Game, h pgnHeader) string {
 		} else {
 			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
 		}
-		tokens = append(tokens, m.SAN, moveComment(m, h.fields))
+		tokens = append(tokens, moveText(m, h.notation), moveComment(m, h.fields))
 		if !whiteToMove {
 			moveNo++
 		}
@@ -134,27 +135,83 @@ func writePGN(g *record.Game, h pgnHeader) string {
 
 // moveComment is "{book}" or "{+0.31/12 8123N 0.042s}" (score from the
 // mover's view in pawns, depth, nodes, time), followed by the fields asked
-// for in fastchess's words and order: "{+0.31/12 8123N 0.042s, n=8123,
+// for in fastchess's words and order (game/pgn/pgn_builder.cpp:181-189:
+// tl, latency, n, sd, nps, hashfull, tbhits, pv; times as seconds with 3
+// decimals, pgn_builder.hpp:52-56): "{+0.31/12 8123N 0.042s, n=8123,
 // sd=15, nps=193404}".
 func moveComment(m record.Move, fields config.PGNFields) string {
 	if m.Book {
 		return "{book}"
 	}
-	s := fmt.Sprintf("{%s/%d %dN %.3fs", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
-	if fields.Nodes {
-		s += fmt.Sprintf(", n=%d", m.Nodes)
-	}
-	if fields.SelDepth {
-		s += fmt.Sprintf(", sd=%d", m.SelDepth)
-	}
-	if fields.NPS {
-		var nps int64
-		if m.Time > 0 {
-			nps = int64(float64(m.Nodes) / m.Time.Seconds())
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "{%s/%d %dN %.3fs", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
+	for _, f := range []struct {
+		on     bool
+		format string
+		value  any
+	}{
+		{fields.TimeLeft, ", tl=%s", fastchessSeconds(m.TimeLeft)},
+		{fields.Latency, ", latency=%s", fastchessSeconds(m.Latency)},
+		{fields.Nodes, ", n=%d", m.Nodes},
+		{fields.SelDepth, ", sd=%d", m.SelDepth},
+		{fields.NPS, ", nps=%d", movesNPS(m)},
+		{fields.HashFull, ", hashfull=%d", m.HashFull},
+		{fields.TBHits, ", tbhits=%d", m.TBHits},
+		{fields.PV, `, pv="%s"`, m.PV},
+	} {
+		if f.on {
+			fmt.Fprintf(&sb, f.format, f.value)
 		}
-		s += fmt.Sprintf(", nps=%d", nps)
 	}
-	return s + "}"
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// fastchessSeconds is a time as fastchess's formatTime writes its whole
+// milliseconds (pgn_builder.hpp:52-56; its times are integer milliseconds,
+// cut toward zero by duration_cast): "1.682s", and "0.000s", never
+// "-0.000s", for a latency under a millisecond below zero.
+func fastchessSeconds(d time.Duration) string {
+	ms := d.Truncate(time.Millisecond).Milliseconds()
+	return fmt.Sprintf("%.3fs", float64(ms)/1000)
+}
+
+// movesNPS is a move's nodes over its time (0 for no time).
+func movesNPS(m record.Move) int64 {
+	if m.Time <= 0 {
+		return 0
+	}
+	return int64(float64(m.Nodes) / m.Time.Seconds())
+}
+
+// moveText is a move in the live PGN's notation: SAN as stored, UCI, or
+// fastchess's long algebraic notation (third_party/chess.hpp:5685-5722,
+// moveToRep<true>): the piece letter but for a pawn, the from square, x
+// for a capture, the to square, =Q for a promotion and SAN's check sign;
+// castling as in SAN.
+func moveText(m record.Move, n config.Notation) string {
+	switch {
+	case n == config.NotationUCI:
+		return m.UCI
+	case n != config.NotationLAN || strings.HasPrefix(m.SAN, "O-O") || len(m.UCI) < 4:
+		return m.SAN
+	}
+	var sb strings.Builder
+	if c := m.SAN[0]; strings.IndexByte("KQRBN", c) >= 0 {
+		sb.WriteByte(c)
+	}
+	sb.WriteString(m.UCI[:2])
+	if strings.Contains(m.SAN, "x") {
+		sb.WriteByte('x')
+	}
+	sb.WriteString(m.UCI[2:4])
+	if i := strings.IndexByte(m.SAN, '='); i >= 0 && i+1 < len(m.SAN) {
+		sb.WriteString(m.SAN[i : i+2])
+	}
+	if c := m.SAN[len(m.SAN)-1]; c == '+' || c == '#' {
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 // sanitizeComment keeps a reason text valid inside a PGN comment and safe

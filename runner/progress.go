@@ -31,6 +31,7 @@ type progress struct {
 	// at the end) and at the end, with the tournament's engines.
 	output         OutputFormat
 	ratingInterval int
+	scoreInterval  int // the Score line every scoreInterval games (0, 1: every game)
 	engines        []string
 	gauntlet       bool
 	blockAt        int // the tally's games when the last block was printed (-1: none)
@@ -54,7 +55,7 @@ const logEvery = 30 * time.Second
 func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
 	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != outputNone,
-		output: opts.Output, ratingInterval: opts.RatingInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
+		output: opts.Output, ratingInterval: opts.RatingInterval, scoreInterval: opts.ScoreInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
 		sides: newSideCounts(),
 		name:  t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
@@ -319,7 +320,7 @@ func (p *progress) gameDone(g *record.Game) {
 			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
 		if key, _, err := standings.PairingOf(g); err == nil {
 			// fastchess prints no Score line (output_fastchess.hpp:30).
-			if pt := p.tally.Pairing(key[0], key[1]); pt != nil && p.output != outputFastchess {
+			if pt := p.tally.Pairing(key[0], key[1]); pt != nil && p.output != outputFastchess && p.scoreDue() {
 				lines = append(lines, scoreLine(pt))
 			}
 		}
@@ -336,6 +337,15 @@ func (p *progress) gameDone(g *record.Game) {
 	if p.tally.Games-p.lastN >= logEveryGames || p.now().Sub(p.lastLog) >= logEvery || p.tally.Games == p.total {
 		p.log()
 	}
+}
+
+// scoreDue reports whether the game just counted gets its Score line:
+// fastchess prints it when the games played, counting those before a
+// resume, are a multiple of -scoreinterval, and after the last game
+// (matchmaking/tournament/roundrobin/roundrobin.cpp:122-124, 176-182).
+func (p *progress) scoreDue() bool {
+	n := p.tally.Games
+	return p.scoreInterval <= 1 || n%p.scoreInterval == 0 || n == p.total
 }
 
 // scoreLine is cutechess-cli's "Score of A vs B: W - L - D  [score] N",

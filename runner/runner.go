@@ -54,6 +54,9 @@ type Options struct {
 	// end of each tournament, then its last line (Finished match).
 	Output         OutputFormat
 	RatingInterval int
+	// ScoreInterval prints the Score of line after every ScoreInterval-th
+	// game (counting stored ones) and after the last; 0 or 1: every game.
+	ScoreInterval int
 	// NewEngine creates the engine of a config entry (players.New in the
 	// selfplay command); it is required.
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
@@ -673,6 +676,26 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
 		finished <- workerEvent{game: g, err: gerr}
+		if !pause(ctx, t.Wait) {
+			return
+		}
+	}
+}
+
+// pause waits d after a game, as fastchess's -wait does after each game
+// (matchmaking/tournament/roundrobin/roundrobin.cpp:139-140); false when
+// ctx ended first.
+func pause(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 

@@ -415,7 +415,7 @@ func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
 	case err != nil:
 	case v == 0:
 		err = fmt.Errorf("%w (an empty SQLite database)", errForeign)
-	case v < schemaVersion():
+	case v < oldestReadable():
 		err = fmt.Errorf("schema version %d is older than this selfplay's (%d): `selfplay run -db %s` upgrades it "+
 			"(report and export never write)", v, schemaVersion(), path)
 	}
@@ -423,7 +423,7 @@ func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Reader{db: db, q: db, path: path}, nil
+	return &Reader{db: db, q: db, path: path, oldMoves: v < moveFieldsVersion}, nil
 }
 
 // Close closes the database.

@@ -52,14 +52,15 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO pgns (game_id, pgn) VALUES (?, ?)`, id, g.PGN); err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
+		hashfull, tbhits, pv, timeleft_ms, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	defer stmt.Close()
 	for _, m := range g.Moves {
-		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes, ms(m.Time)); err != nil {
+		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes, ms(m.Time),
+			m.HashFull, m.TBHits, m.PV, ms(m.TimeLeft), ms(m.Latency)); err != nil {
 			return fmt.Errorf("saving game %s move %d: %w", round, m.Ply, err)
 		}
 	}
@@ -342,7 +343,11 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 }
 
 func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms
+	newer := ", hashfull, tbhits, pv, timeleft_ms, latency_ms"
+	if r.oldMoves {
+		newer = ", 0, 0, '', 0, 0"
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms`+newer+`
 		FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)
@@ -351,11 +356,12 @@ func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error)
 	var out []record.Move
 	for rows.Next() {
 		var m record.Move
-		var t float64
-		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &t); err != nil {
+		var t, left, latency float64
+		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &t,
+			&m.HashFull, &m.TBHits, &m.PV, &left, &latency); err != nil {
 			return nil, fmt.Errorf("reading moves: %w", err)
 		}
-		m.Time = fromMS(t)
+		m.Time, m.TimeLeft, m.Latency = fromMS(t), fromMS(left), fromMS(latency)
 		out = append(out, m)
 	}
 	return out, rows.Err()

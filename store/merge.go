@@ -401,8 +401,10 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 		JOIN src.pgns p ON p.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying PGN: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
-		SELECT o.id, m.ply, m.uci, m.san, m.book, m.score, m.depth, m.seldepth, m.nodes, m.time_ms `+both+`
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
+			hashfull, tbhits, pv, timeleft_ms, latency_ms)
+		SELECT o.id, m.ply, m.uci, m.san, m.book, m.score, m.depth, m.seldepth, m.nodes, m.time_ms,
+			m.hashfull, m.tbhits, m.pv, m.timeleft_ms, m.latency_ms `+both+`
 		JOIN src.moves m ON m.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying moves: %w", err)
 	}

@@ -245,6 +245,33 @@ var migrations = []migration{
 	// GROUP BY white, black, reading the table out of schedule order
 	// (twice as slow as the sort it saves).
 	{sql: `CREATE INDEX games_filter ON games (tournament_id, result, termination, opening_id, white, black);`},
+	// fastchess's per-move PGN fields that an engine's info lines and the
+	// runner's clock give (pgn_out hashfull=, tbhits=, pv=, timeleft=,
+	// latency=): stored with the move, so that a resumed run writes the
+	// live file's games from the database as the uninterrupted run wrote
+	// them. Moves stored before have none (zero, empty).
+	{sql: `ALTER TABLE moves ADD COLUMN hashfull INTEGER NOT NULL DEFAULT 0;  -- per mille, from the engine's last exact info line
+	ALTER TABLE moves ADD COLUMN tbhits INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE moves ADD COLUMN pv TEXT NOT NULL DEFAULT '';  -- UCI, space separated
+	ALTER TABLE moves ADD COLUMN timeleft_ms REAL NOT NULL DEFAULT 0;  -- the mover's clock after the move (0: no clock)
+	ALTER TABLE moves ADD COLUMN latency_ms REAL NOT NULL DEFAULT 0;  -- the move's time less the engine's last reported time`},
+}
+
+// moveFieldsVersion is the schema that added the moves' hashfull, tbhits,
+// pv, timeleft_ms and latency_ms. A reader opens the schema before it too
+// (read-only, it cannot migrate): its moves read with those zero, which
+// is what a migration would give them, so a report or an export of an
+// older database is what it was.
+const moveFieldsVersion = 8
+
+// oldestReadable is the oldest schema a reader opens: the one before
+// moveFieldsVersion while that is the newest (a later schema needs its own
+// thought), else the newest only.
+func oldestReadable() int {
+	if schemaVersion() == moveFieldsVersion {
+		return moveFieldsVersion - 1
+	}
+	return schemaVersion()
 }
 
 // schemaVersion is the user_version of an up-to-date database.

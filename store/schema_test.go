@@ -282,8 +282,8 @@ func TestMigrationToFilterIndex(t *testing.T) {
 	}
 	defer s.Close()
 	var v int
-	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 7 || schemaVersion() != 7 {
-		t.Fatalf("user_version %d (%v) after the upgrade, schema %d; want 7", v, err, schemaVersion())
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != schemaVersion() {
+		t.Fatalf("user_version %d (%v) after the upgrade; want %d", v, err, schemaVersion())
 	}
 	for _, tc := range []struct {
 		q    GameFilter
@@ -535,5 +535,61 @@ func TestGamesAfterPlans(t *testing.T) {
 				t.Errorf("after %d: %s\nplan %q, want %q", tc.after, q, plan, tc.want)
 			}
 		}
+	}
+}
+
+// Schema 7 to 8: the moves get fastchess's per-move fields (hashfull,
+// tbhits, pv, timeleft, latency). A reader opens schema 7 without
+// changing it and reads its moves with the fields zero; the writer
+// upgrades it, keeps the moves, and a move saved then keeps its fields.
+func TestMigrationToMoveFields(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v7.db")
+	db := oldDatabase(t, path, 7)
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
+	mustExec(t, db, `INSERT INTO engines (tournament_id, name, options) VALUES (1, 'a', ''), (1, 'b', '')`)
+	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
+		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
+	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+	mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms)
+		VALUES (1, 1, 'e2e4', 'e4', 0, 31, 7, 9, 100, 1.5)`)
+	db.Close()
+	old := record.Move{Ply: 1, UCI: "e2e4", SAN: "e4", Score: 31, Depth: 7, SelDepth: 9, Nodes: 100, Time: 1500 * time.Microsecond}
+
+	before := stateOf(t, path)
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatalf("reader of schema 7: %v", err)
+	}
+	g, err := r.GameByID(ctx, 1)
+	r.Close()
+	if err != nil || len(g.Moves) != 1 || !reflect.DeepEqual(g.Moves[0], old) {
+		t.Fatalf("schema 7's move read as %+v (%v), want %+v", g.Moves, err, old)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 7 {
+		t.Errorf("the reader changed the schema 7 database: before %+v, after %+v", before, after)
+	}
+
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if g, err := s.GameByID(ctx, 1); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{old}) {
+		t.Fatalf("after the upgrade the move reads %+v (%v), want %+v", g.Moves, err, old)
+	}
+	fields := record.Move{Ply: 2, UCI: "e7e5", SAN: "e5", Score: -20, Depth: 8, SelDepth: 11, Nodes: 2000,
+		Time: 12 * time.Millisecond, HashFull: 137, TBHits: 5, PV: "e7e5 g1f3 b8c6",
+		TimeLeft: 9876 * time.Millisecond, Latency: -2 * time.Millisecond}
+	saved := &record.Game{TournamentID: 1, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b",
+		Result: "1-0", Termination: "checkmate", Moves: []record.Move{fields}}
+	if err := s.SaveGame(ctx, saved); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.GameByID(ctx, saved.ID); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{fields}) {
+		t.Fatalf("saved move reads %+v (%v), want %+v", g.Moves, err, fields)
 	}
 }

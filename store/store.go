@@ -44,6 +44,9 @@ type Reader struct {
 	db   *sql.DB
 	q    queryer // db, or the transaction of ReadTx
 	path string  // as given to the Open function, for messages
+	// oldMoves: the database's schema is older than moveFieldsVersion
+	// (a reader's; a writer migrates).
+	oldMoves bool
 }
 
 // queryer runs queries: *sql.DB, *sql.Conn or *sql.Tx.
@@ -66,7 +69,7 @@ func (r *Reader) ReadTx(ctx context.Context, fn func(*Reader) error) error {
 		return fmt.Errorf("database %s: %w", r.path, err)
 	}
 	defer tx.Rollback()
-	return fn(&Reader{db: r.db, q: tx, path: r.path})
+	return fn(&Reader{db: r.db, q: tx, path: r.path, oldMoves: r.oldMoves})
 }
 
 const timeLayout = time.RFC3339Nano

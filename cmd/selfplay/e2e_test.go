@@ -204,7 +204,7 @@ func e2eDumpTable(t *testing.T, db *sql.DB, table string, b *strings.Builder) {
 
 // e2eDumpValue writes one value, or a mask for one that depends on the clock.
 func e2eDumpValue(table, col string, v any) string {
-	clock := strings.HasSuffix(col, "_at") || col == "time_ms" || strings.HasSuffix(col, "_time_ns")
+	clock := strings.HasSuffix(col, "_at") || col == "time_ms" || col == "latency_ms" || col == "timeleft_ms" || strings.HasSuffix(col, "_time_ns")
 	if clock && v != nil && v != "" {
 		return "<clock>"
 	}

@@ -54,7 +54,11 @@ func fastchessMode(args []string) bool {
 		if a == "--" {
 			return false
 		}
-		switch strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-") {
+		name, isFlag := strings.CutPrefix(a, "-")
+		if !isFlag {
+			continue // a value, such as -log's games
+		}
+		switch strings.TrimPrefix(name, "-") {
 		case "engine", "each", "games", "repeat":
 			return true
 		}
@@ -302,8 +306,13 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		return 1, nil
 	case "ratinginterval":
 		return 0, errNotFastchess // selfplay's own -ratinginterval
-	case "event", "site", "scoreinterval", "wait":
-		fc.note("-%s %s: accepted, not implemented (no effect)", name, value)
+	case "event", "site", "scoreinterval":
+		return 0, errNotFastchess // selfplay's own flags of the same names
+	case "wait": // fastchess: milliseconds (app/src/cli/cli.cpp:541, types/tournament.hpp:65)
+		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
+			return 0, errNotFastchess // selfplay's -wait DURATION
+		}
+		fc.flag("-wait", "-wait", value+"ms")
 		return 1, nil
 	case "recover":
 		return 0, nil // selfplay always does: a crashed engine loses the game and is restarted

@@ -72,6 +72,9 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"-repeat -recover -srand 1764131234 -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 name=dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 name=base -openings file=book.epd format=epd order=random start=2461 -srand 936",
 			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -rounds 2"},
+		// selfplay's own -log games is no fastchess command line (its
+		// value is not fastchess's -games): the default openings stay.
+		{"log games", "fhr plain -nodes 1 -log games", "fhr plain -nodes 1"},
 		// cutechess-cli's and fastchess's -noswap, -reverse, -games 1.
 		{"colours", "fhr plain -nodes 1 -noswap -reverse -games 1 -rounds 6 -openings file=book.epd order=sequential",
 			"fhr plain -nodes 1 -noswap true -reverse true -games-per-opening 1 -openings book.epd -order sequential -rounds 2"},
@@ -182,9 +185,6 @@ func TestFastchessNotes(t *testing.T) {
 		{"-testEnv", "note: -testEnv: accepted, no effect"},
 		{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
 		{"-use-affinity", "note: -use-affinity: accepted, no effect"},
-		{"-scoreinterval 1", "note: -scoreinterval 1: accepted, not implemented"},
-		{"-event E", "note: -event E: accepted, not implemented"},
-		{"-pgnout file=x.pgn pv=true", "-pgnout pv=true: not recorded yet"},
 		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
 	}
 	for _, tt := range tests {
@@ -192,6 +192,35 @@ func TestFastchessNotes(t *testing.T) {
 		code, _, stderr := run(t, args...)
 		if code != 0 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, tt.want) != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want one line with %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// fastchess's -event, -site, -wait (milliseconds) and -scoreinterval reach
+// the config as event, site and wait, and the run's option; none is a note.
+func TestFastchessEventSiteWait(t *testing.T) {
+	t.Chdir(t.TempDir())
+	tests := []struct{ args, want string }{
+		{"-event Weekly", `event = "Weekly"`},
+		{"-site lab", `site = "lab"`},
+		{"-wait 250", `wait = "250ms"`},
+		{"-wait 1s", `wait = "1s"`}, // selfplay's -wait DURATION
+		{"-scoreinterval 5", "[[tournament]]"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100", "-games", "2"}, strings.Fields(tt.args)...)
+		code, stdout, stderr := run(t, args...)
+		if code != 0 || !strings.Contains(stdout, tt.want) || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q; want %q in:\n%s", tt.args, code, stderr, tt.want, stdout)
+		}
+	}
+	for _, bad := range []struct{ args, want string }{
+		{"-scoreinterval 0", "-scoreinterval 0: want 1 or more"},
+		{"-wait -5", "wait"},
+	} {
+		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100"}, strings.Fields(bad.args)...)
+		if code, _, stderr := run(t, args...); code != exitUsage || !strings.Contains(stderr, bad.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %q", bad.args, code, stderr, bad.want)
 		}
 	}
 }

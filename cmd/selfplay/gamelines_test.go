@@ -75,3 +75,33 @@ func TestGameLinesGolden(t *testing.T) {
 		t.Errorf("Started and Finished lines differ with concurrency 2:\n%s\nvs\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
 	}
 }
+
+// -scoreinterval N: the Score of line after every Nth game, counting the
+// games stored before a resume, and after the run's last, as fastchess
+// prints it (matchmaking/tournament/roundrobin/roundrobin.cpp:122-124,
+// 176-182; its text, output_cutechess.hpp:28, is the line's).
+func TestScoreInterval(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "g.db")
+	scores := func(pairs string) []string {
+		t.Helper()
+		code, stdout, stderr := run(t, "match", "fhr", "plain", "-depth", "2", "-log", "games", "-db", db,
+			"-pairs", pairs, "-scoreinterval", "4")
+		if code != exitOK {
+			t.Fatalf("match -pairs %s: exit %d\n%s%s", pairs, code, stdout, stderr)
+		}
+		var ns []string
+		for _, l := range gameLines(stdout) {
+			if strings.HasPrefix(l, "Score of ") {
+				ns = append(ns, l[strings.LastIndexByte(l, ' ')+1:])
+			}
+		}
+		return ns
+	}
+	if got := scores("3"); !slices.Equal(got, []string{"4", "6"}) {
+		t.Errorf("games 1-6: Score lines after games %v, want [4 6]", got)
+	}
+	if got := scores("5"); !slices.Equal(got, []string{"8", "10"}) {
+		t.Errorf("games 7-10 (a resume): Score lines after games %v, want [8 10]", got)
+	}
+}

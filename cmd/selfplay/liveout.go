@@ -2,8 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -11,12 +9,11 @@ import (
 )
 
 // The -pgnout keys of fastchess (and cutechess-cli's file) that match
-// takes: those with data here set pgn_out's fields; the others are noted
-// and left out (notAvailable) or refused (append=false, notation=lan).
+// takes: the comment fields (pgnOutFields, in fastchess's order), notation
+// and append; all set pgn_out's keys of the same names.
 var (
-	pgnOutFields = []string{"nodes", "seldepth", "nps"}
-	notAvailable = []string{"hashfull", "tbhits", "pv", "timeleft", "latency"}
-	pgnOutWords  = append(append([]string{"file", "append", "notation"}, pgnOutFields...), notAvailable...)
+	pgnOutFields = []string{"timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv"}
+	pgnOutWords  = append([]string{"file", "append", "notation"}, pgnOutFields...)
 )
 
 // wordSep joins a flag's words into one flag value (no file name holds it).
@@ -63,14 +60,13 @@ func gatherLiveOut(args []string) []string {
 	return out
 }
 
-// liveOutSettings converts -pgnout and -epdout to pgn_out and epd_out;
-// a field that selfplay does not record yet gets a one-line note on w.
-func liveOutSettings(fs *flag.FlagSet, pgn, epd *liveOutFlag, w io.Writer) ([]config.MatchSetting, error) {
+// liveOutSettings converts -pgnout and -epdout to pgn_out and epd_out.
+func liveOutSettings(fs *flag.FlagSet, pgn, epd *liveOutFlag) ([]config.MatchSetting, error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var out []config.MatchSetting
 	if given["pgnout"] {
-		s, err := pgnOutSettings(pgn.words, w)
+		s, err := pgnOutSettings(pgn.words)
 		if err != nil {
 			return nil, err
 		}
@@ -114,36 +110,34 @@ func liveOutFile(flagName string, words []string, key func(k, v string) error) (
 }
 
 // pgnOutSettings reads -pgnout's words: pgn_out = "FILE", or a pgn_out
-// table when a comment field is asked for.
-func pgnOutSettings(words []string, w io.Writer) ([]config.MatchSetting, error) {
-	var fields []config.MatchSetting
+// table when a comment field, a notation or append is given.
+func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
+	var keys []config.MatchSetting
 	file, err := liveOutFile("-pgnout", words, func(k, v string) error {
 		on, isBool := map[string]bool{"true": true, "false": false}[v]
 		switch {
 		case k == "notation":
-			if v != "san" {
-				return usageErrorf("-pgnout notation=%s: only san is written", v)
+			if !slices.Contains([]string{"san", "lan", "uci"}, v) {
+				return usageErrorf("-pgnout notation=%s: want san, lan or uci", v)
 			}
+			if v == "san" {
+				return nil // the default
+			}
+			keys = append(keys, config.MatchSetting{Flag: "-pgnout notation", Key: "pgn_out.notation", Value: v})
 		case !isBool:
 			return usageErrorf("-pgnout %s=%s: want true or false", k, v)
-		case k == "append":
-			if !on {
-				return usageErrorf("-pgnout append=false: the file is always appended to (the same command resumes the match and continues it); remove the file to start it afresh")
-			}
-		case slices.Contains(notAvailable, k):
-			if on {
-				fmt.Fprintf(w, "selfplay match: -pgnout %s=true: not recorded yet; the comments leave it out\n", k)
-			}
+		case k == "append" && on:
+			// the default
 		default:
-			fields = append(fields, config.MatchSetting{Flag: "-pgnout " + k, Key: "pgn_out." + k, Value: on})
+			keys = append(keys, config.MatchSetting{Flag: "-pgnout " + k, Key: "pgn_out." + k, Value: on})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(fields) == 0 {
+	if len(keys) == 0 {
 		return []config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out", Value: file}}, nil
 	}
-	return append([]config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out.file", Value: file}}, fields...), nil
+	return append([]config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out.file", Value: file}}, keys...), nil
 }

@@ -85,6 +85,57 @@ func TestLivePGNKills(t *testing.T) {
 	}
 }
 
+// Every per-move field on, under kills: games written live (from the
+// game just played) and games written on a resume (from the database)
+// are the same bytes, so the file equals the one a run writes afresh from
+// the database (the complete match, run again after the file is removed);
+// pgn-extract reads it with every field in its comments.
+func TestLivePGNKillsAllFields(t *testing.T) {
+	bin := selfplayBinary(t)
+	tool := tooltest.Find(t, "pgn-extract", "pgn-extract")
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "live.pgn")
+	args := []string{"match", "plain", "fhr", "-nodes", "300", "-move", "30", "-concurrency", "2", "-rounds", "1", "-pairs", "8",
+		"-pgnout", "file=" + pgn, "timeleft=true", "latency=true", "nodes=true", "seldepth=true", "nps=true",
+		"hashfull=true", "tbhits=true", "pv=true"}
+	const games = 16
+	for i := 0; i < 6; i++ {
+		if !killAtLine(t, bin, dir, 2+i*5%7, args...) {
+			t.Fatalf("kill %d: the match ended before it", i+1)
+		}
+		if i%3 == 2 {
+			appendTorn(t, pgn)
+		}
+	}
+	if code, out := runIn(t, bin, dir, args...); code != exitOK {
+		t.Fatalf("final run: exit %d\n%s", code, out)
+	}
+	text, _ := os.ReadFile(pgn)
+	if n := strings.Count(string(text), "[Event "); n != games {
+		t.Fatalf("%d games in live.pgn, want %d", n, games)
+	}
+	fields := regexp.MustCompile(`\{[-+]\S+ \d+N \d+\.\d{3}s, tl=0\.000s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, nps=\d+, hashfull=0, tbhits=0, pv="[a-h1-8qrbn ]+"\}`)
+	if n := len(fields.FindAllString(strings.Join(strings.Fields(string(text)), " "), -1)); n < games*10 {
+		t.Fatalf("%d comments with every field in live.pgn:\n%.2000s", n, text)
+	}
+	if err := os.Rename(pgn, pgn+".killed"); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runIn(t, bin, dir, args...); code != exitOK {
+		t.Fatalf("run of the complete match: exit %d\n%s", code, out)
+	}
+	if afresh, _ := os.ReadFile(pgn); string(afresh) != string(text) {
+		t.Fatalf("live.pgn written under kills (%d bytes) differs from the file written from the database (%d bytes)", len(text), len(afresh))
+	}
+	log := filepath.Join(dir, "pgn-extract.log")
+	if out, err := exec.Command(tool, "-r", "-l", log, pgn).CombinedOutput(); err != nil {
+		t.Fatalf("pgn-extract: %v\n%s", err, out)
+	}
+	if diag, _ := os.ReadFile(log); !strings.Contains(string(diag), fmt.Sprintf("%d games matched out of %d.", games, games)) {
+		t.Fatalf("pgn-extract did not accept every game:\n%s", diag)
+	}
+}
+
 // killAtLine runs selfplay in dir and kills it (SIGKILL) when it has
 // printed n lines of game progress ("Started game", "Finished game"); it
 // reports whether the kill came before the process ended by itself.
@@ -159,7 +210,10 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "file=g.pgn", "nodes=true", "seldepth=true", "nps=true", "append=true", "notation=san"},
 			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\n", ""},
 		{[]string{"-pgnout", "file=g.pgn", "pv=true", "timeleft=true", "latency=false", "-rounds", "2"},
-			"rounds = 2\npgn_out = \"g.pgn\"\n", "-pgnout pv=true: not recorded yet"},
+			"rounds = 2\n\n[tournament.limits]\nnodes = 100\n\n[tournament.pgn_out]\nfile = \"g.pgn\"\npv = true\ntimeleft = true\nlatency = false\n", ""},
+		{[]string{"-pgnout", "file=g.pgn", "hashfull=true", "tbhits=true", "notation=lan", "append=false"},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nhashfull = true\ntbhits = true\nnotation = \"lan\"\nappend = false\n", ""},
+		{[]string{"-pgnout", "g.pgn", "notation=uci"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnotation = \"uci\"\n", ""},
 		// The words after the file that are not -pgnout's stay an engine's.
 		{[]string{"-pgnout", "g.pgn", "fhr", "name=x"}, "[engines.x]\npreset = \"fhr\"", ""},
 	}
@@ -173,8 +227,9 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-pgnout", "append=false"}, "-pgnout append=false: the file is always appended to"},
-		{[]string{"-pgnout", "file=g.pgn", "notation=lan"}, "-pgnout notation=lan: only san is written"},
+		{[]string{"-pgnout", "append=false"}, "-pgnout: no file"},
+		{[]string{"-pgnout", "file=g.pgn", "notation=fan"}, "-pgnout notation=fan: want san, lan or uci"},
+		{[]string{"-pgnout", "file=g.pgn", "append=no"}, "-pgnout append=no: want true or false"},
 		{[]string{"-pgnout", "file=g.pgn", "nodes=1"}, "-pgnout nodes=1: want true or false"},
 		{[]string{"-pgnout", "nodes=true"}, "-pgnout: no file"},
 		{[]string{"-epdout", "file=g.epd", "nodes=true"}, "-epdout nodes=true: unknown key"},

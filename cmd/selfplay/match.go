@@ -62,6 +62,9 @@ func matchFlags() []matchFlag {
 		{"draw-moves", "adjudication.draw_moves", intDefault(0), "... for N consecutive moves each ... (0: off)"},
 		{"draw-from", "adjudication.draw_move_from", intDefault(0), "... from move N on is a draw"},
 		{"adjudication-rules", "adjudication.rules", textDefault(config.RulesSelfplay), "whose rules -move, -resign-* and -draw-* follow: selfplay or fastchess (its -maxmoves, -resign and -draw exactly; they set it)"},
+		{"event", "event", &textSetting{}, "the PGN's Event tag (default: the tournament's name)"},
+		{"site", "site", &textSetting{}, "the PGN's Site tag (default: selfplay)"},
+		{"wait", "wait", durationDefault(0), "pause after each game, such as 100ms (fastchess's -wait MS)"},
 		{"sprt", "sprt", &textSetting{}, "stop the match when the SPRT of ELO0 against ELO1 decides, e.g. 0,5 (matches only)"},
 		{"alpha", "sprt.alpha", floatDefault(config.DefaultSPRTAlpha), "the SPRT's false positive rate"},
 		{"beta", "sprt.beta", floatDefault(config.DefaultSPRTBeta), "the SPRT's false negative rate"},
@@ -86,8 +89,8 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
-func outputFiles(fs *flag.FlagSet, pgnOut, epdOut *liveOutFlag, logWords []string, w io.Writer) ([]config.MatchSetting, trafficLogSpec, error) {
-	settings, err := liveOutSettings(fs, pgnOut, epdOut, w)
+func outputFiles(fs *flag.FlagSet, pgnOut, epdOut *liveOutFlag, logWords []string) ([]config.MatchSetting, trafficLogSpec, error) {
+	settings, err := liveOutSettings(fs, pgnOut, epdOut)
 	if err != nil {
 		return nil, trafficLogSpec{}, err
 	}
@@ -121,7 +124,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	var pgnOut, epdOut liveOutFlag
-	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F nodes=true seldepth=true nps=true words too")
+	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F notation=san|lan|uci append=true|false and the comment fields timeleft= latency= nodes= seldepth= nps= hashfull= tbhits= pv= (=true) too")
 	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
 	flagArgs, logWords := cutTrafficLog(gatherLiveOut(args))
 	// -pgnout, -epdout and -log file= take fastchess's words themselves.
@@ -154,7 +157,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	if m.Settings, err = matchSettings(fs, settings); err != nil {
 		return err
 	}
-	files, traffic, err := outputFiles(fs, &pgnOut, &epdOut, logWords, e.stderr)
+	files, traffic, err := outputFiles(fs, &pgnOut, &epdOut, logWords)
 	if err != nil {
 		return err
 	}

@@ -107,15 +107,17 @@ func setOutput(e env, logSpec string, opts *runner.Options) error {
 // blockFlags are -output and -ratinginterval: the result block of
 // cutechess-cli or fastchess every N games and at the end.
 type blockFlags struct {
-	format   *string
-	interval *int
+	format        *string
+	interval      *int
+	scoreInterval *int
 }
 
 func resultBlockFlags(fs *flag.FlagSet) blockFlags {
 	return blockFlags{
 		format: fs.String("output", "", "cutechess or fastchess (also format=cutechess): print that tool's result block "+
 			"every -ratinginterval games and at the end, then its last line (cutechess: Finished match), beside the per-game lines"),
-		interval: fs.Int("ratinginterval", 0, "with -output: print the result block every N games (0: only at the end)"),
+		interval:      fs.Int("ratinginterval", 0, "with -output: print the result block every N games (0: only at the end)"),
+		scoreInterval: fs.Int("scoreinterval", 1, "print the per-game lines' Score of line every N games (and after the last), as fastchess does"),
 	}
 }
 
@@ -124,6 +126,10 @@ func (b blockFlags) set(opts *runner.Options) error {
 	if *b.interval < 0 {
 		return usageErrorf("-ratinginterval %d is negative (0: only at the end)", *b.interval)
 	}
+	if *b.scoreInterval < 1 {
+		return usageErrorf("-scoreinterval %d: want 1 or more", *b.scoreInterval)
+	}
+	opts.ScoreInterval = *b.scoreInterval
 	if *b.format == "" {
 		if *b.interval > 0 {
 			return usageErrorf("-ratinginterval applies only with -output cutechess or -output fastchess")

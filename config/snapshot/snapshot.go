@@ -43,7 +43,8 @@ const (
 // relative to it, so moving the whole directory changes nothing.
 type Snapshot struct {
 	Adjudication Adjudication      `json:"adjudication"`
-	Engines      map[string]Engine `json:"engines"` // per engine name
+	Engines      map[string]Engine `json:"engines"`         // per engine name
+	Event        string            `json:"event,omitempty"` // the PGN's Event tag; "": the name
 	Format       string            `json:"format"`
 	// GamesPerOpening is 1 only (2, the default, is left out).
 	GamesPerOpening int         `json:"games_per_opening,omitempty"`
@@ -55,7 +56,8 @@ type Snapshot struct {
 	Reverse         bool        `json:"reverse,omitempty"`
 	Rounds          int         `json:"rounds"`
 	Seed            uint64      `json:"seed"`
-	Version         int         `json:"snapshot"` // Version
+	Site            string      `json:"site,omitempty"` // the PGN's Site tag; "": selfplay
+	Version         int         `json:"snapshot"`       // Version
 	SPRT            *stats.SPRT `json:"sprt,omitempty"`
 }
 

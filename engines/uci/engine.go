@@ -657,6 +657,7 @@ func (r *searchRun) bestMove(args []string) (engines.Result, error) {
 	info := r.si.info()
 	info.Nodes = r.si.nodes
 	info.Elapsed = elapsed
+	info.EngineTime = r.si.time
 	return engines.Result{Move: mv, Info: info}, nil
 }
 

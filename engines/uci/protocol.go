@@ -41,13 +41,17 @@ type infoLine struct {
 	hasNodes                 bool
 	pv                       []string
 	hasPV                    bool
+	hashFull                 int
+	tbHits                   int64
+	time                     time.Duration
+	hasTime                  bool
 }
 
 // infoArgs is the number of values that follow each keyword of an info
 // line that the adapter skips; the keywords it reads are handled in
 // parseInfo.
 var infoArgs = map[string]int{
-	"time": 1, "currmovenumber": 1, "hashfull": 1, "nps": 1, "tbhits": 1, "sbhits": 1,
+	"currmovenumber": 1, "nps": 1, "sbhits": 1,
 	"cpuload": 1, "wdl": 3,
 }
 
@@ -76,7 +80,7 @@ func parseInfo(f []string) infoLine {
 		switch key {
 		case "string":
 			return l
-		case "depth", "seldepth", "nodes", "multipv":
+		case "depth", "seldepth", "nodes", "multipv", "hashfull", "tbhits", "time":
 			n, ok := atoi(i)
 			if !ok {
 				continue
@@ -91,6 +95,12 @@ func parseInfo(f []string) infoLine {
 				l.nodes, l.hasNodes = n, true
 			case "multipv":
 				l.multiPV = int(n)
+			case "hashfull":
+				l.hashFull = int(n)
+			case "tbhits":
+				l.tbHits = n
+			case "time":
+				l.time, l.hasTime = time.Duration(n)*time.Millisecond, true
 			}
 		case "score":
 		scoreTokens:
@@ -149,6 +159,7 @@ type searchInfo struct {
 	exact    engines.Info // merged from the reports whose score is exact
 	sawExact bool
 	nodes    int64
+	time     time.Duration // the last time any info line reported
 }
 
 // add merges an info line: the node count of the last report of any kind,
@@ -163,6 +174,9 @@ type searchInfo struct {
 func (s *searchInfo) add(l infoLine) bool {
 	if l.hasNodes {
 		s.nodes = l.nodes
+	}
+	if l.hasTime {
+		s.time = l.time // fastchess's UciEngine::lastTime (engine/uci_engine.cpp:473): any info line with a time
 	}
 	if l.multiPV > 1 || (!l.hasScore && !l.hasPV) {
 		return false
@@ -199,7 +213,11 @@ func merge(i *engines.Info, l infoLine) {
 		i.SelDepth = l.selDepth
 	}
 	if l.hasScore {
+		// hashfull and tbhits are the scored line's own, 0 when it has
+		// none, as fastchess reads them from that one line
+		// (matchmaking/match/match.cpp:303-304).
 		i.Score, i.Bound = l.score, l.bound
+		i.HashFull, i.TBHits = l.hashFull, l.tbHits
 	}
 	if l.hasPV {
 		i.PV = l.pv

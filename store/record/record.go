@@ -111,6 +111,16 @@ type Move struct {
 	SelDepth int
 	Nodes    int64
 	Time     time.Duration
+	// fastchess's per-move PGN fields beyond those: the engine's hashfull
+	// and tbhits and principal variation (UCI moves, space separated) from
+	// its last exact info line, the mover's clock after the move (0
+	// without a clock) and the move's latency (its time less the time the
+	// engine last reported). Book moves have none.
+	HashFull int
+	TBHits   int64
+	PV       string
+	TimeLeft time.Duration
+	Latency  time.Duration
 }
 
 // maxPlausibleDepth is the deepest iteration depth (and seldepth) that a

@@ -1,0 +1,173 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"selfplay/config"
+	"selfplay/store"
+	"selfplay/store/record"
+)
+
+// Each of fastchess's per-move fields alone and all together, in its
+// words, units and order (game/pgn/pgn_builder.cpp:181-189; times with
+// formatTime, pgn_builder.hpp:52-56).
+func TestMoveCommentFields(t *testing.T) {
+	m := record.Move{Score: 31, Depth: 12, SelDepth: 15, Nodes: 8123, Time: 42 * time.Millisecond,
+		HashFull: 137, TBHits: 4, PV: "g1f3 b8c6 f1b5", TimeLeft: 9876 * time.Millisecond, Latency: 3 * time.Millisecond}
+	const head = "{+0.31/12 8123N 0.042s"
+	cases := []struct {
+		name   string
+		fields config.PGNFields
+		want   string
+	}{
+		{"none", config.PGNFields{}, head + "}"},
+		{"timeleft", config.PGNFields{TimeLeft: true}, head + ", tl=9.876s}"},
+		{"latency", config.PGNFields{Latency: true}, head + ", latency=0.003s}"},
+		{"nodes", config.PGNFields{Nodes: true}, head + ", n=8123}"},
+		{"seldepth", config.PGNFields{SelDepth: true}, head + ", sd=15}"},
+		{"nps", config.PGNFields{NPS: true}, head + ", nps=193404}"},
+		{"hashfull", config.PGNFields{HashFull: true}, head + ", hashfull=137}"},
+		{"tbhits", config.PGNFields{TBHits: true}, head + ", tbhits=4}"},
+		{"pv", config.PGNFields{PV: true}, head + `, pv="g1f3 b8c6 f1b5"}`},
+		{"all, in fastchess's order", config.PGNFields{TimeLeft: true, Latency: true, Nodes: true, SelDepth: true, NPS: true, HashFull: true, TBHits: true, PV: true},
+			head + `, tl=9.876s, latency=0.003s, n=8123, sd=15, nps=193404, hashfull=137, tbhits=4, pv="g1f3 b8c6 f1b5"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := moveComment(m, c.fields); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+	if got := moveComment(record.Move{Book: true, PV: "e2e4"}, config.PGNFields{PV: true}); got != "{book}" {
+		t.Errorf("a book move: %s", got)
+	}
+	for _, c := range []struct {
+		latency time.Duration
+		want    string
+	}{
+		{-2 * time.Millisecond, ", latency=-0.002s}"},  // fastchess does not clamp it
+		{-400 * time.Microsecond, ", latency=0.000s}"}, // whole milliseconds, cut toward zero
+		{2900 * time.Microsecond, ", latency=0.002s}"},
+		{-2900 * time.Microsecond, ", latency=-0.002s}"},
+	} {
+		if got := moveComment(record.Move{Latency: c.latency}, config.PGNFields{Latency: true}); !strings.HasSuffix(got, c.want) {
+			t.Errorf("latency %v: %s, want the suffix %s", c.latency, got, c.want)
+		}
+	}
+}
+
+// fastchess's notation=lan and uci (third_party/chess.hpp:5685-5722).
+func TestMoveText(t *testing.T) {
+	cases := []struct {
+		uci, san    string
+		lan         string
+		wantSANAsIs bool
+	}{
+		{"e2e4", "e4", "e2e4", false},
+		{"g1f3", "Nf3", "Ng1f3", false},
+		{"e4d5", "exd5", "e4xd5", false},
+		{"b1d2", "Nbd2", "Nb1d2", false},
+		{"d1h5", "Qxh5+", "Qd1xh5+", false},
+		{"h5f7", "Qxf7#", "Qh5xf7#", false},
+		{"e7e8q", "e8=Q+", "e7e8=Q+", false},
+		{"g7h8n", "gxh8=N", "g7xh8=N", false},
+		{"e5d6", "exd6", "e5xd6", false}, // en passant
+		{"e1g1", "O-O", "O-O", true},
+		{"e8c8", "O-O-O+", "O-O-O+", true},
+	}
+	for _, c := range cases {
+		m := record.Move{UCI: c.uci, SAN: c.san}
+		if got := moveText(m, config.NotationLAN); got != c.lan {
+			t.Errorf("%s (%s) in LAN: %s, want %s", c.uci, c.san, got, c.lan)
+		}
+		if got := moveText(m, config.NotationUCI); got != c.uci {
+			t.Errorf("%s in UCI: %s", c.uci, got)
+		}
+		if got := moveText(m, ""); got != c.san {
+			t.Errorf("%s in SAN: %s", c.uci, got)
+		}
+	}
+}
+
+// pgn_out's append = false: a tournament with no game stored starts the
+// file afresh (its earlier text gone); a resume appends and says so, as
+// fastchess does (matchmaking/tournament/base/tournament.cpp:41-45).
+func TestLivePGNAfresh(t *testing.T) {
+	body := liveConfig(1, `pgn_out = { file = "live.pgn", append = false }`)
+	cfg := loadConfig(t, body)
+	path := filepath.Join(cfg.Dir, "live.pgn")
+	if err := os.WriteFile(path, []byte("[Event \"old\"]\n[Round \"1.1\"]\n\n1. e4 *\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, cfg)
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+	var out strings.Builder
+	liveRun(t, st, cfg, Options{Progress: &out})
+	if !strings.Contains(out.String(), "Resuming from 4 games, ignoring pgn_out append = false.\n") {
+		t.Errorf("the resume does not say it ignores append = false:\n%s", out.String())
+	}
+	var export strings.Builder
+	tour, _ := storedGames(t, st, "quick")
+	if _, err := st.WritePGN(context.Background(), &export, store.GameFilter{TournamentID: tour.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if pgn, _ := os.ReadFile(path); string(pgn) != export.String() {
+		t.Fatalf("live.pgn is not export's text (the old game kept, or the resume's games lost):\n%.300s", pgn)
+	}
+}
+
+// wait (fastchess's -wait): each game's worker pauses that long after it,
+// so a run of n games at concurrency 1 takes at least n pauses (a lower
+// bound that a timer guarantees, not a speed). A cancelled run does not
+// wait out the pause.
+func TestWaitBetweenGames(t *testing.T) {
+	c := quickConfig(1)
+	c.Tournaments[0].Body = `wait = "40ms"`
+	cfg := loadConfig(t, c)
+	st := openStore(t, cfg)
+	start := time.Now()
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+	if took := time.Since(start); took < 4*40*time.Millisecond {
+		t.Errorf("4 games with wait = 40ms took %v", took)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if pause(ctx, time.Hour) {
+		t.Error("pause went on after its context ended")
+	}
+	if !pause(ctx, 0) {
+		t.Error("no pause is not a completed pause")
+	}
+}
+
+// timeleft (tl=) is the mover's clock after its move and increment, the
+// move time under movetime, 0 under nodes (fastchess's TimeControl
+// updateTime and getTimeLeft, game/timecontrol/timecontrol.cpp:28-57).
+func TestClockLeft(t *testing.T) {
+	tc := mustTC(t, "10+0.1")
+	cases := []struct {
+		name   string
+		limits config.Limits
+		spent  time.Duration
+		want   time.Duration
+	}{
+		{"clock", config.Limits{TC: tc}, 300 * time.Millisecond, 9800 * time.Millisecond},
+		{"movetime", config.Limits{MoveTime: 250 * time.Millisecond}, 240 * time.Millisecond, 250 * time.Millisecond},
+		{"nodes", config.Limits{Nodes: 1000}, 5 * time.Millisecond, 0},
+	}
+	for _, c := range cases {
+		clock := newGameClock(c.limits.TC, c.limits.TC)
+		if reason := clock.spend(0, c.spent, c.limits); reason != "" {
+			t.Fatalf("%s: %s", c.name, reason)
+		}
+		if got := clock.left(0, c.limits); got != c.want {
+			t.Errorf("%s: %v left, want %v", c.name, got, c.want)
+		}
+	}
+}
