@@ -14,6 +14,9 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		Version: snapshot.Version, Name: t.Name, Format: string(t.Format), Rounds: t.Rounds, Seed: t.Seed,
 		Players: append([]string{}, t.Engines...), Engines: map[string]snapshot.Engine{},
 	}
+	if t.Format == FormatKnockout {
+		s.Knockout = &snapshot.Knockout{Games: t.Knockout.Games, Seeds: t.Knockout.Seeds}
+	}
 	for _, name := range t.Engines {
 		e, ok := f.Engine(name)
 		if !ok {

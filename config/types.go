@@ -74,7 +74,16 @@ const (
 	FormatMatch      Format = snapshot.FormatMatch
 	FormatGauntlet   Format = snapshot.FormatGauntlet
 	FormatRoundRobin Format = snapshot.FormatRoundRobin
+	// FormatKnockout plays cutechess-cli's knockout (package knockout):
+	// the pairings of a round depend on the results of the one before.
+	FormatKnockout Format = snapshot.FormatKnockout
 )
+
+// Knockout is a knockout's [tournament.knockout] table.
+type Knockout struct {
+	Seeds int // players placed by their order in engines (default 0: all drawn from seed)
+	Games int // games of an encounter before tie-breaks: game pairs x 2 (default 2)
+}
 
 // Tournament is one [[tournament]] table.
 type Tournament struct {
@@ -84,6 +93,8 @@ type Tournament struct {
 	Rounds      int    // passes over the opening set (default 1)
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
+	// Knockout holds format "knockout"'s settings (zero for other formats).
+	Knockout Knockout
 
 	Openings Openings
 	// Limits are the tournament's limits. With every engine carrying its

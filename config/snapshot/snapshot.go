@@ -22,6 +22,7 @@ const (
 	FormatMatch      = "match"
 	FormatGauntlet   = "gauntlet"
 	FormatRoundRobin = "round-robin"
+	FormatKnockout   = "knockout"
 )
 
 // Snapshot is everything that defines a tournament's games, stored with
@@ -45,6 +46,7 @@ type Snapshot struct {
 	Adjudication Adjudication      `json:"adjudication"`
 	Engines      map[string]Engine `json:"engines"` // per engine name
 	Format       string            `json:"format"`
+	Knockout     *Knockout         `json:"knockout,omitempty"` // format knockout only
 	Limits       Limits            `json:"limits"`
 	Name         string            `json:"name"`
 	Openings     Openings          `json:"openings"`
@@ -53,6 +55,12 @@ type Snapshot struct {
 	Seed         uint64            `json:"seed"`
 	Version      int               `json:"snapshot"` // Version
 	SPRT         *stats.SPRT       `json:"sprt,omitempty"`
+}
+
+// Knockout is a knockout's seeds and games per encounter.
+type Knockout struct {
+	Games int `json:"games"`
+	Seeds int `json:"seeds"`
 }
 
 // Adjudication: move; with move > 0 the policy, margin (referee and
