@@ -26,6 +26,32 @@ type fastchessArgs struct {
 	// origin names the fastchess option behind a flag it was rewritten
 	// into ("-resign-score": "-resign score="), for errors.
 	origin map[string]string
+	// knockout: -tournament knockout; seeds and games are -seeds and
+	// -games (other than 2) as given, read once the format is known.
+	knockout     bool
+	seeds, games string
+}
+
+// knockoutOptions rewrites -seeds and -games, which are a knockout's
+// settings in cutechess-cli (main.cpp: -seeds, -games per encounter).
+func (fc *fastchessArgs) knockoutOptions() error {
+	switch {
+	case fc.knockout:
+		if fc.seeds != "" {
+			fc.flag("-seeds", "-seeds", fc.seeds)
+		}
+		if fc.games != "" {
+			fc.flag("-games", "-knockout-games", fc.games)
+		}
+		if fc.pairs > 0 {
+			return usageErrorf("-rounds: a knockout has no rounds (cutechess-cli refuses -rounds for it); -games sets an encounter's games")
+		}
+	case fc.seeds != "" && fc.seeds != "1":
+		return usageErrorf("-seeds %s: a gauntlet has one first engine (-seeds applies to -tournament knockout)", fc.seeds)
+	case fc.games != "":
+		return usageErrorf("-games %s: selfplay plays every opening as a game pair, both colours (-games 2; other even counts with -tournament knockout)", fc.games)
+	}
+	return nil
 }
 
 // flag adds selfplay's flag with its value, rewritten from fastchess's
@@ -127,7 +153,7 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 	}
 	// Without -rounds the match keeps selfplay's default, one pass over
 	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
-	return fc, nil
+	return fc, fc.knockoutOptions()
 }
 
 var errNotFastchess = fmt.Errorf("not a fastchess option")
@@ -212,6 +238,10 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		fc.flag("-srand", "-seed", value)
 		return 1, nil
 	case "games":
+		if n, err := strconv.Atoi(value); err == nil && n > 2 && n%2 == 0 {
+			fc.games = value // cutechess-cli's games per knockout encounter
+			return 1, nil
+		}
 		if value != "2" {
 			return 1, fmt.Errorf("%q: selfplay plays every opening as a game pair, both colours (-games 2)", value)
 		}
@@ -232,9 +262,9 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 	case "tournament":
 		return 1, fc.tournament(value)
 	case "seeds":
-		if value != "1" {
-			return 1, fmt.Errorf("%q: a gauntlet has one first engine", value)
-		}
+		// cutechess-cli's -seeds: a knockout's seeded players; fastchess's
+		// gauntlet seeds (cli.cpp:560) only as its default, 1.
+		fc.seeds = value
 		return 1, nil
 	case "variant":
 		if value != "standard" {
@@ -446,10 +476,11 @@ func (fc *fastchessArgs) tournament(v string) error {
 		fc.flag("-tournament", "-format", "gauntlet")
 	case "roundrobin":
 		fc.flag("-tournament", "-format", "round-robin")
-	case "knockout":
-		return fmt.Errorf("knockout tournaments are not supported yet")
+	case "knockout": // cutechess-cli's (fastchess has none)
+		fc.flag("-tournament", "-format", "knockout")
+		fc.knockout = true
 	default:
-		return fmt.Errorf("%q: want gauntlet or roundrobin", v)
+		return fmt.Errorf("%q: want gauntlet, roundrobin or knockout", v)
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ type matchFlag struct {
 // checked and written.
 func matchFlags() []matchFlag {
 	return []matchFlag{
-		{"format", "format", &textSetting{}, "match (2 engines), gauntlet (the first against each other one) or round-robin (default: match for 2 engines, round-robin for more)"},
+		{"format", "format", &textSetting{}, "match (2 engines), gauntlet (the first against each other one), round-robin or knockout (default: match for 2 engines, round-robin for more)"},
 		{"nodes", "limits.nodes", intDefault(0), "per-move limit: nodes (exactly one of -nodes, -depth, -movetime, -tc)"},
 		{"nodes-jitter", "limits.nodes_jitter", floatDefault(0), "vary each move's node budget within ±this fraction (0..0.5; seeded)"},
 		{"depth", "limits.depth", intDefault(0), "per-move limit: search depth"},
@@ -44,6 +44,8 @@ func matchFlags() []matchFlag {
 		{"book-count", "openings.count", intDefault(config.DefaultBookCount), "openings drawn from a .bin book with -book-choice weighted"},
 		{"order", "openings.order", textDefault(openings.OrderSequential), "opening order: sequential or random (reshuffled each round from -seed)"},
 		{"rounds", "rounds", intDefault(config.DefaultRounds), "passes over the openings; each opening is a game pair"},
+		{"knockout-games", "knockout.games", intDefault(config.DefaultKnockoutGames), "-format knockout: games of an encounter before tie-break pairs (even; cutechess-cli's -games)"},
+		{"seeds", "knockout.seeds", intDefault(0), "-format knockout: the first N engines are seeded in their order, the others drawn from -seed"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
 		{"concurrency", "concurrency", intDefault(0), "games in parallel (default: the number of CPUs); the games do not depend on it"},
 		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never; the default with an external engine)"},
