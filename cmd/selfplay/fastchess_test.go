@@ -123,7 +123,8 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -repeat 4", `-repeat: "4"`},
 		{"fhr plain -nodes 1 -noswap", "fastchess's -noswap is not supported yet"},
 		{"fhr plain -nodes 1 -reverse", "fastchess's -reverse is not supported yet"},
-		{"fhr plain -nodes 1 -tournament knockout", "knockout tournaments are not supported yet"},
+		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 3", "selfplay plays every opening as a game pair"},
+		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 4 -rounds 2", "a knockout has no rounds"},
 		// fastchess shuffles the book once and starts at opening start=N;
 		// selfplay reshuffles each round and has no such offset.
 		{"fhr plain -nodes 1 -openings file=book.epd start=5", "start=5 is not supported yet"},
