@@ -74,6 +74,31 @@ type Result func(pair, index int) (white float64, ok bool)
 // gamesPerCycle times its -games.
 func BaseGames(n, games int) int { return max(n-1, 0) * games }
 
+// Games is the knockout's games as far as the bracket goes: those without
+// tie-breaks (BaseGames) and the tie-break pairs planned so far; every
+// game of the knockout once it has a winner.
+func (b Bracket) Games(s Settings) int {
+	n := BaseGames(len(s.Players), s.Games)
+	for _, r := range b.Rounds {
+		for _, e := range r.Encounters {
+			if !e.Bye() {
+				n += 2*len(e.Pairs) - s.Games
+			}
+		}
+	}
+	return n
+}
+
+// Rounds is the rounds of a knockout of n players: a bracket of the
+// next power of two, halved each round.
+func Rounds(n int) int {
+	r := 0
+	for size := 1; size < n; size *= 2 {
+		r++
+	}
+	return r
+}
+
 // Plan computes the bracket from the results stored so far.
 func Plan(s Settings, result Result) Bracket {
 	var b Bracket

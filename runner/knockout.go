@@ -71,19 +71,10 @@ func (b *bracket) plan() knockout.Bracket {
 	})
 }
 
-// knockoutTotal is the games of the knockout as far as it is known: its
-// games without tie-breaks, and the tie-break pairs planned so far; all
-// its games once it has a winner.
+// knockoutTotal is the games of the knockout as far as it is known
+// (knockout.Bracket.Games).
 func knockoutTotal(t *config.Tournament, kb knockout.Bracket) int {
-	n := knockout.BaseGames(len(t.Engines), t.Knockout.Games)
-	for _, r := range kb.Rounds {
-		for _, e := range r.Encounters {
-			if !e.Bye() {
-				n += 2*len(e.Pairs) - t.Knockout.Games
-			}
-		}
-	}
-	return n
+	return kb.Games(knockoutSettings(t))
 }
 
 // knockoutJob is a game of a knockout's pair: the K-th pair of an

@@ -124,6 +124,9 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		name, isFlag := strings.CutPrefix(a, "-")
 		name = strings.TrimPrefix(name, "-")
+		if isFlag && (name == "format" && i+1 < len(args) && args[i+1] == "knockout" || name == "format=knockout") {
+			fc.knockout = true // selfplay's -format knockout: -seeds and -games are its settings
+		}
 		if !isFlag || name == "" || strings.Contains(name, "=") {
 			fc.args = append(fc.args, a)
 			continue

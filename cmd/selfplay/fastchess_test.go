@@ -95,6 +95,12 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
 			"fhr plain -depth 2 -move 60 -policy draw -openings two-ply -sprt 0,5"},
+		// cutechess-cli's knockout: -seeds and an encounter's -games, also
+		// beside selfplay's -format knockout.
+		{"knockout", "fhr plain null-r2 -nodes 1 -tournament knockout -seeds 2 -games 4",
+			"fhr plain null-r2 -nodes 1 -format knockout -seeds 2 -knockout-games 4"},
+		{"knockout mixed", "fhr plain null-r2 -nodes 1 -format knockout -seeds 1 -games 6",
+			"fhr plain null-r2 -nodes 1 -format=knockout -seeds 1 -knockout-games 6"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
 			"cmd=a depth=3 cmd=b depth=4 -format gauntlet"},
 	}
