@@ -11,11 +11,10 @@
 // tournament ("== Tournament NAME ==") and per stored suite run
 // ("== Suite run ID: FILE =="), each made of "key  value" facts and tables
 // under "-- Heading --" lines. A tournament section holds: its status,
-// format, engines, time range and SPRT state; the Bradley-Terry rating
-// table with the LOS of each engine over the next; with more than two
-// engines a crosstable (a knockout's bracket round by round before the
-// ratings); per pairing the counts, both models' estimates, the
-// verdict and the SPRT; per pairing the results by opening (the FHR paper's
+// format, engines, time range and SPRT state; a knockout's bracket round
+// by round; the Bradley-Terry rating table with the LOS of each engine
+// over the next; with more than two engines a crosstable; per pairing the
+// counts, both models' estimates, the verdict and the SPRT; per pairing the results by opening (the FHR paper's
 // Table 2); the terminations; and the search figures per engine. Games read
 // from PGN files ("== Games of FILES ==") have a header of what was read,
 // skipped and paired instead of the status, and no openings or search
