@@ -78,7 +78,9 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"tournaments.toml keeps the referee at move 100 as its default.\n" +
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
 	"-openings file=F format=epd -srand -games 2 -rounds N (N game pairs) -repeat -sprt elo0= elo1= -draw\n" +
-	"-resign ... [twosided=true] -maxmoves -tournament ... (the guide lists them; -print-config shows the config)."
+	"-resign ... [twosided=true] -maxmoves -tournament ... (the guide lists them; -print-config shows the config).\n" +
+	"-format knockout (cutechess-cli's -tournament knockout) plays a bracket: -seeds N places the first N\n" +
+	"engines, -knockout-games (its -games) sets an encounter's games; a tie plays more game pairs."
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).
