@@ -115,6 +115,8 @@ func matchName(f *File, t *Tournament) (string, error) {
 		who = t.Engines[0] + "-vs-" + t.Engines[1]
 	case t.Format == FormatGauntlet:
 		who = t.Engines[0] + "-gauntlet"
+	case t.Format == FormatKnockout:
+		who = "knockout"
 	default:
 		who = "round-robin"
 	}

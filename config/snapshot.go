@@ -15,6 +15,9 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		Players: append([]string{}, t.Engines...), Engines: map[string]snapshot.Engine{},
 		Event: t.Event, Site: t.Site,
 	}
+	if t.Format == FormatKnockout {
+		s.Knockout = &snapshot.Knockout{Games: t.Knockout.Games, Seeds: t.Knockout.Seeds}
+	}
 	for _, name := range t.Engines {
 		e, ok := f.Engine(name)
 		if !ok {

@@ -36,7 +36,7 @@ const (
 
 // Names of the fixed sets of values.
 var (
-	formats   = []Format{FormatMatch, FormatGauntlet, FormatRoundRobin}
+	formats   = []Format{FormatMatch, FormatGauntlet, FormatRoundRobin, FormatKnockout}
 	policies  = []Policy{PolicyReferee, PolicyAgree, PolicyDraw}
 	ruleSets  = []AdjudicationRules{RulesSelfplay, RulesFastchess}
 	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String(), stats.BayesianElo.String()}
@@ -44,8 +44,9 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait", "knockout"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "start", "format", "choice", "count"}
+	knockoutKeys     = []string{"seeds", "games"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
 	adjudicationKeys = []string{"move", "policy", "referee", "referee_nodes", "margin", "rules", "resign_score", "resign_moves", "resign_two_sided", "draw_score", "draw_moves", "draw_move_from"}
 	sprtKeys         = []string{"elo0", "elo1", "alpha", "beta", "model"}
@@ -94,6 +95,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	if c, ok := t.integer("concurrency", 1, MaxConcurrency); ok {
 		tr.Concurrency = int(c)
 	}
+	tr.Knockout = p.knockout(t, tr)
 	if s, ok := t.integer("seed", 0, math.MaxInt64); ok {
 		tr.Seed = uint64(s)
 	}
@@ -171,6 +173,42 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		return Tournament{}, false
 	}
 	return tr, true
+}
+
+// DefaultKnockoutGames is a knockout encounter's games before tie-breaks:
+// one game pair.
+const DefaultKnockoutGames = 2
+
+// knockout parses [tournament.knockout] of a knockout (its settings are
+// an error with another format), and refuses rounds other than 1, as
+// cutechess-cli refuses -rounds for a knockout (main.cpp: "does not
+// support user-defined round multipliers").
+func (p *parser) knockout(t *table, tr Tournament) Knockout {
+	kt, has := t.sub("knockout")
+	if tr.Format != FormatKnockout {
+		if has {
+			t.errf("knockout", "applies only to format = %q (this tournament is %q)", FormatKnockout, tr.Format)
+		}
+		return Knockout{}
+	}
+	if t.has("rounds") && tr.Rounds != 1 {
+		t.errf("rounds", "a knockout has no rounds to repeat (got %d): set knockout.games, the games of each encounter", tr.Rounds)
+	}
+	k := Knockout{Games: DefaultKnockoutGames}
+	if !has {
+		return k
+	}
+	kt.unknown(knockoutKeys, nil)
+	if g, ok := kt.integer("games", 2, 1<<20); ok {
+		if g%2 != 0 {
+			kt.errf("games", "%d is odd: every opening is played as a game pair, both colours (want 2, 4, ...)", g)
+		}
+		k.Games = int(g)
+	}
+	if n, ok := kt.integer("seeds", 0, int64(len(tr.Engines))); ok {
+		k.Seeds = int(n)
+	}
+	return k
 }
 
 // tournamentName is the table's name, checked and unique among the

@@ -74,7 +74,16 @@ const (
 	FormatMatch      Format = snapshot.FormatMatch
 	FormatGauntlet   Format = snapshot.FormatGauntlet
 	FormatRoundRobin Format = snapshot.FormatRoundRobin
+	// FormatKnockout plays cutechess-cli's knockout (package knockout):
+	// the pairings of a round depend on the results of the one before.
+	FormatKnockout Format = snapshot.FormatKnockout
 )
+
+// Knockout is a knockout's [tournament.knockout] table.
+type Knockout struct {
+	Seeds int // players placed by their order in engines (default 0: all drawn from seed)
+	Games int // games of an encounter before tie-breaks: game pairs x 2 (default 2)
+}
 
 // Tournament is one [[tournament]] table.
 type Tournament struct {
@@ -93,6 +102,8 @@ type Tournament struct {
 	// (-noswap); Reverse gives the second engine White where the first
 	// would have it (-reverse). Both: the second engine is always White.
 	NoSwap, Reverse bool
+	// Knockout holds format "knockout"'s settings (zero for other formats).
+	Knockout Knockout
 
 	Openings Openings
 	// Limits are the tournament's limits. With every engine carrying its

@@ -11,10 +11,10 @@
 // tournament ("== Tournament NAME ==") and per stored suite run
 // ("== Suite run ID: FILE =="), each made of "key  value" facts and tables
 // under "-- Heading --" lines. A tournament section holds: its status,
-// format, engines, time range and SPRT state; the Bradley-Terry rating
-// table with the LOS of each engine over the next; with more than two
-// engines a crosstable; per pairing the counts, both models' estimates, the
-// verdict and the SPRT; per pairing the results by opening (the FHR paper's
+// format, engines, time range and SPRT state; a knockout's bracket round
+// by round; the Bradley-Terry rating table with the LOS of each engine
+// over the next; with more than two engines a crosstable; per pairing the
+// counts, both models' estimates, the verdict and the SPRT; per pairing the results by opening (the FHR paper's
 // Table 2); the terminations; and the search figures per engine. Games read
 // from PGN files ("== Games of FILES ==") have a header of what was read,
 // skipped and paired instead of the status, and no openings or search
@@ -48,8 +48,13 @@
 //	  "level": 0.95,                 confidence level of every interval
 //	  "anchor": "",                  the -anchor asked for ("" = average)
 //	  "tournaments": [{
-//	    "name", "format" (match | gauntlet | round-robin | pgn), "status" (running | complete | "" for pgn),
+//	    "name", "format" (match | gauntlet | round-robin | knockout | pgn), "status" (running | complete | "" for pgn),
 //	    "games_stored", "games_scheduled", "engines": [names],
+//	    "knockout": {"games", "max_tie_break_pairs", "seeds": [names], "round_count", "winner",
+//	                 "rounds": [{"encounters": [{"first", "first_seed", "second", "second_seed", "bye",
+//	                                             "first_points", "second_points", "games", "pairs": [numbers],
+//	                                             "tie_break_pairs", "winner"}]}]}
+//	                (format knockout only),
 //	    "limits": [{"engine", "limit"}] (only when an engine has limits of its own),
 //	    "played": {"start", "end"} | null,
 //	    "input": null | {"files": [paths], "games", "rated", "unfinished", "malformed",
@@ -99,6 +104,13 @@
 // when the opening was played once each way). A pairing without games has
 // "score" and "draw_ratio" 0, while its trinomial estimate holds the
 // neutral score 0.5 with unbounded intervals.
+// "knockout" (format knockout only; the field is absent otherwise) is the
+// bracket as far as the stored games go: the rounds planned so far, each
+// encounter's players (a seed counts from 1, 0 for a drawn player; a bye
+// has "second" "" and advances unplayed), its points and games stored, its
+// game pairs numbered from 1 as the games' PGN Round tags, the tie-break
+// pairs after "games" games, and "winner" ("" while undecided);
+// "games_scheduled" counts the tie-break pairs planned so far.
 // "progress" is the running estimate after each complete pair (or each game
 // when no pair is complete) in schedule order; "path" is the SPRT's LLR
 // after each complete pair. A decision is final (fishtest): the SPRT's

@@ -43,6 +43,9 @@ func withEmptyLists(r Report) Report {
 			in.Files = nonNil(in.Files)
 			t.Input = &in
 		}
+		if t.Knockout != nil {
+			t.Knockout = knockoutWithEmptyLists(*t.Knockout)
+		}
 		t.Ratings = nonNil(t.Ratings)
 		t.Search = nonNil(t.Search)
 		t.Terminations.Engines = nonNil(t.Terminations.Engines)
@@ -89,4 +92,20 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// knockoutWithEmptyLists is withEmptyLists for a knockout's bracket.
+func knockoutWithEmptyLists(k Knockout) *Knockout {
+	k.Seeds = nonNil(k.Seeds)
+	rounds := make([]KnockoutRound, len(k.Rounds))
+	for i, r := range k.Rounds {
+		es := make([]KnockoutEncounter, len(r.Encounters))
+		for j, e := range r.Encounters {
+			e.Pairs = nonNil(e.Pairs)
+			es[j] = e
+		}
+		rounds[i] = KnockoutRound{Encounters: es}
+	}
+	k.Rounds = rounds
+	return &k
 }

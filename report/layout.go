@@ -32,7 +32,11 @@ func tournamentSection(t Tournament, lvl float64, opt SectionOptions) section {
 		s.title = "Games of " + t.Name
 		header = inputPart(t)
 	}
-	s.parts = append(s.parts, header, ratingsPart(t, lvl))
+	s.parts = append(s.parts, header)
+	if t.Knockout != nil {
+		s.parts = append(s.parts, knockoutParts(*t.Knockout)...)
+	}
+	s.parts = append(s.parts, ratingsPart(t, lvl))
 	if len(t.Ratings) > 2 {
 		s.parts = append(s.parts, crosstablePart(t))
 	}

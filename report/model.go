@@ -23,10 +23,10 @@ type Report struct {
 // one pool (Input says which files; `selfplay ratings`).
 type Tournament struct {
 	Name           string     `json:"name"`
-	Format         string     `json:"format"` // match, gauntlet or round-robin; pgn for PGN input
+	Format         string     `json:"format"` // match, gauntlet, round-robin or knockout; pgn for PGN input
 	Status         string     `json:"status"` // running, complete, or share complete (a shard's database); "" for PGN input
 	GamesStored    int        `json:"games_stored"`
-	GamesScheduled int        `json:"games_scheduled"` // of the whole tournament
+	GamesScheduled int        `json:"games_scheduled"` // of the whole tournament (a knockout's: its tie-breaks as far as planned)
 	Engines        []string   `json:"engines"`
 	Played         *TimeRange `json:"played"` // null before the first game and for PGN input
 	// Input is what was read from PGN files; null for a stored tournament.
@@ -36,6 +36,9 @@ type Tournament struct {
 	// -shard I/N -pairs K); omitted for a database of the whole tournament
 	// (also a merge of shards).
 	Share *Share `json:"share,omitempty"`
+
+	// Knockout is a knockout's bracket; omitted for other formats.
+	Knockout *Knockout `json:"knockout,omitempty"`
 
 	// Limits say each engine's limit, in the order of Engines, when an
 	// engine has limits of its own (time or node odds); omitted when all

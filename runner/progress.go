@@ -292,7 +292,11 @@ func (p *progress) gameStarted(j gameJob) {
 	if !p.gameLines {
 		return
 	}
-	p.printLines(fmt.Sprintf("Started game %d of %d (%s vs %s)", gameNumber(j.pair, j.index), p.lastGame, j.white, j.black))
+	n := gameNumber(j.pair, j.index)
+	if n > p.lastGame { // a knockout's tie-break, beyond the games known before
+		p.lastGame, p.total = n, max(p.total, n)
+	}
+	p.printLines(fmt.Sprintf("Started game %d of %d (%s vs %s)", n, p.lastGame, j.white, j.black))
 }
 
 // countStored counts the games stored before the run for the result
@@ -312,14 +316,17 @@ func gameNumber(pair, index int) int { return 2*pair + index + 1 }
 // gameDone reports a game the tally has counted: its Finished and Score
 // lines, then the live line or, every few games, the log line.
 func (p *progress) gameDone(g *record.Game) {
+	p.total = max(p.total, p.tally.Games) // a knockout's tie-breaks
 	if p.output != outputNone {
 		p.sides.add(g)
 	}
 	if p.gameLines {
 		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
 			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
-		if key, _, err := standings.PairingOf(g); err == nil {
-			// fastchess prints no Score line (output_fastchess.hpp:30).
+		// cutechess-cli prints the Score line only when the tournament has
+		// two players (enginematch.cpp:132, playerCount() == 2); fastchess
+		// prints none (output_fastchess.hpp:30).
+		if key, _, err := standings.PairingOf(g); err == nil && len(p.engines) == 2 {
 			if pt := p.tally.Pairing(key[0], key[1]); pt != nil && p.output != outputFastchess && p.scoreDue() {
 				lines = append(lines, scoreLine(pt))
 			}
@@ -334,7 +341,7 @@ func (p *progress) gameDone(g *record.Game) {
 		p.redraw()
 		return
 	}
-	if p.tally.Games-p.lastN >= logEveryGames || p.now().Sub(p.lastLog) >= logEvery || p.tally.Games == p.total {
+	if p.tally.Games-p.lastN >= logEveryGames || p.now().Sub(p.lastLog) >= logEvery || p.tally.Games >= p.total {
 		p.log()
 	}
 }

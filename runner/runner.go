@@ -122,6 +122,9 @@ func CheckNames(cfg *config.File, opts Options) error {
 type gameKey struct{ pair, index int }
 
 func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, st *store.Store, opts Options) error {
+	if t.Format == config.FormatKnockout && !opts.Shard.Whole() {
+		return fmt.Errorf("tournament %s: %w", t.Name, errShardedKnockout)
+	}
 	sched, snapText, hash, err := planTournament(cfg, t)
 	if err != nil {
 		return err
@@ -165,6 +168,15 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	// Stored games are games of this schedule (the config hash matched).
 	shareTotal := 2 * share.PairsOf(sched.total/2)
 	pending := shareTotal - (len(rp.done) - rp.outside)
+	var br *bracket
+	if t.Format == config.FormatKnockout {
+		br = newBracket(t, stored)
+		kb := br.plan()
+		shareTotal = knockoutTotal(t, kb)
+		if pending = shareTotal - len(rp.done); kb.Winner != "" {
+			pending = 0
+		}
+	}
 	concurrency := t.Concurrency
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
@@ -187,8 +199,12 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		return err
 	}
 
-	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv,
-		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
+	last := lastGame(share, sched.total)
+	if br != nil {
+		last = shareTotal
+	}
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv, bracket: br,
+		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, last, len(stored), rp.tally, rp.sprt)}
 	r.prog.countStored(stored)
 	r.prog.sides.matchup = fastchessMatchup(cfg, t)
 	if toPlay {
@@ -284,8 +300,11 @@ func replayStored(t *config.Tournament, stored []record.Game, share record.Shard
 // outside the share).
 func printPlan(w io.Writer, t *config.Tournament, total int, share record.Shard, concurrency, stored, pending, outside int) {
 	shareTotal := 2 * share.PairsOf(total/2)
-	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeTournamentLimits(t), concurrency),
-		fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds))
+	games := fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds)
+	if t.Format == config.FormatKnockout {
+		games = fmt.Sprintf("%d games and any tie-breaks (%d encounters x %d games)", total, len(t.Engines)-1, t.Knockout.Games)
+	}
+	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeTournamentLimits(t), concurrency), games)
 	if !share.Covers(total / 2) {
 		fmt.Fprintf(w, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, total)
 	}
@@ -395,6 +414,8 @@ func describePlayers(t *config.Tournament) string {
 		return strings.Join(t.Engines, " vs ")
 	case config.FormatGauntlet:
 		return fmt.Sprintf("gauntlet of %s against %s", t.Engines[0], strings.Join(t.Engines[1:], ", "))
+	case config.FormatKnockout:
+		return "knockout of " + strings.Join(t.Engines, ", ")
 	}
 	return "round robin of " + strings.Join(t.Engines, ", ")
 }
@@ -448,6 +469,9 @@ type run struct {
 	sprt  *sprtState
 	prog  *progress
 	live  *live // the live files; nil: none
+	// bracket is a knockout's results, which decide its next games; nil
+	// for other formats.
+	bracket *bracket
 }
 
 // play runs the schedule's games that are not done (pending of them) with
@@ -494,6 +518,10 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
+		if r.bracket != nil {
+			r.dealKnockout(runCtx, done, jobs, finished)
+			return
+		}
 		r.deal(runCtx, sched, share, done, slots, jobs, finished)
 	}()
 	go func() {
@@ -596,6 +624,9 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 	}
 	if err := r.live.add(g); err != nil {
 		return err
+	}
+	if r.bracket != nil {
+		r.bracket.add(g)
 	}
 	r.sprt.update(r.tally)
 	r.prog.gameDone(g)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"selfplay/config"
+	"selfplay/knockout"
 	"selfplay/openings"
 )
 
@@ -30,6 +31,14 @@ type schedule struct {
 }
 
 func newSchedule(t *config.Tournament) (*schedule, error) {
+	if t.Format == config.FormatKnockout {
+		// Its games are planned from the results (dealKnockout); total is
+		// those without tie-breaks. A bad order shows here.
+		if _, err := openings.Order(t.Openings.List, t.Openings.Order, t.Seed, t.Openings.Offset+1); err != nil {
+			return nil, err
+		}
+		return &schedule{t: t, total: knockout.BaseGames(len(t.Engines), t.Knockout.Games), round: -1}, nil
+	}
 	pairings := t.Pairings()
 	total, err := config.ScheduledGames(len(pairings), len(t.Openings.List), t.Rounds)
 	if err != nil {

@@ -292,6 +292,9 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 		GamesStored: l.games, GamesScheduled: t.TotalGames,
 		Engines: names, RatingAnchor: anchor,
 	}
+	if k, games := knockoutReport(snap, l.whitePoints()); k != nil {
+		rt.Knockout, rt.GamesScheduled = k, games
+	}
 	rt.Limits = engineLimits(snap, names)
 	if l.played != nil {
 		played := *l.played
@@ -300,7 +303,7 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 	if rt.Ratings, err = ratingsReport(names, tally, level, anchor); err != nil {
 		return report.Tournament{}, err
 	}
-	for _, key := range pairingOrder(snap, tally) {
+	for _, key := range pairingOrder(snap, rt.Knockout, tally) {
 		pt := tally.Pairing(key[0], key[1])
 		if pt == nil { // scheduled, not played yet
 			pt = &PairingTally{First: key[0], Second: key[1]}

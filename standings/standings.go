@@ -174,10 +174,16 @@ func shardSPRT(pairings []report.Pairing, sh record.Shard) {
 }
 
 // pairingOrder lists the pairings as the schedule plays them (from the
-// snapshot's format and players, so that a pairing without games yet still
-// shows), then any others found among the games.
-func pairingOrder(snap snapshot.Snapshot, tally *Tally) [][2]string {
-	keys := snapshot.Pairings(snap.Format, snap.Players)
+// snapshot's format and players, or a knockout's bracket, so that a
+// pairing without games yet still shows), then any others found among the
+// games.
+func pairingOrder(snap snapshot.Snapshot, ko *report.Knockout, tally *Tally) [][2]string {
+	var keys [][2]string
+	if ko != nil {
+		keys = knockoutPairings(ko)
+	} else {
+		keys = snapshot.Pairings(snap.Format, snap.Players)
+	}
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {
 			keys = append(keys, k)

@@ -106,12 +106,12 @@ func TestTerminationsChargeTheCulprit(t *testing.T) {
 // Pairings follow the schedule's order, including ones without games.
 func TestPairingOrder(t *testing.T) {
 	tally := NewTally()
-	got := pairingOrder(snapshot.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, tally)
+	got := pairingOrder(snapshot.Snapshot{Format: "round-robin", Players: []string{"a", "b", "c"}}, nil, tally)
 	want := [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("round-robin: %v, want %v", got, want)
 	}
-	got = pairingOrder(snapshot.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, tally)
+	got = pairingOrder(snapshot.Snapshot{Format: "gauntlet", Players: []string{"a", "b", "c"}}, nil, tally)
 	if want := [][2]string{{"a", "b"}, {"a", "c"}}; !slices.Equal(got, want) {
 		t.Errorf("gauntlet: %v, want %v", got, want)
 	}

@@ -35,6 +35,28 @@ type fastchessArgs struct {
 	// origin names the fastchess option behind a flag it was rewritten
 	// into ("-resign-score": "-resign score="), for errors.
 	origin map[string]string
+	// knockout: -tournament knockout (or -format knockout); seeds is
+	// -seeds as given, read with games once the format is known.
+	knockout bool
+	seeds    string
+}
+
+// knockoutOptions rewrites -seeds and -games, which are a knockout's
+// settings in cutechess-cli (main.cpp: -seeds, -games per encounter).
+func (fc *fastchessArgs) knockoutOptions() error {
+	if fc.pairs > 0 {
+		return usageErrorf("-rounds: a knockout has no rounds (cutechess-cli refuses -rounds for it); -games sets an encounter's games")
+	}
+	if fc.seeds != "" {
+		fc.flag("-seeds", "-seeds", fc.seeds)
+	}
+	if fc.games != 0 {
+		if fc.games%2 != 0 {
+			return usageErrorf("-games %d: a knockout encounter is game pairs, both colours (an even -games)", fc.games)
+		}
+		fc.flag("-games", "-knockout-games", strconv.Itoa(fc.games))
+	}
+	return nil
 }
 
 // flag adds selfplay's flag with its value, rewritten from fastchess's
@@ -109,6 +131,9 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		name, isFlag := strings.CutPrefix(a, "-")
 		name = strings.TrimPrefix(name, "-")
+		if isFlag && (name == "format" && i+1 < len(args) && args[i+1] == "knockout" || name == "format=knockout") {
+			fc.knockout = true // selfplay's -format knockout: -seeds and -games are its settings
+		}
 		if !isFlag || name == "" || strings.Contains(name, "=") {
 			fc.args = append(fc.args, a)
 			continue
@@ -138,8 +163,17 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 	}
 	// Without -rounds the match keeps selfplay's default, one pass over
 	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
-	if err := fc.finishGames(); err != nil {
-		return fc, usageErrorf("%v", err)
+	if fc.knockout {
+		if err := fc.knockoutOptions(); err != nil {
+			return fc, err
+		}
+	} else {
+		if fc.seeds != "" && fc.seeds != "1" {
+			return fc, usageErrorf("-seeds %s: a gauntlet has one first engine (-seeds applies to -tournament knockout)", fc.seeds)
+		}
+		if err := fc.finishGames(); err != nil {
+			return fc, usageErrorf("%v", err)
+		}
 	}
 	if mode && !fc.book && !hasOwnOpenings(fc.args) {
 		// fastchess without -openings: the initial position
@@ -295,9 +329,9 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 	case "tournament":
 		return 1, fc.tournament(value)
 	case "seeds":
-		if value != "1" {
-			return 1, fmt.Errorf("%q: a gauntlet has one first engine", value)
-		}
+		// cutechess-cli's -seeds: a knockout's seeded players; fastchess's
+		// gauntlet seeds (cli.cpp:560) only as its default, 1.
+		fc.seeds = value
 		return 1, nil
 	case "variant":
 		if value != "standard" {
@@ -537,10 +571,11 @@ func (fc *fastchessArgs) tournament(v string) error {
 		fc.flag("-tournament", "-format", "gauntlet")
 	case "roundrobin":
 		fc.flag("-tournament", "-format", "round-robin")
-	case "knockout":
-		return fmt.Errorf("knockout tournaments are not supported yet")
+	case "knockout": // cutechess-cli's (fastchess has none)
+		fc.flag("-tournament", "-format", "knockout")
+		fc.knockout = true
 	default:
-		return fmt.Errorf("%q: want gauntlet or roundrobin", v)
+		return fmt.Errorf("%q: want gauntlet, roundrobin or knockout", v)
 	}
 	return nil
 }

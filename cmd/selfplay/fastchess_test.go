@@ -112,6 +112,12 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1 -openings startpos"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
 			"fhr plain -depth 2 -move 60 -policy draw -adjudication-rules fastchess -openings two-ply -sprt 0,5"},
+		// cutechess-cli's knockout: -seeds and an encounter's -games, also
+		// beside selfplay's -format knockout.
+		{"knockout", "fhr plain null-r2 -nodes 1 -tournament knockout -seeds 2 -games 4",
+			"fhr plain null-r2 -nodes 1 -format knockout -seeds 2 -knockout-games 4 -openings startpos"},
+		{"knockout mixed", "fhr plain null-r2 -nodes 1 -format knockout -seeds 1 -games 6",
+			"fhr plain null-r2 -nodes 1 -format=knockout -seeds 1 -knockout-games 6 -openings startpos"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
 			"cmd=a depth=3 cmd=b depth=4 -format gauntlet -openings startpos"},
 	}
@@ -145,9 +151,11 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -games 1", "-games 1: one game per opening with 1 openings and 1 rounds is an odd number of games"},
 		{"fhr plain null-r3 -nodes 1 -games 1 -rounds 4 -format gauntlet", "-games 1: one game per opening applies to a tournament of one pairing (this one has 2)"},
 		{"fhr plain -nodes 1 -noswap=maybe", `-noswap "maybe": want true or false`},
-		{"fhr plain -nodes 1 -tournament knockout", "knockout tournaments are not supported yet"},
 		{"fhr plain -nodes 1 -openings file=book.epd start=0", "-openings start=: 0 is out of range: want >= 1"},
 		{"fhr plain -nodes 1 -openings file=book.epd order=shuffle", `-openings order=: unknown value "shuffle" (valid: sequential, random, fastchess-random)`},
+		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 3", "-games 3: a knockout encounter is game pairs"},
+		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 4 -rounds 2", "a knockout has no rounds"},
+		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: a gauntlet has one first engine"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
 		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},

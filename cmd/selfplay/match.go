@@ -30,7 +30,7 @@ type matchFlag struct {
 // checked and written.
 func matchFlags() []matchFlag {
 	return []matchFlag{
-		{"format", "format", &textSetting{}, "match (2 engines), gauntlet (the first against each other one) or round-robin (default: match for 2 engines, round-robin for more)"},
+		{"format", "format", &textSetting{}, "match (2 engines), gauntlet (the first against each other one), round-robin or knockout (default: match for 2 engines, round-robin for more)"},
 		{"nodes", "limits.nodes", intDefault(0), "per-move limit: nodes (exactly one of -nodes, -depth, -movetime, -tc)"},
 		{"nodes-jitter", "limits.nodes_jitter", floatDefault(0), "vary each move's node budget within ±this fraction (0..0.5; seeded)"},
 		{"depth", "limits.depth", intDefault(0), "per-move limit: search depth"},
@@ -48,6 +48,8 @@ func matchFlags() []matchFlag {
 		{"games-per-opening", "games_per_opening", intDefault(2), "2: each opening is a game pair, both colours; 1: each game takes the next opening (fastchess's -games 1)"},
 		{"noswap", "noswap", &boolSetting{settingText{"false"}}, "true: the first engine of a pairing is White in every game"},
 		{"reverse", "reverse", &boolSetting{settingText{"false"}}, "true: the second engine is White where the first would be"},
+		{"knockout-games", "knockout.games", intDefault(config.DefaultKnockoutGames), "-format knockout: games of an encounter before tie-break pairs (even; cutechess-cli's -games)"},
+		{"seeds", "knockout.seeds", intDefault(0), "-format knockout: the first N engines are seeded in their order, the others drawn from -seed"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
 		{"concurrency", "concurrency", intDefault(0), "games in parallel (default: the number of CPUs); the games do not depend on it"},
 		{"move", "adjudication.move", intDefault(config.DefaultAdjudication), "adjudicate before White's move N+1, counted from the initial position, openings included (0: never; the default with an external engine)"},
@@ -85,7 +87,9 @@ const matchAbout = "An ENGINE is a variant spec (PRESET or PRESET:SWITCH=VALUE:.
 	"fastchess's and cutechess-cli's options are accepted too, mixed with these: -engine cmd=... -each ...\n" +
 	"-openings file=F format=epd order=random start=N -srand -games 2 -rounds N (N game pairs) -repeat -noswap\n" +
 	"-reverse -sprt elo0= elo1= -draw -resign ... [twosided=true] -maxmoves -tournament ... (the guide lists\n" +
-	"them; -print-config shows the config)."
+	"them; -print-config shows the config).\n" +
+	"-format knockout (cutechess-cli's -tournament knockout) plays a bracket: -seeds N places the first N\n" +
+	"engines, -knockout-games (its -games) sets an encounter's games; a tie plays more game pairs."
 
 // outputFiles are the settings of the files a match writes as it plays:
 // -pgnout and -epdout (pgn_out, epd_out) and -log file= (log).

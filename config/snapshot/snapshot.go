@@ -22,6 +22,7 @@ const (
 	FormatMatch      = "match"
 	FormatGauntlet   = "gauntlet"
 	FormatRoundRobin = "round-robin"
+	FormatKnockout   = "knockout"
 )
 
 // Snapshot is everything that defines a tournament's games, stored with
@@ -48,6 +49,7 @@ type Snapshot struct {
 	Format       string            `json:"format"`
 	// GamesPerOpening is 1 only (2, the default, is left out).
 	GamesPerOpening int         `json:"games_per_opening,omitempty"`
+	Knockout        *Knockout   `json:"knockout,omitempty"` // format knockout only
 	Limits          Limits      `json:"limits"`
 	Name            string      `json:"name"`
 	NoSwap          bool        `json:"noswap,omitempty"`
@@ -59,6 +61,12 @@ type Snapshot struct {
 	Site            string      `json:"site,omitempty"` // the PGN's Site tag; "": selfplay
 	Version         int         `json:"snapshot"`       // Version
 	SPRT            *stats.SPRT `json:"sprt,omitempty"`
+}
+
+// Knockout is a knockout's seeds and games per encounter.
+type Knockout struct {
+	Games int `json:"games"`
+	Seeds int `json:"seeds"`
 }
 
 // Adjudication: move; with move > 0 the policy, margin (referee and
