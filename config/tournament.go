@@ -126,19 +126,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	}
 
 	tr.Live = p.liveOut(t)
-	tr.Wait, _ = t.duration("wait")
-	for _, kv := range []struct {
-		k string
-		v *string
-	}{{"event", &tr.Event}, {"site", &tr.Site}} {
-		k, v := kv.k, kv.v
-		if s, ok := t.str(k); ok {
-			if strings.TrimSpace(s) == "" {
-				t.errf(k, "empty (leave the key out for the default)")
-			}
-			*v = s
-		}
-	}
+	pgnTagsAndWait(t, &tr)
 
 	if len(p.errs) > errs {
 		return Tournament{}, false
@@ -173,6 +161,23 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		return Tournament{}, false
 	}
 	return tr, true
+}
+
+// pgnTagsAndWait reads event, site (the PGN's tags) and wait.
+func pgnTagsAndWait(t *table, tr *Tournament) {
+	tr.Wait, _ = t.duration("wait")
+	for _, kv := range []struct {
+		k string
+		v *string
+	}{{"event", &tr.Event}, {"site", &tr.Site}} {
+		k, v := kv.k, kv.v
+		if s, ok := t.str(k); ok {
+			if strings.TrimSpace(s) == "" {
+				t.errf(k, "empty (leave the key out for the default)")
+			}
+			*v = s
+		}
+	}
 }
 
 // DefaultKnockoutGames is a knockout encounter's games before tie-breaks:
