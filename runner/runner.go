@@ -59,6 +59,10 @@ type Options struct {
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
 	OnGameStored func(*record.Game)
+	// Affinity, if set, pins the external engines of game slot i (the
+	// i-th of the concurrency workers) to the CPUs Affinity[i], as
+	// fastchess's -use-affinity does; it needs a set per worker.
+	Affinity [][]int
 }
 
 // ErrInterrupted is returned when the context is cancelled mid-run.
@@ -168,6 +172,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 	printPlan(opts.Progress, t, sched.total, share, concurrency, len(stored), pending, rp.outside)
 	toPlay := pending > 0 && !rp.sprt.decided()
+	var spare *spares
 	// The engines are tried before the tournament is written: a bad
 	// command or UCI option, or tables too large for the machine, store
 	// nothing, so the fixed config starts afresh instead of meeting a
@@ -176,15 +181,16 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := t.CheckTables(cfg, min(concurrency, pending)); err != nil {
 			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}
-		if err := preflight(ctx, cfg, t, opts); err != nil {
+		if spare, err = preflight(ctx, cfg, t, opts); err != nil {
 			return err
 		}
+		defer spare.close()
 	}
 	if row, err = saveTournament(ctx, cfg, t, st, row, snapText, hash, sched.total, share); err != nil {
 		return err
 	}
 
-	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv,
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv, spare: spare,
 		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, lastGame(share, sched.total), len(stored), rp.tally, rp.sprt)}
 	r.prog.countStored(stored)
 	r.prog.sides.matchup = fastchessMatchup(cfg, t)
@@ -444,7 +450,8 @@ type run struct {
 	tally *standings.Tally
 	sprt  *sprtState
 	prog  *progress
-	live  *live // the live files; nil: none
+	live  *live   // the live files; nil: none
+	spare *spares // the preflight's engines, for the workers; nil: none
 }
 
 // play runs the schedule's games that are not done (pending of them) with
@@ -480,11 +487,19 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 		}
 	}
 	var wg sync.WaitGroup
+	if n := len(r.opts.Affinity); n > 0 && n < min(concurrency, pending) {
+		return fmt.Errorf("%w: tournament %s: %d CPU sets for %d games at once (-use-affinity: one per game slot)",
+			ErrEngineSetup, r.t.Name, n, min(concurrency, pending))
+	}
 	for w := 0; w < min(concurrency, pending); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(runCtx, jobs, finished)
+			wctx := runCtx
+			if len(r.opts.Affinity) > 0 {
+				wctx = engines.WithCPUs(runCtx, r.opts.Affinity[w])
+			}
+			r.worker(wctx, jobs, finished)
 		}()
 	}
 	wg.Add(1)
@@ -622,6 +637,10 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 	}
 	get := func(name string) (engines.Engine, error) {
 		if e, ok := players[name]; ok {
+			return e, nil
+		}
+		if e, ok := r.spare.take(name); ok {
+			players[name] = e
 			return e, nil
 		}
 		ce, ok := r.cfg.Engine(name)
