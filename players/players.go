@@ -43,7 +43,7 @@ func NewDebugged(ctx context.Context, e config.Engine, logDir string, d Debug) (
 		return local.New(e.Name, e.Options, e.Hash)
 	}
 	cfg := uci.Config{Name: e.Name, Command: e.Command, Args: e.Args, Dir: e.Dir, InitTimeout: e.InitTimeout, PingTimeout: e.PingTimeout,
-		Traffic: d.Traffic, PVWarnings: d.PVWarnings}
+		Traffic: d.Traffic, PVWarnings: d.PVWarnings, CPUs: engines.CPUsOf(ctx)}
 	names := make([]string, 0, len(e.UCIOptions))
 	for n := range e.UCIOptions {
 		names = append(names, n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"selfplay/config"
 	"selfplay/engines"
@@ -15,11 +16,18 @@ import (
 var ErrEngineSetup = errors.New("engine setup")
 
 // preflight starts every external engine of the tournament once, so a wrong
-// command or an unknown option is reported before any game is played.
-func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts Options) error {
+// command or an unknown option is reported before any game is played. The
+// engines it started are kept for the workers (see spares): a start costs
+// an engine such as Stockfish 0.1-0.3 s of loading its network and
+// clearing its hash, which the first games would otherwise pay again.
+func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts Options) (*spares, error) {
+	s := &spares{idle: map[string]engines.Engine{}}
 	for _, name := range t.Engines {
 		e, ok := cfg.Engine(name)
 		if !ok || !e.External() {
+			continue
+		}
+		if _, started := s.idle[name]; started {
 			continue
 		}
 		eng, err := opts.NewEngine(engines.WithGame(ctx, engines.Game{Tournament: t.Name}), e)
@@ -27,12 +35,60 @@ func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts
 			if err == nil {
 				eng.Close()
 			}
-			return ErrInterrupted
+			s.close()
+			return nil, ErrInterrupted
 		}
 		if err != nil {
-			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
+			s.close()
+			return nil, fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}
-		eng.Close()
+		s.idle[name] = eng
 	}
-	return nil
+	if len(opts.Affinity) > 0 {
+		s.close() // started on any CPU: the workers start their own, pinned
+		return nil, nil
+	}
+	return s, nil
+}
+
+// spares are the engines the preflight started, each handed to the first
+// worker that needs an engine of its name; the rest are closed at the end.
+// A started engine has done its handshake and nothing else, the state of
+// one a worker starts itself, so the games are the same.
+type spares struct {
+	mu   sync.Mutex
+	idle map[string]engines.Engine
+}
+
+// take returns the spare engine of that name, if there is one left.
+func (s *spares) take(name string) (engines.Engine, bool) {
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.idle[name]
+	delete(s.idle, name)
+	return e, ok
+}
+
+// close closes the engines no worker took, together (each waits for its
+// process to quit).
+func (s *spares) close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	idle := s.idle
+	s.idle = map[string]engines.Engine{}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, e := range idle {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.Close()
+		}()
+	}
+	wg.Wait()
 }

@@ -62,6 +62,10 @@ type Options struct {
 	NewEngine func(ctx context.Context, e config.Engine) (engines.Engine, error)
 	// OnGameStored, if set, is called after each game is stored.
 	OnGameStored func(*record.Game)
+	// Affinity, if set, pins the external engines of game slot i (the
+	// i-th of the concurrency workers) to the CPUs Affinity[i], as
+	// fastchess's -use-affinity does; it needs a set per worker.
+	Affinity [][]int
 }
 
 // ErrInterrupted is returned when the context is cancelled mid-run.
@@ -183,6 +187,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 	printPlan(opts.Progress, t, sched.total, share, concurrency, len(stored), pending, rp.outside)
 	toPlay := pending > 0 && !rp.sprt.decided()
+	var spare *spares
 	// The engines are tried before the tournament is written: a bad
 	// command or UCI option, or tables too large for the machine, store
 	// nothing, so the fixed config starts afresh instead of meeting a
@@ -191,9 +196,10 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := t.CheckTables(cfg, min(concurrency, pending)); err != nil {
 			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}
-		if err := preflight(ctx, cfg, t, opts); err != nil {
+		if spare, err = preflight(ctx, cfg, t, opts); err != nil {
 			return err
 		}
+		defer spare.close()
 	}
 	if row, err = saveTournament(ctx, cfg, t, st, row, snapText, hash, sched.total, share); err != nil {
 		return err
@@ -203,7 +209,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if br != nil {
 		last = shareTotal
 	}
-	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv, bracket: br,
+	r := &run{cfg: cfg, t: t, tid: row.ID, st: st, opts: opts, tally: rp.tally, sprt: rp.sprt, live: lv, bracket: br, spare: spare,
 		prog: newProgress(opts.Progress, opts, t, shareTotal+rp.outside, last, len(stored), rp.tally, rp.sprt)}
 	r.prog.countStored(stored)
 	r.prog.sides.matchup = fastchessMatchup(cfg, t)
@@ -468,7 +474,8 @@ type run struct {
 	tally *standings.Tally
 	sprt  *sprtState
 	prog  *progress
-	live  *live // the live files; nil: none
+	live  *live   // the live files; nil: none
+	spare *spares // the preflight's engines, for the workers; nil: none
 	// bracket is a knockout's results, which decide its next games; nil
 	// for other formats.
 	bracket *bracket
@@ -507,11 +514,19 @@ func (r *run) play(ctx context.Context, sched *schedule, share record.Shard, don
 		}
 	}
 	var wg sync.WaitGroup
+	if n := len(r.opts.Affinity); n > 0 && n < min(concurrency, pending) {
+		return fmt.Errorf("%w: tournament %s: %d CPU sets for %d games at once (-use-affinity: one per game slot)",
+			ErrEngineSetup, r.t.Name, n, min(concurrency, pending))
+	}
 	for w := 0; w < min(concurrency, pending); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(runCtx, jobs, finished)
+			wctx := runCtx
+			if len(r.opts.Affinity) > 0 {
+				wctx = engines.WithCPUs(runCtx, r.opts.Affinity[w])
+			}
+			r.worker(wctx, jobs, finished)
 		}()
 	}
 	wg.Add(1)
@@ -656,6 +671,10 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 	}
 	get := func(name string) (engines.Engine, error) {
 		if e, ok := players[name]; ok {
+			return e, nil
+		}
+		if e, ok := r.spare.take(name); ok {
+			players[name] = e
 			return e, nil
 		}
 		ce, ok := r.cfg.Engine(name)

@@ -354,11 +354,16 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		fc.note("-testEnv: accepted, no effect")
 		return 0, nil
 	case "use-affinity":
-		fc.note("-use-affinity: accepted, no effect (engines are not bound to CPUs)")
+		n, cpus := 0, "all"
 		if value != "" && strings.Trim(value, "0123456789,-") == "" && !strings.HasPrefix(value, "-") {
-			return 1, nil // the optional CPU list
+			n, cpus = 1, value // the optional CPU list
 		}
-		return 0, nil
+		if !affinitySupported {
+			fc.note("-use-affinity: accepted, no effect (engines are not bound to CPUs)")
+			return n, nil
+		}
+		fc.flag("-use-affinity", "-affinity", cpus)
+		return n, nil
 	}
 	return 0, errNotFastchess
 }

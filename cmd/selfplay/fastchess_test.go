@@ -191,9 +191,11 @@ func TestFastchessNotes(t *testing.T) {
 	t.Chdir(t.TempDir())
 	tests := []struct{ args, want string }{
 		{"-testEnv", "note: -testEnv: accepted, no effect"},
-		{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
-		{"-use-affinity", "note: -use-affinity: accepted, no effect"},
 		{"-each option.Threads=2", "note: -each option.Threads=2: not applied to the in-process engine fhr"},
+	}
+	if !affinitySupported { // on Linux it pins the engines (affinity_test.go)
+		tests = append(tests, struct{ args, want string }{"-use-affinity 0-3,5", "note: -use-affinity: accepted, no effect"},
+			struct{ args, want string }{"-use-affinity", "note: -use-affinity: accepted, no effect"})
 	}
 	for _, tt := range tests {
 		args := append([]string{"match", "-print-config", "fhr", "plain", "-nodes", "100"}, strings.Fields(tt.args)...)

@@ -124,6 +124,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	logSpec := fs.String("log", "", `"games": print cutechess-cli's per-game lines (Started game, Finished game, Score of); always on when standard output is not a terminal; `+
 		`or fastchess's "file=F engine=true [append=false]": append the external engines' UCI traffic to F (the config's log key)`)
 	checkMatePVs := fs.Bool("check-mate-pvs", false, checkMatePVsUsage)
+	affinity := fs.String("affinity", "", "pin each game slot's external engines to one `CPU` of this list (0-3,5) or of all (all), as fastchess's -use-affinity (Linux)")
 	printConfig := fs.Bool("print-config", false, "print the equivalent tournaments.toml and exit without playing")
 	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
@@ -201,6 +202,9 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		}
 	}
 	t := cfg.Tournaments[0]
+	if opts.Affinity, err = affinitySets(*affinity, t.Concurrency); err != nil {
+		return err
+	}
 	if *restart {
 		opts.Restart = []string{t.Name}
 	}

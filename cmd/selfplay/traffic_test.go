@@ -36,9 +36,9 @@ func maskTraffic(t *testing.T, text string) string {
 
 // TestMatchTrafficLog: a match of two fake engines with fastchess's -log
 // file=F engine=true logs every line each engine was sent and wrote, in
-// order, with the game it belongs to (testdata/traffic.log: the preflight
-// start of each engine, the worker's handshakes, two adjudicated games,
-// the quits). The config that -print-config shows keeps the log, and
+// order, with the game it belongs to (testdata/traffic.log: the preflight's
+// start of each engine, whose engines the worker plays with, two
+// adjudicated games, the quits). The config that -print-config shows keeps the log, and
 // run with it writes the same traffic.
 func TestMatchTrafficLog(t *testing.T) {
 	exe, argv := testkit.HelperCommand(t, fakeEngine)

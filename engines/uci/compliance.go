@@ -65,7 +65,8 @@ func CheckCompliance(ctx context.Context, cfg Config, report func(ComplianceStep
 	if cfg.StopTimeout <= 0 {
 		cfg.StopTimeout = defaultStopTimeout
 	}
-	c := &checker{ctx: ctx, cfg: cfg, report: report, sp: newSpawner()}
+	sp, _ := newSpawner(nil) // without CPUs it cannot fail
+	c := &checker{ctx: ctx, cfg: cfg, report: report, sp: sp}
 	defer c.sp.stop()
 	c.step("start the engine, uci: uciok", "81", c.start)
 	defer func() {

@@ -47,6 +47,11 @@ type Config struct {
 	// PV is illegal or, with a mate score, not that mate (fastchess's
 	// -check-mate-pvs); the writer must be safe for concurrent use.
 	PVWarnings io.Writer
+	// CPUs, if set, are the only CPUs the engine's processes may run on
+	// (Linux; elsewhere ignored): they inherit the affinity of the thread
+	// that starts them, so that threads they create at start-up, before
+	// anyone could pin them, are pinned too (fastchess's -use-affinity).
+	CPUs []int
 }
 
 // Option is one UCI option setting; Value is sent as text ("" for a button).
@@ -131,7 +136,12 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Options = append([]Option(nil), cfg.Options...)
-	e := &Engine{cfg: cfg, spawn: newSpawner(), now: time.Now, newTimer: newTimer, game: engines.GameOf(ctx)}
+	cfg.CPUs = append([]int(nil), cfg.CPUs...)
+	sp, err := newSpawner(cfg.CPUs)
+	if err != nil {
+		return nil, fmt.Errorf("engine %q: CPU affinity %v: %w", cfg.Name, cfg.CPUs, err)
+	}
+	e := &Engine{cfg: cfg, spawn: sp, now: time.Now, newTimer: newTimer, game: engines.GameOf(ctx)}
 	if cfg.StderrLog != nil {
 		e.log = &lockedWriter{w: cfg.StderrLog}
 	}

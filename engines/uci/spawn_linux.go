@@ -1,8 +1,11 @@
 package uci
 
 import (
+	"fmt"
 	"os/exec"
 	"runtime"
+
+	"golang.org/x/sys/unix"
 )
 
 // spawner starts an Engine's processes from one OS thread that lives as
@@ -24,12 +27,21 @@ type spawnReq struct {
 	err chan error
 }
 
-func newSpawner() *spawner {
+// With cpus, the thread is pinned to them first: a child inherits its
+// parent thread's affinity, from its first instruction on. The thread's
+// own affinity is restored when the spawner stops, for the one thread the
+// runtime keeps after its goroutine ends locked: the main thread.
+func newSpawner(cpus []int) (*spawner, error) {
 	s := &spawner{reqs: make(chan spawnReq), done: make(chan struct{})}
-	ready := make(chan struct{})
+	ready := make(chan error)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		close(ready)
+		restore, err := pin(cpus)
+		ready <- err
+		if err != nil {
+			return
+		}
+		defer restore()
 		for {
 			select {
 			case r := <-s.reqs:
@@ -39,8 +51,32 @@ func newSpawner() *spawner {
 			}
 		}
 	}()
-	<-ready
-	return s
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// pin restricts the calling thread to cpus (none: no change); restore
+// gives it back the CPUs it had.
+func pin(cpus []int) (restore func(), err error) {
+	if len(cpus) == 0 {
+		return func() {}, nil
+	}
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return nil, err
+	}
+	for _, c := range cpus {
+		if c < 0 || c >= len(set)*64 {
+			return nil, fmt.Errorf("no CPU %d", c)
+		}
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return nil, err
+	}
+	return func() { _ = unix.SchedSetaffinity(0, &old) }, nil
 }
 
 // start starts cmd on the spawner's thread.

@@ -8,7 +8,8 @@ import "os/exec"
 // thread of its own is Linux only.
 type spawner struct{ done chan struct{} }
 
-func newSpawner() *spawner { return &spawner{done: make(chan struct{})} }
+// newSpawner ignores cpus: CPU affinity is set on Linux only.
+func newSpawner([]int) (*spawner, error) { return &spawner{done: make(chan struct{})}, nil }
 
 func (s *spawner) start(cmd *exec.Cmd) error {
 	select {
