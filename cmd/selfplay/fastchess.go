@@ -391,6 +391,12 @@ func engineWords(kvs [][2]string, withCmd bool) ([]string, error) {
 		switch {
 		case k == "cmd" && withCmd:
 			cmd = "cmd=" + v
+		case k == "tc" && (v == "inf" || v == "infinite"):
+			// no time control (cli.cpp:98): another limit, such as
+			// nodes=, or none
+		case k == "tc" && (strings.HasPrefix(v, "inf/") || strings.HasPrefix(v, "infinite/")):
+			// no moves-to-go (cli.cpp:109-110): the rest is sudden death
+			words = append(words, "tc="+v[strings.IndexByte(v, '/')+1:])
 		case k == "name" || k == "args" || k == "dir" || k == "tc" || k == "nodes" || strings.HasPrefix(k, "option."):
 			words = append(words, k+"="+v)
 		case k == "st": // seconds, as a decimal (fastchess's parseDuration)

@@ -72,6 +72,10 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"-repeat -recover -srand 1764131234 -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 name=dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 name=base -openings file=book.epd format=epd order=random start=2461 -srand 936",
 			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -rounds 2"},
+		// tc=inf is no time control (fastchess cli.cpp:98), inf/ no
+		// moves-to-go (:109-110).
+		{"tc inf", "-engine cmd=a tc=inf nodes=5000 -engine cmd=b tc=inf/10+0.1 -repeat",
+			"cmd=a nodes=5000 cmd=b tc=10+0.1 -openings startpos"},
 		// selfplay's own -log games is no fastchess command line (its
 		// value is not fastchess's -games): the default openings stay.
 		{"log games", "fhr plain -nodes 1 -log games", "fhr plain -nodes 1"},
