@@ -142,18 +142,8 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return err
 	}
-	// Without PGN and moves: the tally needs only results, pairs and colors
-	// (a resume at 100,000 games would otherwise hold every PGN).
-	var stored []record.Game
-	if row.ID != 0 {
-		if stored, err = st.TournamentGames(ctx, row.ID); err != nil {
-			return err
-		}
-		if err := checkShard(row, len(stored), opts.Shard); err != nil {
-			return err
-		}
-	}
-	if err := lv.resume(ctx, st, stored); err != nil {
+	stored, err := loadStoredGames(ctx, st, row, opts.Shard, lv)
+	if err != nil {
 		return err
 	}
 	if row.Status == record.StatusComplete {
@@ -225,6 +215,24 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	}
 	r.prog.finish()
 	return r.finish(ctx, share, sched.total)
+}
+
+// loadStoredGames are the tournament's stored games, without PGN and moves:
+// the tally needs only results, pairs and colors (a resume at 100,000
+// games would otherwise hold every PGN). The live files catch up with
+// them.
+func loadStoredGames(ctx context.Context, st *store.Store, row record.Tournament, shard record.Shard, lv *live) ([]record.Game, error) {
+	var stored []record.Game
+	if row.ID != 0 {
+		var err error
+		if stored, err = st.TournamentGames(ctx, row.ID); err != nil {
+			return nil, err
+		}
+		if err := checkShard(row, len(stored), shard); err != nil {
+			return nil, err
+		}
+	}
+	return stored, lv.resume(ctx, st, stored)
 }
 
 // planTournament is the tournament's schedule and its config snapshot
