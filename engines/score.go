@@ -44,14 +44,22 @@ func (s Score) UCI() string {
 	return fmt.Sprintf("cp %d", int(s))
 }
 
-// Pawns formats the score in pawns for PGN comments, e.g. "+0.31", "+M3", "-M2".
+// Pawns formats the score in pawns for PGN comments as cutechess-cli and
+// fastchess write it: "+0.31", "-2.50", "0.00" without a sign, and mates
+// by their distance in plies, "+M5" for a mate in 3 moves, "-M4" for
+// being mated in 2 (cutechess moveevaluation.cpp:120-146, fastchess
+// types/score.hpp:41-53).
 func (s Score) Pawns() string {
-	if s.IsMate() {
-		sign, m := "+", s.MateMoves()
-		if m <= 0 { // a mated side, and ±Mate itself (mate in 0)
-			sign, m = "-", -m
+	switch {
+	case s.IsMate() && s > 0 && s != Mate:
+		return fmt.Sprintf("+M%d", int(Mate-s))
+	case s.IsMate():
+		if s > 0 { // Mate itself: the side to move is mated, as -Mate
+			s = -s
 		}
-		return fmt.Sprintf("%sM%d", sign, m)
+		return fmt.Sprintf("-M%d", int(Mate+s))
+	case s == 0:
+		return "0.00"
 	}
 	return fmt.Sprintf("%+.2f", float64(s)/100)
 }

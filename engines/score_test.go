@@ -11,15 +11,16 @@ func TestScoreFormats(t *testing.T) {
 		pawns string
 		uci   string
 	}{
-		{0, false, "+0.00", "cp 0"},
+		{0, false, "0.00", "cp 0"},
 		{31, false, "+0.31", "cp 31"},
+		{-1, false, "-0.01", "cp -1"},
 		{-250, false, "-2.50", "cp -250"},
 		{MateBound - 1, false, "+318.71", "cp 31871"},
 		{MateIn(1), true, "+M1", "mate 1"},
-		{MateIn(3), true, "+M3", "mate 3"},
-		{MateIn(-2), true, "-M2", "mate -2"},
-		{MateBound, true, "+M64", "mate 64"},
-		{-MateBound, true, "-M64", "mate -64"},
+		{MateIn(3), true, "+M5", "mate 3"},
+		{MateIn(-2), true, "-M4", "mate -2"},
+		{MateBound, true, "+M128", "mate 64"},
+		{-MateBound, true, "-M128", "mate -64"},
 		{Mate, true, "-M0", "mate 0"},
 		{-Mate, true, "-M0", "mate 0"},
 	} {

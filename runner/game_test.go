@@ -559,8 +559,8 @@ func TestWritePGN(t *testing.T) {
 [Opening "1. e4 e5"]
 
 1. e4 {book} 1... e5 {book} 2. Nf3 {+0.31/12 8123N 0.042s} 2... Nc6 {-0.25/11
-9000N 0.002s} 3. Bc4 {+0.00/13 12000N 1.500s} 3... Nf6 {+M2/9 100N 0.001s} 4.
-Ng5 {-M2/8 50N 0.000s} 4... Qe7 {+M1/7 20N 0.000s} 0-1 {Black mates (in the
+9000N 0.002s} 3. Bc4 {0.00/13 12000N 1.500s} 3... Nf6 {+M3/9 100N 0.001s} 4.
+Ng5 {-M4/8 50N 0.000s} 4... Qe7 {+M1/7 20N 0.000s} 0-1 {Black mates (in the
 end) finally}
 
 `,
@@ -585,7 +585,7 @@ end) finally}
 [Termination "adjudication"]
 [Opening "x"]
 
-12... Kg2 {book} 13. Kb2 {+0.00/0 0N 0.000s} 13... Kf3 {+0.00/0 0N 0.000s}
+12... Kg2 {book} 13. Kb2 {0.00/0 0N 0.000s} 13... Kf3 {0.00/0 0N 0.000s}
 1/2-1/2
 
 `,

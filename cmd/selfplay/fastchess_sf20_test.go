@@ -162,11 +162,6 @@ func parseTestPGN(t *testing.T, text string) []testGame {
 				tg.reason = text // selfplay's comment after the result
 				continue
 			}
-			// selfplay writes a zero score "+0.00", fastchess "0.00"
-			// (app/src/types/score.hpp:46): a text, not a different score.
-			if strings.HasPrefix(s, "+0.00/") {
-				s = s[1:]
-			}
 			tg.scores = append(tg.scores, s)
 			if _, reason, ok := strings.Cut(text, ", "); ok {
 				tg.reason = reason // fastchess's, in the last move's comment
