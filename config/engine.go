@@ -21,7 +21,7 @@ const (
 
 var (
 	inProcessKeys = []string{"preset", "hash"}
-	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout", "ping_timeout"}
+	externalKeys  = []string{"command", "args", "options", "dir", "init_timeout", "ping_timeout", "restart"}
 	// engineLimitKeys are the limits either kind of engine may carry.
 	engineLimitKeys = append(slices.Clone(limitKeys), "time_margin")
 )
@@ -191,6 +191,7 @@ func (p *parser) external(name string, t *table) (Engine, bool) {
 			}
 		}
 	}
+	e.Restart, _ = t.boolean("restart")
 	e.Limit, e.TimeMargin = p.engineLimits(t)
 	if len(p.errs) > errs {
 		return Engine{}, false

@@ -151,7 +151,7 @@ type tomlKey struct {
 }
 
 // External engines' words and the config keys they set.
-var externalWords = []string{"cmd", "name", "arg", "args", "dir", "option.NAME", "init_timeout", "ping_timeout",
+var externalWords = []string{"cmd", "name", "arg", "args", "dir", "option.NAME", "init_timeout", "ping_timeout", "restart",
 	"nodes", "depth", "movetime", "tc", "time_margin"}
 
 func newMatchGen(m MatchArgs) (*matchGen, error) {
@@ -264,6 +264,12 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 				e.specKey["options."+keyPart(strings.TrimPrefix(k, "option."))] = k
 			case k == "dir" || k == "init_timeout" || k == "ping_timeout":
 				set(k, k, v)
+			case k == "restart":
+				b, err := strconv.ParseBool(v)
+				if err != nil {
+					return e, fmt.Errorf("restart=%s: want true or false", v)
+				}
+				set(k, k, b)
 			case slices.Contains(engineLimitKeys, k):
 				set(k, k, limitWord(k, v))
 				e.ownLimit = e.ownLimit || k != "time_margin"

@@ -24,7 +24,7 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 			return snapshot.Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: engine %q is not defined", t.Name, name)
 		}
 		if e.External() {
-			es := snapshot.Engine{External: true, Command: portablePath(f, e.Command), Args: e.Args, UCIOptions: e.UCIOptions}
+			es := snapshot.Engine{External: true, Command: portablePath(f, e.Command), Args: e.Args, UCIOptions: e.UCIOptions, Restart: e.Restart}
 			if e.Dir != "" {
 				es.Dir = portablePath(f, e.Dir)
 			}

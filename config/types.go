@@ -53,6 +53,10 @@ type Engine struct {
 	Dir         string            // working directory, resolved against File.Dir
 	InitTimeout time.Duration     // uci/isready handshake timeout (default 10s)
 	PingTimeout time.Duration     // isready/readyok before each go (default 10s)
+	// Restart starts the engine's process afresh for every game
+	// (fastchess's and cutechess-cli's restart=on); false: one process
+	// per game slot plays game after game, each begun with ucinewgame.
+	Restart bool
 
 	// The engine's own limits (time or node odds), for either kind: they
 	// override the tournament's for this engine's moves (see

@@ -397,3 +397,45 @@ func TestAffinityPerWorker(t *testing.T) {
 		t.Errorf("one CPU set for 2 workers: %v; want an engine setup error", err)
 	}
 }
+
+// restart = true (fastchess's and cutechess-cli's restart=on) starts the
+// engine's process afresh for every game: 2 pairs at concurrency 2 start
+// it 4 times (the preflight's start plays the first game), against 2
+// starts without it (each worker keeps its process).
+func TestRestartEachGame(t *testing.T) {
+	for _, tt := range []struct {
+		restart bool
+		want    int
+	}{{false, 2}, {true, 4}} {
+		ext := helperEngine(t, fakeEngine, "-mode", "legal")
+		if tt.restart {
+			ext += "\nrestart = true"
+		}
+		c := externalConfig(t, ext)
+		c.Tournaments[0].Rounds = 2
+		cfg := loadConfig(t, c)
+		st := openStore(t, cfg)
+		var mu sync.Mutex
+		starts := 0
+		newEngine := func(ctx context.Context, e config.Engine) (engines.Engine, error) {
+			if e.External() {
+				mu.Lock()
+				starts++
+				mu.Unlock()
+			}
+			return newPlayer("")(ctx, e)
+		}
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newEngine}); err != nil {
+			t.Fatal(err)
+		}
+		if _, games := storedGames(t, st, "ext"); len(games) != 4 {
+			t.Fatalf("restart %v: %d games, want 4", tt.restart, len(games))
+		}
+		if starts != tt.want {
+			t.Errorf("restart %v: the external engine started %d times, want %d", tt.restart, starts, tt.want)
+		}
+		if n := processesRunning(fakeEngine); n != 0 {
+			t.Errorf("restart %v: %d engine processes left running", tt.restart, n)
+		}
+	}
+}

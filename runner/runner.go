@@ -734,6 +734,12 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 		// blocks for long; a game that finished just as the run stops is
 		// delivered and stored too.
 		finished <- workerEvent{game: g, err: gerr}
+		for _, name := range []string{j.white, j.black} {
+			if ce, ok := r.cfg.Engine(name); ok && ce.Restart && players[name] != nil {
+				players[name].Close() // restart: the next game starts a new process
+				delete(players, name)
+			}
+		}
 		if !pause(ctx, t.Wait) {
 			return
 		}

@@ -413,8 +413,9 @@ func engineWords(kvs [][2]string, withCmd bool) ([]string, error) {
 			if v != "on" && v != "off" {
 				return nil, fmt.Errorf("restart=%s: want on or off", v)
 			}
-			// Either way each game starts with ucinewgame; a crashed
-			// engine is restarted for its next game.
+			if v == "on" { // a process per game (tournament.cpp:219-220, 282-284)
+				words = append(words, "restart=true")
+			}
 		default:
 			return nil, fmt.Errorf("unknown key %q", k)
 		}

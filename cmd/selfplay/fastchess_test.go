@@ -72,6 +72,9 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"-repeat -recover -srand 1764131234 -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 name=dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 name=base -openings file=book.epd format=epd order=random start=2461 -srand 936",
 			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -rounds 2"},
+		// restart=on: a process per game (tournament.cpp:219-220, 282-284).
+		{"restart", "-engine cmd=a restart=on nodes=5 -engine cmd=b restart=off nodes=5 -repeat",
+			"cmd=a restart=true nodes=5 cmd=b nodes=5 -openings startpos"},
 		// tc=inf is no time control (fastchess cli.cpp:98), inf/ no
 		// moves-to-go (:109-110).
 		{"tc inf", "-engine cmd=a tc=inf nodes=5000 -engine cmd=b tc=inf/10+0.1 -repeat",

@@ -108,6 +108,7 @@ type Engine struct {
 	Args       []string
 	UCIOptions map[string]string
 	Dir        string
+	Restart    bool // a process per game: an engine's state may carry over otherwise
 }
 
 // The JSON forms of Engine, keys in sorted order.
@@ -124,13 +125,14 @@ type (
 		Dir     string            `json:"dir,omitempty"`
 		Limits  *Limits           `json:"limits,omitempty"`
 		Options map[string]string `json:"options,omitempty"`
+		Restart bool              `json:"restart,omitempty"`
 	}
 )
 
 // MarshalJSON writes the engine's form.
 func (e Engine) MarshalJSON() ([]byte, error) {
 	if e.External {
-		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Limits: e.Limits, Options: e.UCIOptions})
+		return marshalCanonical(externalEngineJSON{Args: e.Args, Command: e.Command, Dir: e.Dir, Limits: e.Limits, Options: e.UCIOptions, Restart: e.Restart})
 	}
 	return marshalCanonical(localEngineJSON{Hash: e.Hash, Limits: e.Limits, Options: e.Options, Preset: e.Preset})
 }
@@ -145,13 +147,14 @@ func (e *Engine) UnmarshalJSON(b []byte) error {
 		Dir     string          `json:"dir"`
 		Limits  *Limits         `json:"limits"`
 		Options json.RawMessage `json:"options"`
+		Restart bool            `json:"restart"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*e = Engine{Preset: v.Preset, Hash: v.Hash, Args: v.Args, Dir: v.Dir, Limits: v.Limits}
 	if v.Command != nil {
-		e.External, e.Command = true, *v.Command
+		e.External, e.Command, e.Restart = true, *v.Command, v.Restart
 		if len(v.Options) > 0 && string(v.Options) != "null" {
 			return json.Unmarshal(v.Options, &e.UCIOptions)
 		}
