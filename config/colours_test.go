@@ -36,6 +36,8 @@ nodes = 1000
 		{"noswap = true\n", "", `"noswap":true,`},
 		{"reverse = true\n", "", `"reverse":true,`},
 		{"", `order = "fastchess-random"` + "\n", `"order":"fastchess-random"`},
+		{`schedule = "selfplay"` + "\n", "", ""},
+		{`schedule = "fastchess"` + "\n", "", `"rounds":2,"schedule":"fastchess",`},
 	}
 	for _, c := range cases {
 		s := snapshots(t, conf(c.tournament, c.openings), nil)[0]
@@ -49,8 +51,14 @@ nodes = 1000
 		}
 	}
 	f := mustLoad(t, conf("games_per_opening = 1\nnoswap = true\nreverse = true\n", "start = 30\n"), nil)
-	if tr := f.Tournaments[0]; !tr.OneGamePerOpening || !tr.NoSwap || !tr.Reverse || tr.Openings.Offset != 29 {
+	if tr := f.Tournaments[0]; !tr.OneGamePerOpening || !tr.NoSwap || !tr.Reverse || tr.Openings.Offset != 29 || tr.Schedule != ScheduleSelfplay {
 		t.Errorf("decoded %+v", tr)
+	}
+	// fastchess's schedule: one opening per pairing and round, whatever
+	// the book's size (2 rounds x 1 pairing x 2 colours).
+	f = mustLoad(t, conf(`schedule = "fastchess"`+"\n", ""), nil)
+	if tr := f.Tournaments[0]; tr.Schedule != ScheduleFastchess || tr.Games(len(tr.Openings.List)) != 4 {
+		t.Errorf("schedule fastchess: decoded %q, %d games; want fastchess, 4", tr.Schedule, tr.Games(len(tr.Openings.List)))
 	}
 	bad := []struct{ tournament, openings, want string }{
 		{"games_per_opening = 3\n", "", "games_per_opening"},
@@ -58,6 +66,9 @@ nodes = 1000
 		{"", "start = 0\n", "start"},
 		// 25 openings x 1 round is an odd number of games.
 		{"games_per_opening = 1\nrounds = 1\n", "", "odd number of games"},
+		{`schedule = "cutechess"` + "\n", "", `unknown value "cutechess"`},
+		{`schedule = "fastchess"` + "\ngames_per_opening = 1\n", "", "plays game pairs"},
+		{`schedule = "fastchess"` + "\n", `order = "random"` + "\n", "shuffles the openings once"},
 	}
 	for _, b := range bad {
 		text := strings.Replace(conf(b.tournament, b.openings), "rounds = 2\n", "", strings.Count(b.tournament, "rounds"))

@@ -104,6 +104,7 @@ func TestMinimalDefaults(t *testing.T) {
 		Rounds:      1,
 		Concurrency: runtime.NumCPU(),
 		Seed:        1,
+		Schedule:    ScheduleSelfplay,
 		Openings:    Openings{Set: "fhr25", Order: "sequential", List: openings.FHR25()},
 		Limits:      Limits{Nodes: 1000, TimeMargin: 100 * time.Millisecond, MoveTimeout: 2 * time.Minute},
 		Adjudication: Adjudication{Rules: RulesSelfplay,

@@ -299,8 +299,18 @@ func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines
 // every pairing plays every opening once with each color, Rounds times. A
 // config from Parse keeps it within maxGames.
 func (t Tournament) Games(numOpenings int) int {
-	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines)), numOpenings, t.Rounds)
+	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines)), t.ScheduledOpenings(numOpenings), t.Rounds)
 	return int(n)
+}
+
+// ScheduledOpenings is the openings factor of the tournament's games:
+// numOpenings, or 1 under ScheduleFastchess, whose rounds take one
+// opening per pairing whatever the book's size.
+func (t Tournament) ScheduledOpenings(numOpenings int) int {
+	if t.Schedule == ScheduleFastchess {
+		return 1
+	}
+	return numOpenings
 }
 
 // pairingCount is len(Pairings(format, engines)) for n engines, without

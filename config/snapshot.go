@@ -43,6 +43,9 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		s.GamesPerOpening = 1
 	}
 	s.NoSwap, s.Reverse = t.NoSwap, t.Reverse
+	if t.Schedule == ScheduleFastchess {
+		s.Schedule = string(t.Schedule)
+	}
 	if t.Openings.File != "" {
 		if t.Openings.Hash == "" {
 			return snapshot.Snapshot{}, fmt.Errorf("config: snapshot of tournament %q: openings file %s not loaded (no hash)", t.Name, t.Openings.File)

@@ -39,12 +39,13 @@ var (
 	formats   = []Format{FormatMatch, FormatGauntlet, FormatRoundRobin, FormatKnockout}
 	policies  = []Policy{PolicyReferee, PolicyAgree, PolicyDraw}
 	ruleSets  = []AdjudicationRules{RulesSelfplay, RulesFastchess}
+	schedules = []Schedule{ScheduleSelfplay, ScheduleFastchess}
 	sprtModel = []string{stats.NormalizedElo.String(), stats.LogisticElo.String(), stats.BayesianElo.String()}
 	limitKeys = []string{"nodes", "depth", "movetime", "tc"}
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait", "knockout"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "schedule", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait", "knockout"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "start", "format", "choice", "count"}
 	knockoutKeys     = []string{"seeds", "games"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
@@ -145,10 +146,10 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		return Tournament{}, false
 	}
 	tr.Openings.List, tr.Openings.Hash = list, hash
-	if !p.checkGamesPerOpening(t, tr) {
+	if !p.checkGamesPerOpening(t, tr) || !p.checkSchedule(t, tr) {
 		return Tournament{}, false
 	}
-	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines)), len(list), tr.Rounds); err != nil {
+	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines)), tr.ScheduledOpenings(len(list)), tr.Rounds); err != nil {
 		key := "rounds"
 		if !t.has("rounds") {
 			key = "openings"
@@ -646,6 +647,30 @@ func (p *parser) colours(t *table, tr *Tournament) {
 	if b, ok := t.boolean("reverse"); ok {
 		tr.Reverse = b
 	}
+	tr.Schedule = ScheduleSelfplay
+	if s, ok := oneOf(t, "schedule", schedules); ok {
+		tr.Schedule = s
+	}
+}
+
+// checkSchedule checks that schedule = "fastchess" has what fastchess's
+// schedule has: a gauntlet, round robin or match of game pairs, and an
+// order that is the same every round.
+func (p *parser) checkSchedule(t *table, tr Tournament) bool {
+	if tr.Schedule != ScheduleFastchess {
+		return true
+	}
+	switch {
+	case tr.Format == FormatKnockout:
+		t.errf("schedule", "a knockout has its own schedule (schedule = %q applies to matches, gauntlets and round robins)", ScheduleFastchess)
+	case tr.OneGamePerOpening:
+		t.errf("schedule", "schedule = %q plays game pairs (games_per_opening = 2)", ScheduleFastchess)
+	case tr.Openings.Order == openings.OrderRandom:
+		t.errf("schedule", "schedule = %q shuffles the openings once: order %q or %q, not %q", ScheduleFastchess, openings.OrderSequential, openings.OrderFastchessRandom, openings.OrderRandom)
+	default:
+		return true
+	}
+	return false
 }
 
 // checkGamesPerOpening checks that games_per_opening = 1 still makes

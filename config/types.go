@@ -83,6 +83,23 @@ const (
 	FormatKnockout Format = snapshot.FormatKnockout
 )
 
+// Schedule is how a tournament's rounds, pairings and openings make its
+// games, as the tournament's schedule key names it.
+type Schedule string
+
+// Schedules.
+const (
+	// ScheduleSelfplay: each round is a pass over the openings, and every
+	// pairing plays every opening (a game pair, both colours).
+	ScheduleSelfplay Schedule = "selfplay"
+	// ScheduleFastchess: fastchess 1.8.2's gauntlet and round robin. Each
+	// round every pairing plays one game pair, and each pairing's pair
+	// takes the next opening of the ordered book cut to its first rounds
+	// openings, wrapping around (schedule/base_scheduler.hpp:36-78,
+	// game/book/opening_book.cpp:50 and :70-76).
+	ScheduleFastchess Schedule = "fastchess"
+)
+
 // Knockout is a knockout's [tournament.knockout] table.
 type Knockout struct {
 	Seeds int // players placed by their order in engines (default 0: all drawn from seed)
@@ -94,7 +111,7 @@ type Tournament struct {
 	Name        string
 	Engines     []string // engine names, in order; the first is the gauntlet's hero and the match's "first engine"
 	Format      Format
-	Rounds      int    // passes over the opening set (default 1)
+	Rounds      int    // passes over the opening set (default 1); fastchess's rounds under ScheduleFastchess
 	Concurrency int    // parallel games (default: number of CPUs)
 	Seed        uint64 // seeds the opening order and the node jitter (default 1)
 	// OneGamePerOpening is games_per_opening = 1 (fastchess's and
@@ -106,6 +123,8 @@ type Tournament struct {
 	// (-noswap); Reverse gives the second engine White where the first
 	// would have it (-reverse). Both: the second engine is always White.
 	NoSwap, Reverse bool
+	// Schedule is the schedule key (default ScheduleSelfplay).
+	Schedule Schedule
 	// Knockout holds format "knockout"'s settings (zero for other formats).
 	Knockout Knockout
 

@@ -315,6 +315,10 @@ func replayStored(t *config.Tournament, stored []record.Game, share record.Shard
 func printPlan(w io.Writer, t *config.Tournament, total int, share record.Shard, concurrency, stored, pending, outside int) {
 	shareTotal := 2 * share.PairsOf(total/2)
 	games := fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds)
+	if t.Schedule == config.ScheduleFastchess {
+		games = fmt.Sprintf("%d games (%d pairings x 2 colors x %d rounds, an opening per pair from the first %d of %d, as fastchess)",
+			total, len(t.Pairings()), t.Rounds, min(len(t.Openings.List), t.Rounds), len(t.Openings.List))
+	}
 	if t.Format == config.FormatKnockout {
 		games = fmt.Sprintf("%d games and any tie-breaks (%d encounters x %d games)", total, len(t.Engines)-1, t.Knockout.Games)
 	}

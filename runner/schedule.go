@@ -19,11 +19,19 @@ import (
 // rounds (played until its SPRT decides) costs no memory up front; the
 // order, and so each pair's index, is the same however the games are
 // taken.
+//
+// Under config.ScheduleFastchess (fastchess's gauntlet and round robin) a
+// round is one game pair of each pairing, and pair p takes opening p of the
+// ordered list cut to its first Rounds openings, wrapping around
+// (fastchess 1.8.2: schedule/base_scheduler.hpp:43-45 fetches an opening
+// for each pairing's first game; opening_book.cpp:50 cuts the book to the
+// rounds; :70-76 wraps around it).
 type schedule struct {
 	t        *config.Tournament
 	pairings [][2]string
 	perRound int  // openings taken per round: openings x pairings
 	single   bool // one game per opening: each game takes the next opening
+	cycle    int  // fastchess: the openings pairs take in turn; 0: selfplay's schedule
 	total    int  // games
 
 	round   int // the round whose opening order is cached, or -1
@@ -40,11 +48,14 @@ func newSchedule(t *config.Tournament) (*schedule, error) {
 		return &schedule{t: t, total: knockout.BaseGames(len(t.Engines), t.Knockout.Games), round: -1}, nil
 	}
 	pairings := t.Pairings()
-	total, err := config.ScheduledGames(len(pairings), len(t.Openings.List), t.Rounds)
+	total, err := config.ScheduledGames(len(pairings), t.ScheduledOpenings(len(t.Openings.List)), t.Rounds)
 	if err != nil {
 		return nil, err
 	}
 	s := &schedule{t: t, pairings: pairings, perRound: len(t.Openings.List) * len(pairings), total: int(total), round: -1}
+	if t.Schedule == config.ScheduleFastchess {
+		s.perRound, s.cycle = len(pairings), min(len(t.Openings.List), t.Rounds)
+	}
 	if t.OneGamePerOpening {
 		if len(pairings) != 1 || total%4 != 0 {
 			return nil, fmt.Errorf("one game per opening needs one pairing and an even number of games (%d pairings, %d games)", len(pairings), total/2)
@@ -75,7 +86,11 @@ func (s *schedule) job(i int) (gameJob, error) {
 		return gameJob{}, err
 	}
 	p := s.pairings[k%len(s.pairings)]
-	j := gameJob{pair: pair, index: index, round: round, opening: s.ordered[k/len(s.pairings)], white: p[0], black: p[1]}
+	opening := s.ordered[k/len(s.pairings)]
+	if s.cycle > 0 {
+		opening = s.ordered[pair%s.cycle]
+	}
+	j := gameJob{pair: pair, index: index, round: round, opening: opening, white: p[0], black: p[1]}
 	// fastchess: the second game of a pair swaps colours unless -noswap,
 	// and -reverse swaps every game (roundrobin.cpp:85-91).
 	if (index == 1 && !s.t.NoSwap) != s.t.Reverse {

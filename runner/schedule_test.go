@@ -200,3 +200,54 @@ func TestScheduleColoursAndGamesPerOpening(t *testing.T) {
 		t.Error("3 games of one game per opening: no error")
 	}
 }
+
+// fastchess's schedule (base_scheduler.hpp:36-78, opening_book.cpp:50 and
+// :70-76): each round one game pair of each pairing in order, pair p
+// taking opening p of the list cut to its first rounds openings.
+func TestScheduleFastchess(t *testing.T) {
+	list := openings.FHR25()[:5]
+	tests := []struct {
+		name         string
+		format       config.Format
+		engines      []string
+		rounds       int
+		wantOpenings string // per pair
+		wantPairings string // per pair: first and second engine
+	}{
+		// 3 rounds: the first 3 openings, in turn across the pairings.
+		{"round robin", config.FormatRoundRobin, []string{"a", "b", "c"}, 3, "01 02 03 01 02 03 01 02 03", "ab ac bc ab ac bc ab ac bc"},
+		// 7 rounds: the book of 5 is not cut, and wraps around.
+		{"gauntlet", config.FormatGauntlet, []string{"a", "b", "c"}, 7, "01 02 03 04 05 01 02 03 04 05 01 02 03 04", "ab ac ab ac ab ac ab ac ab ac ab ac ab ac"},
+		{"match", config.FormatMatch, []string{"a", "b"}, 2, "01 02", "ab ab"},
+	}
+	for _, tt := range tests {
+		tr := &config.Tournament{Name: "t", Engines: tt.engines, Format: tt.format, Rounds: tt.rounds, Seed: 1, Schedule: config.ScheduleFastchess,
+			Openings: config.Openings{Set: "fhr25", List: list, Order: openings.OrderSequential}}
+		s, err := newSchedule(tr)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var ops, pairings []string
+		for i := 0; i < s.total; i += 2 {
+			a, err := s.job(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := s.job(i + 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.opening.ID != b.opening.ID || a.white != b.black || a.round != i/2/len(tr.Pairings()) {
+				t.Errorf("%s: pair %d: games %+v and %+v", tt.name, i/2, a, b)
+			}
+			ops = append(ops, strings.TrimPrefix(a.opening.ID, "fhr-"))
+			pairings = append(pairings, a.white+a.black)
+		}
+		if got, want := strings.Join(ops, " "), tt.wantOpenings; got != want {
+			t.Errorf("%s: openings %s, want %s", tt.name, got, want)
+		}
+		if got, want := strings.Join(pairings, " "), tt.wantPairings; got != want {
+			t.Errorf("%s: pairings %s, want %s", tt.name, got, want)
+		}
+	}
+}

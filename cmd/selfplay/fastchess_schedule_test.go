@@ -32,33 +32,76 @@ func TestFastchessScheduleMatchesFastchess(t *testing.T) {
 		{"games1reverse", "-openings file=book50.epd format=epd order=sequential -games 1 -rounds 8 -reverse"},
 		{"nobook", "-rounds 3 -repeat"},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			playFastchessSchedule(t, tt.name, "fhr name=A plain name=B", tt.args, false)
+		})
+	}
+}
+
+// With 3 or more engines fastchess 1.8.2 plays -rounds N as N rounds of
+// one game pair per pairing, in its pairings' order
+// (matchmaking/tournament/schedule/base_scheduler.hpp:36-78: a round
+// robin's (i, j), i < j; a gauntlet's (0, j)), each pair taking the next
+// opening of the book cut to its first N openings, wrapping around
+// (base_scheduler.hpp:43-45, game/book/opening_book.cpp:50 and :70-76):
+// N x pairings x 2 games. It played them as
+//
+//	fastchess -engine cmd=/usr/games/stockfish name=A -engine cmd=/usr/games/stockfish name=B \
+//	  [-engine cmd=/usr/games/stockfish name=C [-engine cmd=/usr/games/stockfish name=D]] \
+//	  -each proto=uci nodes=1 -maxmoves 1 -concurrency 1 -pgnout file=NAME.pgn ARGS
+//
+// with each case's engines (A, B, C, D) and ARGS below. Its PGN's Round
+// tag is the game pair's number (the pairing counter plus one), which
+// selfplay's Round tag ("pair.game") has before its dot, so the rounds
+// are compared too.
+func TestFastchessManyEngineScheduleMatchesFastchess(t *testing.T) {
+	tests := []struct{ name, engines, args string }{
+		{"rr3random", "ABC", "-openings file=book50.epd format=epd order=random start=17 -srand 42 -games 2 -rounds 20 -repeat"},
+		{"rr3seq", "ABC", "-openings file=book50.epd format=epd order=sequential start=5 -rounds 55 -repeat"},
+		{"rr4random", "ABCD", "-openings file=book50.epd format=epd order=random start=3 -srand 7 -rounds 10 -repeat"},
+		{"gauntlet3random", "ABC", "-tournament gauntlet -openings file=book50.epd format=epd order=random start=250 -srand 42 -rounds 20 -repeat"},
+		{"gauntlet4seq", "ABCD", "-tournament gauntlet -openings file=book50.epd format=epd order=sequential -rounds 30 -repeat -reverse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var engines []string
+			for i, name := range tt.engines {
+				engines = append(engines, []string{"fhr", "plain"}[i%2]+" name="+string(name))
+			}
+			playFastchessSchedule(t, tt.name, strings.Join(engines, " "), tt.args, true)
+		})
+	}
+}
+
+// playFastchessSchedule plays the command line with in-process engines
+// (the openings and colours do not depend on the engines) and compares its
+// -pgnout with testdata/fastchess-schedule/NAME.txt, game by game; with
+// rounds, the Round tags too.
+func playFastchessSchedule(t *testing.T, name, engines, args string, rounds bool) {
+	t.Helper()
 	dir := filepath.Join("testdata", "fastchess-schedule")
 	book, err := os.ReadFile(filepath.Join(dir, "book50.epd"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		want, err := os.ReadFile(filepath.Join(dir, tt.name+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(tt.name, func(t *testing.T) {
-			t.Chdir(t.TempDir())
-			if err := os.WriteFile("book50.epd", book, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			args := append(strings.Fields("match fhr name=A plain name=B -each proto=uci nodes=1 -maxmoves 1 -concurrency 1 -pgnout file=out.pgn"),
-				strings.Fields(tt.args)...)
-			if code, _, stderr := run(t, args...); code != 0 {
-				t.Fatalf("exit %d, stderr %q", code, stderr)
-			}
-			pgn, err := os.ReadFile("out.pgn")
-			if err != nil {
-				t.Fatal(err)
-			}
-			compareSchedule(t, pgnSchedule(string(pgn)), fastchessSchedule(string(want)))
-		})
+	want, err := os.ReadFile(filepath.Join(dir, name+".txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("book50.epd", book, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := "match " + engines + " -each proto=uci nodes=1 -maxmoves 1 -concurrency 1 -pgnout file=out.pgn " + args
+	if code, _, stderr := run(t, strings.Fields(line)...); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	pgn, err := os.ReadFile("out.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareSchedule(t, pgnSchedule(string(pgn), rounds), fastchessSchedule(string(want), rounds))
 }
 
 // compareSchedule compares the games' White, Black and FEN, game by game.
@@ -74,21 +117,26 @@ func compareSchedule(t *testing.T, got, want []string) {
 	}
 }
 
-// fastchessSchedule reads a NAME.txt file: "white black fen" per game.
-func fastchessSchedule(text string) []string {
+// fastchessSchedule reads a NAME.txt file: "white black fen" per game,
+// with rounds "round white black fen".
+func fastchessSchedule(text string, rounds bool) []string {
 	var out []string
 	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
 		f := strings.Fields(line)
-		out = append(out, strings.Join(f[1:], " "))
+		if !rounds {
+			f = f[1:]
+		}
+		out = append(out, strings.Join(f, " "))
 	}
 	return out
 }
 
 // pgnSchedule is "white black fen" per game of a PGN, the FEN's first
-// four fields, "startpos" for the initial position.
-func pgnSchedule(pgn string) []string {
+// four fields, "startpos" for the initial position; with rounds, "pair
+// white black fen", pair the Round tag's part before its dot.
+func pgnSchedule(pgn string, rounds bool) []string {
 	var out []string
-	var white, black, fen string
+	var round, white, black, fen string
 	flush := func() {
 		if white == "" {
 			return
@@ -96,8 +144,12 @@ func pgnSchedule(pgn string) []string {
 		if fen == "" || fen == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -" {
 			fen = "startpos"
 		}
-		out = append(out, white+" "+black+" "+fen)
-		white, black, fen = "", "", ""
+		game := white + " " + black + " " + fen
+		if rounds {
+			game = round + " " + game
+		}
+		out = append(out, game)
+		round, white, black, fen = "", "", "", ""
 	}
 	for _, line := range strings.Split(pgn, "\n") {
 		tag, value, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, "["), "]"), " ")
@@ -108,6 +160,8 @@ func pgnSchedule(pgn string) []string {
 		switch tag {
 		case "Event":
 			flush()
+		case "Round":
+			round, _, _ = strings.Cut(value, ".")
 		case "White":
 			white = value
 		case "Black":
@@ -172,5 +226,5 @@ func TestFastchessOpenBenchWorkerSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareSchedule(t, pgnSchedule(string(pgn)), fastchessSchedule(string(want)))
+	compareSchedule(t, pgnSchedule(string(pgn), false), fastchessSchedule(string(want), false))
 }

@@ -127,12 +127,42 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr plain null-r2 -nodes 1 -format=knockout -seeds 1 -knockout-games 6 -openings startpos"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
 			"cmd=a depth=3 cmd=b depth=4 -format gauntlet -openings startpos"},
+		// 3 or more engines with -rounds: fastchess's own schedule, -rounds
+		// its rounds (each one game pair per pairing).
+		{"round robin rounds", "fhr plain null-r2 -nodes 1 -openings file=book.epd format=epd order=random -srand 3 -rounds 7 -repeat",
+			"fhr plain null-r2 -nodes 1 -openings book.epd -order fastchess-random -seed 3 -schedule fastchess -rounds 7"},
+		{"gauntlet rounds", "fhr plain null-r2 -nodes 1 -tournament gauntlet -rounds 5 -games 2",
+			"fhr plain null-r2 -nodes 1 -format gauntlet -openings startpos -schedule fastchess -rounds 5"},
 	}
 	for _, tt := range tests {
 		got := printConfig(t, strings.Fields(tt.fastchess)...)
 		want := printConfig(t, strings.Fields(tt.own)...)
 		if got != want {
 			t.Errorf("%s: fastchess's syntax gives\n%s\nselfplay's\n%s", tt.name, got, want)
+		}
+	}
+}
+
+// selfplay's own flags keep selfplay's schedule (every pairing plays every
+// opening; no schedule key), and so does a fastchess line of two engines
+// (its one pairing takes the openings in turn either way).
+func TestFastchessScheduleKeyOnlyForManyEngines(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeBook(t)
+	tests := []struct {
+		args      string
+		fastchess bool
+	}{
+		{"fhr plain null-r2 -nodes 1 -rounds 3", false},
+		{"fhr plain null-r2 -nodes 1 -format gauntlet -openings book.epd -rounds 3", false},
+		{"fhr plain -nodes 1 -openings file=book.epd format=epd -rounds 3 -repeat", false},
+		{"fhr plain null-r2 -nodes 1 -rounds 3 -repeat", true},
+		{"fhr plain null-r2 null-r3 -nodes 1 -tournament gauntlet -rounds 3 -repeat", true},
+	}
+	for _, tt := range tests {
+		got := printConfig(t, strings.Fields(tt.args)...)
+		if has := strings.Contains(got, `schedule = "fastchess"`); has != tt.fastchess {
+			t.Errorf("%s: schedule = \"fastchess\" %v, want %v:\n%s", tt.args, has, tt.fastchess, got)
 		}
 	}
 }

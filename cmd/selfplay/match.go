@@ -48,6 +48,7 @@ func matchFlags() []matchFlag {
 		{"games-per-opening", "games_per_opening", intDefault(2), "2: each opening is a game pair, both colours; 1: each game takes the next opening (fastchess's -games 1)"},
 		{"noswap", "noswap", &boolSetting{settingText{"false"}}, "true: the first engine of a pairing is White in every game"},
 		{"reverse", "reverse", &boolSetting{settingText{"false"}}, "true: the second engine is White where the first would be"},
+		{"schedule", "schedule", textDefault(config.ScheduleSelfplay), "selfplay (each round a pass over the openings, every pairing every opening) or fastchess (each round one game pair per pairing, each pair the next opening of the first -rounds; a fastchess command line of 3 or more engines sets it)"},
 		{"knockout-games", "knockout.games", intDefault(config.DefaultKnockoutGames), "-format knockout: games of an encounter before tie-break pairs (even; cutechess-cli's -games)"},
 		{"seeds", "knockout.seeds", intDefault(0), "-format knockout: the first N engines are seeded in their order, the others drawn from -seed"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
@@ -241,8 +242,18 @@ func (fc fastchessArgs) firstParse(m config.MatchArgs) config.MatchArgs {
 // enough passes over the openings. The config gets those passes; the run
 // stops after the N pairs (as -pairs N would), unless -pairs asks fewer.
 // With -games 1 a round is one game, and each game takes an opening.
+// With several pairings (a gauntlet or round robin of 3 or more) each
+// pairing's pair takes the next opening: the config gets schedule =
+// "fastchess" and N rounds, N x pairings game pairs, as fastchess plays.
 func fastchessRounds(ctx context.Context, m config.MatchArgs, cfg *config.File, rounds int, opts *runner.Options) (*config.File, string, error) {
 	t := cfg.Tournaments[0]
+	if len(t.Pairings()) > 1 && !t.OneGamePerOpening {
+		// fastchess's own schedule: each pairing's pair the next opening.
+		m.Settings = append(m.Settings,
+			config.MatchSetting{Flag: "-tournament", Key: "schedule", Value: string(config.ScheduleFastchess)},
+			config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(rounds)})
+		return parseMatch(ctx, m)
+	}
 	pairs := rounds * len(t.Pairings())
 	perPass := len(t.Openings.List) * len(t.Pairings())
 	passes := (pairs + perPass - 1) / perPass

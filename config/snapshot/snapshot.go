@@ -48,19 +48,22 @@ type Snapshot struct {
 	Event        string            `json:"event,omitempty"` // the PGN's Event tag; "": the name
 	Format       string            `json:"format"`
 	// GamesPerOpening is 1 only (2, the default, is left out).
-	GamesPerOpening int         `json:"games_per_opening,omitempty"`
-	Knockout        *Knockout   `json:"knockout,omitempty"` // format knockout only
-	Limits          Limits      `json:"limits"`
-	Name            string      `json:"name"`
-	NoSwap          bool        `json:"noswap,omitempty"`
-	Openings        Openings    `json:"openings"`
-	Players         []string    `json:"players"` // the tournament's engine names, in order
-	Reverse         bool        `json:"reverse,omitempty"`
-	Rounds          int         `json:"rounds"`
-	Seed            uint64      `json:"seed"`
-	Site            string      `json:"site,omitempty"` // the PGN's Site tag; "": selfplay
-	Version         int         `json:"snapshot"`       // Version
-	SPRT            *stats.SPRT `json:"sprt,omitempty"`
+	GamesPerOpening int       `json:"games_per_opening,omitempty"`
+	Knockout        *Knockout `json:"knockout,omitempty"` // format knockout only
+	Limits          Limits    `json:"limits"`
+	Name            string    `json:"name"`
+	NoSwap          bool      `json:"noswap,omitempty"`
+	Openings        Openings  `json:"openings"`
+	Players         []string  `json:"players"` // the tournament's engine names, in order
+	Reverse         bool      `json:"reverse,omitempty"`
+	Rounds          int       `json:"rounds"`
+	// Schedule is "fastchess" for fastchess's gauntlet and round robin
+	// schedule; "" (left out): selfplay's.
+	Schedule string      `json:"schedule,omitempty"`
+	Seed     uint64      `json:"seed"`
+	Site     string      `json:"site,omitempty"` // the PGN's Site tag; "": selfplay
+	Version  int         `json:"snapshot"`       // Version
+	SPRT     *stats.SPRT `json:"sprt,omitempty"`
 }
 
 // Knockout is a knockout's seeds and games per encounter.
