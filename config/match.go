@@ -242,61 +242,10 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		e.specKey[key] = word
 	}
 	if cmd, ok := strings.CutPrefix(first, "cmd="); ok {
-		var opts [][2]string
-		var args []string
-		hasArgs := false
 		set("command", "cmd", cmd)
 		e.name, e.external = baseName(cmd), true
-		for _, w := range rest {
-			k, v, ok := strings.Cut(w, "=")
-			if !ok {
-				return e, fmt.Errorf("%q is not KEY=VALUE", w)
-			}
-			switch {
-			case k == "name":
-				e.name = v
-			case k == "arg":
-				args, hasArgs = append(args, v), true
-			case k == "args":
-				args, hasArgs = append(args, strings.Fields(v)...), true
-			case strings.HasPrefix(k, "option."):
-				opts = append(opts, [2]string{strings.TrimPrefix(k, "option."), v})
-				e.specKey["options."+keyPart(strings.TrimPrefix(k, "option."))] = k
-			case k == "dir" || k == "init_timeout" || k == "ping_timeout":
-				set(k, k, v)
-			case k == "restart":
-				b, err := strconv.ParseBool(v)
-				if err != nil {
-					return e, fmt.Errorf("restart=%s: want true or false", v)
-				}
-				set(k, k, b)
-			case slices.Contains(engineLimitKeys, k):
-				set(k, k, limitWord(k, v))
-				e.ownLimit = e.ownLimit || k != "time_margin"
-			case k == "cmd":
-				return e, fmt.Errorf("cmd= given twice (an engine starts at its cmd= word)")
-			case k == "hash":
-				return e, errors.New("hash= applies only to in-process engines; set a UCI engine's hash table size with option.Hash=MiB")
-			case slices.Contains(search.SwitchNames(), k):
-				return e, fmt.Errorf("switch %s applies only to in-process engines (a variant spec); set a UCI engine's parameters with option.NAME=VALUE", k)
-			default:
-				hint, guess := "", k
-				if pre, _, ok := strings.Cut(k, "."); ok {
-					guess = pre + ".NAME" // opton.Hash: option.NAME
-				}
-				if s := didYouMean(guess, externalWords); s != "" {
-					hint = fmt.Sprintf("did you mean %q? ", s)
-				}
-				return e, fmt.Errorf("%s: unknown key (%sa UCI engine takes %s)", k, hint, strings.Join(externalWords, ", "))
-			}
-		}
-		if hasArgs {
-			set("args", "args", args)
-		}
-		if len(opts) > 0 {
-			set("options", "option", opts)
-		}
-		return e, nil
+		err := e.externalWords(rest, set)
+		return e, err
 	}
 	if k, _, ok := strings.Cut(first, "="); ok && !strings.Contains(k, ":") {
 		return e, fmt.Errorf("an engine starts with a variant spec (PRESET or PRESET:SWITCH=VALUE:...) or cmd=PATH, not %q", first)
@@ -335,6 +284,63 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		e.name = strings.Join(nameParts, ":")
 	}
 	return e, nil
+}
+
+// externalWords reads an external engine's words after its cmd= word.
+func (e *matchEngine) externalWords(rest []string, set func(key, word string, v any)) error {
+	var opts [][2]string
+	var args []string
+	hasArgs := false
+	for _, w := range rest {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			return fmt.Errorf("%q is not KEY=VALUE", w)
+		}
+		switch {
+		case k == "name":
+			e.name = v
+		case k == "arg":
+			args, hasArgs = append(args, v), true
+		case k == "args":
+			args, hasArgs = append(args, strings.Fields(v)...), true
+		case strings.HasPrefix(k, "option."):
+			opts = append(opts, [2]string{strings.TrimPrefix(k, "option."), v})
+			e.specKey["options."+keyPart(strings.TrimPrefix(k, "option."))] = k
+		case k == "dir" || k == "init_timeout" || k == "ping_timeout":
+			set(k, k, v)
+		case k == "restart":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("restart=%s: want true or false", v)
+			}
+			set(k, k, b)
+		case slices.Contains(engineLimitKeys, k):
+			set(k, k, limitWord(k, v))
+			e.ownLimit = e.ownLimit || k != "time_margin"
+		case k == "cmd":
+			return fmt.Errorf("cmd= given twice (an engine starts at its cmd= word)")
+		case k == "hash":
+			return errors.New("hash= applies only to in-process engines; set a UCI engine's hash table size with option.Hash=MiB")
+		case slices.Contains(search.SwitchNames(), k):
+			return fmt.Errorf("switch %s applies only to in-process engines (a variant spec); set a UCI engine's parameters with option.NAME=VALUE", k)
+		default:
+			hint, guess := "", k
+			if pre, _, ok := strings.Cut(k, "."); ok {
+				guess = pre + ".NAME" // opton.Hash: option.NAME
+			}
+			if s := didYouMean(guess, externalWords); s != "" {
+				hint = fmt.Sprintf("did you mean %q? ", s)
+			}
+			return fmt.Errorf("%s: unknown key (%sa UCI engine takes %s)", k, hint, strings.Join(externalWords, ", "))
+		}
+	}
+	if hasArgs {
+		set("args", "args", args)
+	}
+	if len(opts) > 0 {
+		set("options", "option", opts)
+	}
+	return nil
 }
 
 // limitWord is the value of an engine's hash= or limit word as it would
