@@ -440,3 +440,30 @@ func TestMergeIntoShardRefused(t *testing.T) {
 	err := merge(t, shards[0], shards[1])
 	checkRefusal(t, err, []string{"the output holds shard 0 of 2", "new database"})
 }
+
+// An input of schema 7, before the moves' fastchess fields (a shard played
+// by an older selfplay), merges like a current one, beside a current one:
+// its moves get the fields' defaults.
+func TestMergeOlderSchema(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.db")
+	synthetic(t, whole, 40, 1)
+	shards := shardsOf(t, whole, 2)
+	exec(t, shards[0], "ALTER TABLE moves DROP COLUMN hashfull", "ALTER TABLE moves DROP COLUMN tbhits",
+		"ALTER TABLE moves DROP COLUMN pv", "ALTER TABLE moves DROP COLUMN timeleft_ms",
+		"ALTER TABLE moves DROP COLUMN latency_ms", "PRAGMA user_version = 7")
+	out := filepath.Join(dir, "out.db")
+	if err := merge(t, out, shards...); err != nil {
+		t.Fatalf("merging a schema 7 shard with a current one: %v", err)
+	}
+	want, got := dump(t, whole), dump(t, out)
+	for _, k := range []string{"games", "moves", "pgns"} {
+		if !reflect.DeepEqual(want[k], got[k]) {
+			t.Errorf("table %s differs from the whole database's: %d rows, want %d", k, len(got[k]), len(want[k]))
+		}
+	}
+	exec(t, shards[1], "PRAGMA user_version = 99")
+	if err := merge(t, filepath.Join(dir, "out2.db"), shards[1]); err == nil {
+		t.Error("an input of a newer schema merged")
+	}
+}

@@ -472,14 +472,15 @@ func attachReadOnly(ctx context.Context, conn *sql.Conn, path string) error {
 	return nil
 }
 
-// checkAttached checks that src has the current schema (it was checked by
+// checkAttached checks that src has a schema a reader opens, the current
+// one or the one before the moves' fastchess fields (it was checked by
 // OpenReader; this guards against a file replaced meanwhile).
 func checkAttached(ctx context.Context, conn *sql.Conn) error {
 	var v int
 	if err := conn.QueryRowContext(ctx, "PRAGMA src.user_version").Scan(&v); err != nil {
 		return err
 	}
-	if v != schemaVersion() {
+	if v < oldestReadable() || v > schemaVersion() {
 		return fmt.Errorf("schema version %d, not %d", v, schemaVersion())
 	}
 	return nil
