@@ -401,15 +401,15 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 		JOIN src.pgns p ON p.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying PGN: %w", err)
 	}
-	var version int
-	if err := tx.QueryRowContext(ctx, "PRAGMA src.user_version").Scan(&version); err != nil {
-		return err
-	}
 	// An input of the schema before the moves' fastchess fields (a shard
 	// played by an older selfplay) has none: they take their defaults,
 	// as that input's migration would give them.
+	var hasFields int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('moves', 'src') WHERE name = 'hashfull'`).Scan(&hasFields); err != nil {
+		return err
+	}
 	newFields := "m.hashfull, m.tbhits, m.pv, m.timeleft_ms, m.latency_ms"
-	if version < moveFieldsVersion {
+	if hasFields == 0 {
 		newFields = "0, 0, '', 0, 0"
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
