@@ -51,6 +51,12 @@ knockout = { byes = 1 }`, `knockout.byes: unknown key`},
 rounds = 2`, `rounds: a knockout has no rounds to repeat`},
 		{`format = "round-robin"
 knockout = { games = 2 }`, `knockout: applies only to format = "knockout"`},
+		{`format = "knockout"
+noswap = true`, `noswap: a knockout's encounters are game pairs with both colours`},
+		{`format = "knockout"
+reverse = false`, `reverse: a knockout's encounters are game pairs with both colours`},
+		{`format = "knockout"
+games_per_opening = 1`, `games_per_opening: a knockout's encounters are game pairs with both colours`},
 	} {
 		_, _, err := load(t, engABC+koTourn(c.body), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -651,6 +651,13 @@ func (p *parser) colours(t *table, tr *Tournament) {
 	if s, ok := oneOf(t, "schedule", schedules); ok {
 		tr.Schedule = s
 	}
+	if tr.Format == FormatKnockout {
+		for _, k := range []string{"games_per_opening", "noswap", "reverse"} {
+			if t.has(k) {
+				t.errf(k, "a knockout's encounters are game pairs with both colours (knockout.games sets how many games)")
+			}
+		}
+	}
 }
 
 // checkSchedule checks that schedule = "fastchess" has what fastchess's

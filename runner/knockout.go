@@ -40,20 +40,13 @@ func newBracket(t *config.Tournament, stored []record.Game) *bracket {
 	return b
 }
 
-// whitePoints is White's points of a result.
-func whitePoints(r outcome.Result) float64 {
-	switch r {
-	case outcome.WhiteWins:
-		return 1
-	case outcome.BlackWins:
-		return 0
-	}
-	return 0.5
-}
-
 func (b *bracket) add(g *record.Game) {
+	w, ok := g.Result.Points(outcome.White)
+	if !ok {
+		return // not a finished game: no result for the bracket
+	}
 	b.mu.Lock()
-	b.white[gameKey{g.Pair, g.Index}] = whitePoints(g.Result)
+	b.white[gameKey{g.Pair, g.Index}] = w
 	b.mu.Unlock()
 	select {
 	case b.changed <- struct{}{}:
