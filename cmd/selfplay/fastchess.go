@@ -28,7 +28,7 @@ type fastchessArgs struct {
 	// games is fastchess's -games (or -repeat N): games per round; 0: not
 	// given (2).
 	games int
-	// openings tells that -openings file= was given: without it fastchess
+	// book tells that -openings file= was given: without it fastchess
 	// plays every game from the initial position.
 	book  bool
 	notes []string
@@ -89,12 +89,11 @@ func fastchessMode(args []string) bool {
 }
 
 // fastchessKeys are the keys of fastchess's KEY=VALUE options whose names
-// selfplay's flags share (-openings, -sprt, -log, -output): a value with one of them
-// is fastchess's form.
+// selfplay's flags share (-openings, -sprt, -output): a value with one of them
+// is fastchess's form. (fastchess's -log is cut out before, by cutTrafficLog.)
 var fastchessKeys = map[string][]string{
 	"openings": {"file", "format", "order", "plies", "start", "policy"},
 	"sprt":     {"elo0", "elo1", "alpha", "beta", "model"},
-	"log":      {"file", "level", "append", "compress", "realtime", "engine"},
 	"output":   {"format"},
 }
 
@@ -189,7 +188,9 @@ func hasOwnOpenings(args []string) bool {
 		if a == "--" {
 			return false
 		}
-		if strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-") == "openings" && strings.HasPrefix(a, "-") {
+		name, isFlag := strings.CutPrefix(a, "-")
+		name, _, _ = strings.Cut(strings.TrimPrefix(name, "-"), "=") // -openings=two-ply too
+		if isFlag && name == "openings" {
 			return true
 		}
 	}
@@ -338,10 +339,6 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 			return 1, fmt.Errorf("%q: only standard chess", value)
 		}
 		return 1, nil
-	case "ratinginterval":
-		return 0, errNotFastchess // selfplay's own -ratinginterval
-	case "event", "site", "scoreinterval":
-		return 0, errNotFastchess // selfplay's own flags of the same names
 	case "wait": // fastchess: milliseconds (app/src/cli/cli.cpp:541, types/tournament.hpp:65)
 		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
 			return 0, errNotFastchess // selfplay's -wait DURATION

@@ -79,6 +79,8 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		// moves-to-go (:109-110).
 		{"tc inf", "-engine cmd=a tc=inf nodes=5000 -engine cmd=b tc=inf/10+0.1 -repeat",
 			"cmd=a nodes=5000 cmd=b tc=10+0.1 -openings startpos"},
+		// selfplay's own -openings=SET on a fastchess command line keeps its set.
+		{"own openings", "fhr plain -nodes 1 -openings=two-ply -repeat", "fhr plain -nodes 1 -openings two-ply"},
 		// selfplay's own -log games is no fastchess command line (its
 		// value is not fastchess's -games): the default openings stay.
 		{"log games", "fhr plain -nodes 1 -log games", "fhr plain -nodes 1"},

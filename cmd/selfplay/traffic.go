@@ -149,10 +149,10 @@ func cutTrafficLog(args []string) (rest, words []string) {
 		}
 		var first string
 		switch {
-		case (a == "-log" || a == "--log") && i+1 < len(args) && strings.HasPrefix(args[i+1], "file="):
-			first = args[i+1]
+		case (a == "-log" || a == "--log") && i+1 < len(args) && isTrafficLogWord(args[i+1]):
+			first = args[i+1] // fastchess's keys come in any order
 			i++
-		case strings.HasPrefix(a, "-log=file=") || strings.HasPrefix(a, "--log=file="):
+		case (strings.HasPrefix(a, "-log=") || strings.HasPrefix(a, "--log=")) && isTrafficLogWord(a[strings.IndexByte(a, '=')+1:]):
 			_, first, _ = strings.Cut(a, "=")
 		default:
 			rest = append(rest, a)

@@ -103,6 +103,9 @@ func TestTrafficLogArguments(t *testing.T) {
 		{args: []string{"-log=file=x.log", "append=false", "level=warn", "realtime=true"},
 			words: []string{"file=x.log", "append=false", "level=warn", "realtime=true"}, truncate: true, noteCount: 2},
 		{args: []string{"-log", "games", "fhr"}, rest: []string{"-log", "games", "fhr"}},
+		// fastchess's keys in any order (cli.cpp reads them as a map).
+		{args: []string{"-log", "engine=true", "file=x.log", "fhr"}, rest: []string{"fhr"}, words: []string{"engine=true", "file=x.log"}},
+		{args: []string{"-log", "engine=true"}, words: []string{"engine=true"}, err: "file="},
 		{args: []string{"--", "-log", "file=x"}, rest: []string{"--", "-log", "file=x"}},
 		{args: []string{"-log", "file=x", "engine=false"}, words: []string{"file=x", "engine=false"}, err: "engine=false"},
 		{args: []string{"-log", "file=x", "compress=true"}, words: []string{"file=x", "compress=true"}, err: "compress=true: not supported"},
