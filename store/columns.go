@@ -148,3 +148,25 @@ func listFields(g *record.Game, t *gameText) fields {
 		{colResult, &g.Result}, {colTermination, &g.Termination}, {colCulprit, &g.Culprit}, {colPlies, &g.Plies},
 		{colFinished, &t.finished}}
 }
+
+// The moves table's columns after game_id, in the order of record.Move's
+// stored fields: those of every schema, and the fastchess fields that
+// schema 8 added (moveFieldsVersion).
+const (
+	moveBaseColumns  = "ply, uci, san, book, score, depth, seldepth, nodes, time_ms"
+	moveFieldColumns = "hashfull, tbhits, pv, timeleft_ms, latency_ms"
+)
+
+// moveSelect is the moves' columns to SELECT, each after alias (such as
+// "m."); a database older than the fastchess fields (old) has none, and
+// they read as their defaults, as its migration would give them.
+func moveSelect(alias string, old bool) string {
+	prefixed := func(cols string) string {
+		return alias + strings.ReplaceAll(cols, ", ", ", "+alias)
+	}
+	fields := "0, 0, '', 0, 0"
+	if !old {
+		fields = prefixed(moveFieldColumns)
+	}
+	return prefixed(moveBaseColumns) + ", " + fields
+}

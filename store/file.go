@@ -442,46 +442,49 @@ func Files(path string) []string {
 // attachReadOnly attaches the database at path read-only as "src" to conn. Like
 // OpenReader, it falls back to an immutable open when SQLite cannot set up
 // WAL sharing (a read-only directory) and no write-ahead log is pending.
-func attachReadOnly(ctx context.Context, conn *sql.Conn, path string) error {
+// oldMoves tells that its schema is older than the moves' fastchess fields
+// (as Reader.oldMoves).
+func attachReadOnly(ctx context.Context, conn *sql.Conn, path string) (oldMoves bool, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if _, err := os.Stat(abs); err != nil {
-		return err
+		return false, err
 	}
 	q := url.Values{}
 	q.Set("mode", "ro")
 	_, err = conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q))
 	if err == nil {
-		err = checkAttached(ctx, conn)
+		oldMoves, err = checkAttached(ctx, conn)
 	}
 	if err != nil && cannotShareWAL(err) && !hasWAL(abs) {
 		conn.ExecContext(ctx, "DETACH DATABASE src")
 		q.Set("immutable", "1")
 		if _, err2 := conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q)); err2 == nil {
-			if err = checkAttached(ctx, conn); err == nil {
-				return nil
+			if oldMoves, err = checkAttached(ctx, conn); err == nil {
+				return oldMoves, nil
 			}
 		}
 	}
 	if err != nil {
 		conn.ExecContext(ctx, "DETACH DATABASE src")
-		return sqliteError(abs, err)
+		return false, sqliteError(abs, err)
 	}
-	return nil
+	return oldMoves, nil
 }
 
 // checkAttached checks that src has a schema a reader opens, the current
 // one or the one before the moves' fastchess fields (it was checked by
-// OpenReader; this guards against a file replaced meanwhile).
-func checkAttached(ctx context.Context, conn *sql.Conn) error {
+// OpenReader; this guards against a file replaced meanwhile), and tells
+// which.
+func checkAttached(ctx context.Context, conn *sql.Conn) (oldMoves bool, err error) {
 	var v int
 	if err := conn.QueryRowContext(ctx, "PRAGMA src.user_version").Scan(&v); err != nil {
-		return err
+		return false, err
 	}
 	if v < oldestReadable() || v > schemaVersion() {
-		return fmt.Errorf("schema version %d, not %d", v, schemaVersion())
+		return false, fmt.Errorf("schema version %d, not %d", v, schemaVersion())
 	}
-	return nil
+	return v < moveFieldsVersion, nil
 }

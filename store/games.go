@@ -52,8 +52,8 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO pgns (game_id, pgn) VALUES (?, ?)`, id, g.PGN); err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
-		hashfull, tbhits, pv, timeleft_ms, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
@@ -343,12 +343,7 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 }
 
 func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
-	newer := ", hashfull, tbhits, pv, timeleft_ms, latency_ms"
-	if r.oldMoves {
-		newer = ", 0, 0, '', 0, 0"
-	}
-	rows, err := r.q.QueryContext(ctx, `SELECT ply, uci, san, book, score, depth, seldepth, nodes, time_ms`+newer+`
-		FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+moveSelect("", r.oldMoves)+` FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)
 	}

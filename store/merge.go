@@ -232,7 +232,8 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 		return res, err
 	}
 	defer conn.Close()
-	if err := attachReadOnly(ctx, conn, path); err != nil {
+	oldMoves, err := attachReadOnly(ctx, conn, path)
+	if err != nil {
 		return res, err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE src")
@@ -259,7 +260,7 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 	}
 	out := &Reader{db: s.db, q: tx, path: s.path}
 	for _, st := range srcTs {
-		mt, err := mergeTournament(ctx, tx, out, st, plan)
+		mt, err := mergeTournament(ctx, tx, out, st, plan, oldMoves)
 		if err != nil {
 			return res, fmt.Errorf("tournament %s: %w", st.Name, err)
 		}
@@ -293,7 +294,7 @@ func decided(state string) bool {
 }
 
 // mergeTournament copies the planned games of the attached tournament st.
-func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan) (mergedTournament, error) {
+func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan, oldMoves bool) (mergedTournament, error) {
 	mt := mergedTournament{Name: st.Name}
 	changed := false // the output's tournament row must be updated
 	ot, err := out.TournamentByName(ctx, st.Name)
@@ -332,7 +333,7 @@ func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tou
 		ot.SPRTState, ot.SPRTLLR, changed = st.SPRTState, st.SPRTLLR, true
 	}
 	if keys := plan.Games[st.Name]; len(keys) > 0 {
-		if err := copyGames(ctx, tx, st.ID, ot.ID, keys); err != nil {
+		if err := copyGames(ctx, tx, st.ID, ot.ID, keys, oldMoves); err != nil {
 			return mt, err
 		}
 		mt.Added, changed = len(keys), true
@@ -368,7 +369,7 @@ func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tou
 // tournament srcID, with their PGN and moves, into tournament outID of
 // the output, where they get new ids: one statement per table, the keys
 // in a temporary table.
-func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameKey) error {
+func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameKey, oldMoves bool) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM temp.merge_keys`); err != nil {
 		return err
 	}
@@ -402,19 +403,9 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 		return fmt.Errorf("copying PGN: %w", err)
 	}
 	// An input of the schema before the moves' fastchess fields (a shard
-	// played by an older selfplay) has none: they take their defaults,
-	// as that input's migration would give them.
-	var hasFields int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('moves', 'src') WHERE name = 'hashfull'`).Scan(&hasFields); err != nil {
-		return err
-	}
-	newFields := "m.hashfull, m.tbhits, m.pv, m.timeleft_ms, m.latency_ms"
-	if hasFields == 0 {
-		newFields = "0, 0, '', 0, 0"
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
-			hashfull, tbhits, pv, timeleft_ms, latency_ms)
-		SELECT o.id, m.ply, m.uci, m.san, m.book, m.score, m.depth, m.seldepth, m.nodes, m.time_ms, `+newFields+` `+both+`
+	// played by an older selfplay, oldMoves) has none.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
+		SELECT o.id, `+moveSelect("m.", oldMoves)+` `+both+`
 		JOIN src.moves m ON m.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying moves: %w", err)
 	}
