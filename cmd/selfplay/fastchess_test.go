@@ -63,7 +63,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-draw movenumber=40 movecount=8 score=10 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 option.Hash=16 name=e-dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 option.Hash=16 name=e-base -openings file=book.epd format=epd order=random start=1 -srand 42",
 			"cmd=./dev dir=. tc=8.0+0.08 option.Hash=16 name=e-dev cmd=./base dir=. tc=8.0+0.08 option.Hash=16 name=e-base " +
-				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -adjudication-rules fastchess -openings book.epd -order fastchess-random -start 1 -seed 42 -rounds 2"},
+				"-concurrency 2 -resign-score 400 -resign-moves 3 -resign-two-sided false -draw-from 40 -draw-score 10 -draw-moves 8 -adjudication-rules fastchess -openings book.epd -order fastchess-random -start 1 -seed 42 -schedule fastchess -rounds 4"},
 		// The same with the start= a worker computes (book_index + cutechess_idx
 		// * pairs: any positive number, here past the 3-position book's end)
 		// and its two -srand, basic_settings' and book_settings' (the last wins,
@@ -71,7 +71,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		{"openbench start",
 			"-repeat -recover -srand 1764131234 -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -engine dir=. cmd=./dev proto=uci tc=8.0+0.08 name=dev " +
 				"-engine dir=. cmd=./base proto=uci tc=8.0+0.08 name=base -openings file=book.epd format=epd order=random start=2461 -srand 936",
-			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -rounds 2"},
+			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -schedule fastchess -rounds 4"},
 		// restart=on: a process per game (tournament.cpp:219-220, 282-284).
 		{"restart", "-engine cmd=a restart=on nodes=5 -engine cmd=b restart=off nodes=5 -repeat",
 			"cmd=a restart=true nodes=5 cmd=b nodes=5 -openings startpos"},
@@ -101,13 +101,13 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		// the initial position, 200 passes over the one opening).
 		{"readme",
 			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -each tc=10+0.1 -rounds 200 -repeat -concurrency 4",
-			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -openings startpos -rounds 200"},
+			"cmd=Engine1.exe name=Engine1 tc=10+0.1 cmd=Engine2.exe name=Engine2 tc=10+0.1 -concurrency 4 -openings startpos -schedule fastchess -rounds 200"},
 		// fastchess's man.md example.
 		{"man",
 			"-engine cmd=Engine1.exe name=Engine1 -engine cmd=Engine2.exe name=Engine2 -openings file=book.epd format=epd order=random " +
 				"-each tc=60+0.6 option.Hash=64 -rounds 200 -repeat -concurrency 4",
 			"cmd=Engine1.exe name=Engine1 tc=60+0.6 option.Hash=64 cmd=Engine2.exe name=Engine2 tc=60+0.6 option.Hash=64 " +
-				"-openings book.epd -order fastchess-random -rounds 67 -concurrency 4"},
+				"-openings book.epd -order fastchess-random -schedule fastchess -rounds 200 -concurrency 4"},
 		// man.md's SPRT example: per-engine nodes, st=, plies=, timemargin=, pgn plies.
 		{"sprt",
 			"-engine cmd=a name=A nodes=2000 -engine cmd=b name=B st=0.5 timemargin=50 -openings file=book.pgn format=pgn plies=2 " +
@@ -146,9 +146,10 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 }
 
 // selfplay's own flags keep selfplay's schedule (every pairing plays every
-// opening; no schedule key), and so does a fastchess line of two engines
-// (its one pairing takes the openings in turn either way).
-func TestFastchessScheduleKeyOnlyForManyEngines(t *testing.T) {
+// opening; no schedule key); a fastchess line with -rounds gets fastchess's,
+// so that its config is the whole match, also with two engines (whose one
+// pairing takes the openings in turn either way).
+func TestFastchessScheduleKeyOnlyForFastchessRounds(t *testing.T) {
 	t.Chdir(t.TempDir())
 	writeBook(t)
 	tests := []struct {
@@ -157,7 +158,8 @@ func TestFastchessScheduleKeyOnlyForManyEngines(t *testing.T) {
 	}{
 		{"fhr plain null-r2 -nodes 1 -rounds 3", false},
 		{"fhr plain null-r2 -nodes 1 -format gauntlet -openings book.epd -rounds 3", false},
-		{"fhr plain -nodes 1 -openings file=book.epd format=epd -rounds 3 -repeat", false},
+		{"fhr plain -nodes 1 -openings file=book.epd format=epd -rounds 3 -repeat", true},
+		{"fhr plain -nodes 1 -openings book.epd -order random -rounds 3 -repeat", false}, // selfplay's reshuffle each pass
 		{"fhr plain null-r2 -nodes 1 -rounds 3 -repeat", true},
 		{"fhr plain null-r2 null-r3 -nodes 1 -tournament gauntlet -rounds 3 -repeat", true},
 	}

@@ -236,19 +236,18 @@ func (fc fastchessArgs) firstParse(m config.MatchArgs) config.MatchArgs {
 	return m
 }
 
-// fastchessRounds plays fastchess's -rounds N: N rounds of one opening
-// each, both colours, taking the openings in turn and starting over at
-// the end, which are selfplay's first N game pairs (times the pairings) of
-// enough passes over the openings. The config gets those passes; the run
-// stops after the N pairs (as -pairs N would), unless -pairs asks fewer.
-// With -games 1 a round is one game, and each game takes an opening.
-// With several pairings (a gauntlet or round robin of 3 or more) each
-// pairing's pair takes the next opening: the config gets schedule =
-// "fastchess" and N rounds, N x pairings game pairs, as fastchess plays.
+// fastchessRounds plays fastchess's -rounds N: N rounds, each one game
+// pair of every pairing with the next opening, starting over at the end.
+// The config gets schedule = "fastchess" and N rounds, so that it is the
+// whole match. Two cases keep selfplay's schedule, with enough passes over
+// the openings and the run stopped after the N pairs (as -pairs N would,
+// unless -pairs asks fewer): -games 1 (a round is one game, each game takes
+// an opening) and selfplay's own -order random (reshuffled each pass).
 func fastchessRounds(ctx context.Context, m config.MatchArgs, cfg *config.File, rounds int, opts *runner.Options) (*config.File, string, error) {
 	t := cfg.Tournaments[0]
-	if len(t.Pairings()) > 1 && !t.OneGamePerOpening {
-		// fastchess's own schedule: each pairing's pair the next opening.
+	if !t.OneGamePerOpening && t.Openings.Order != openings.OrderRandom {
+		// fastchess's own schedule: each pairing's pair the next opening,
+		// so the config is the whole match (-print-config shows it).
 		m.Settings = append(m.Settings,
 			config.MatchSetting{Flag: "-tournament", Key: "schedule", Value: string(config.ScheduleFastchess)},
 			config.MatchSetting{Flag: "-rounds", Key: "rounds", Value: int64(rounds)})
