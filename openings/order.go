@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // Ordering is an order Order puts openings in, as the config's order key
@@ -24,6 +25,15 @@ const (
 // Orderings returns the orderings Order knows.
 func Orderings() []Ordering {
 	return []Ordering{OrderSequential, OrderRandom, OrderFastchessRandom}
+}
+
+// joinOrderings is Orderings for a message: "sequential, random, ...".
+func joinOrderings() string {
+	names := make([]string, 0, len(Orderings()))
+	for _, o := range Orderings() {
+		names = append(names, string(o))
+	}
+	return strings.Join(names, ", ")
 }
 
 // PerRound tells whether the order depends on the round: "random" is
@@ -51,6 +61,9 @@ const pcgStream = 0x73656c66706c6179
 // (core/rand.hpp:20-23); then, as fastchess's start= (opening_book.cpp:45-48),
 // the rotation by start-1.
 func Order(list []Opening, order Ordering, seed uint64, start int) ([]Opening, error) {
+	if start < 1 {
+		return nil, fmt.Errorf("openings: start %d: want 1 or more", start)
+	}
 	out := make([]Opening, len(list))
 	for i, o := range list {
 		out[i] = o.clone()
@@ -63,10 +76,7 @@ func Order(list []Opening, order Ordering, seed uint64, start int) ([]Opening, e
 	case OrderFastchessRandom:
 		fastchessShuffle(out, seed)
 	default:
-		return nil, fmt.Errorf("openings: unknown order %q (valid: %s, %s, %s)", order, OrderSequential, OrderRandom, OrderFastchessRandom)
-	}
-	if start < 1 {
-		return nil, fmt.Errorf("openings: start %d: want 1 or more", start)
+		return nil, fmt.Errorf("openings: unknown order %q (valid: %s)", order, joinOrderings())
 	}
 	if n := len(out); n > 0 {
 		k := (start - 1) % n
