@@ -20,8 +20,9 @@ const (
 
 // Traffic log buffering: lines are kept in a buffer of trafficBuffer bytes
 // and written when it is full, when a game starts or ends (ucinewgame,
-// quit), and trafficFlushEvery after the last write, so the log follows
-// the games closely without a write per line.
+// quit), and with the first line that comes trafficFlushEvery or more
+// after the last write, so the log follows the games closely without a
+// write per line (a quiet engine's last lines wait for its next line).
 const (
 	trafficBuffer     = 64 << 10
 	trafficFlushEvery = time.Second
