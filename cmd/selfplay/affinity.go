@@ -15,6 +15,9 @@ func affinitySets(spec string, concurrency int) ([][]int, error) {
 	if spec == "" {
 		return nil, nil
 	}
+	if !affinitySupported {
+		return nil, usageErrorf("-affinity %s: engines are pinned to CPUs on Linux only", spec)
+	}
 	var cpus []int
 	var err error
 	if spec == "all" {
