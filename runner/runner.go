@@ -175,7 +175,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if opts.Concurrency > 0 {
 		concurrency = opts.Concurrency
 	}
-	printPlan(opts.Progress, t, sched.total, share, concurrency, len(stored), pending, rp.outside)
+	printPlan(opts.Progress, t, sched.total, shareTotal, share, concurrency, len(stored), pending, rp.outside)
 	toPlay := pending > 0 && !rp.sprt.decided()
 	var spare *spares
 	// The engines are tried before the tournament is written: a bad
@@ -310,10 +310,10 @@ func replayStored(t *config.Tournament, stored []record.Game, share record.Shard
 }
 
 // printPlan prints what the run will play: the players, limits and games,
-// the share of them, and how many are stored already (outside of them
+// the share of them (shareTotal games: a knockout's with the tie-breaks
+// planned so far), and how many are stored already (outside of them
 // outside the share).
-func printPlan(w io.Writer, t *config.Tournament, total int, share record.Shard, concurrency, stored, pending, outside int) {
-	shareTotal := 2 * share.PairsOf(total/2)
+func printPlan(w io.Writer, t *config.Tournament, total, shareTotal int, share record.Shard, concurrency, stored, pending, outside int) {
 	games := fmt.Sprintf("%d games (%d openings x %d pairings x 2 colors x %d rounds)", total, len(t.Openings.List), len(t.Pairings()), t.Rounds)
 	if t.Schedule == config.ScheduleFastchess {
 		games = fmt.Sprintf("%d games (%d pairings x 2 colors x %d rounds, an opening per pair from the first %d of %d, as fastchess)",
