@@ -3,6 +3,7 @@ package standings
 import (
 	"selfplay/config/snapshot"
 	"selfplay/knockout"
+	"selfplay/outcome"
 	"selfplay/report"
 )
 
@@ -90,11 +91,9 @@ func (l *Live) whitePoints() map[[2]int]float64 {
 	out := map[[2]int]float64{}
 	for _, p := range l.pairings {
 		for _, s := range p.steps {
-			w := s.score // the pairing's first engine's points
-			if s.game.Index == 1 {
-				w = 1 - w
+			if w, ok := s.game.Result.Points(outcome.White); ok {
+				out[[2]int{s.game.Pair, s.game.Index}] = w
 			}
-			out[[2]int{s.game.Pair, s.game.Index}] = w
 		}
 	}
 	return out

@@ -292,8 +292,10 @@ func (l *Live) report(t record.Tournament, level float64, anchor string) (report
 		GamesStored: l.games, GamesScheduled: t.TotalGames,
 		Engines: names, RatingAnchor: anchor,
 	}
-	if k, games := knockoutReport(snap, l.whitePoints()); k != nil {
-		rt.Knockout, rt.GamesScheduled = k, games
+	if snap.Format == snapshot.FormatKnockout { // the map of every game only where it is used
+		if k, games := knockoutReport(snap, l.whitePoints()); k != nil {
+			rt.Knockout, rt.GamesScheduled = k, games
+		}
 	}
 	rt.Limits = engineLimits(snap, names)
 	if l.played != nil {
