@@ -117,7 +117,7 @@ func Plan(s Settings, result Result) Bracket {
 				continue
 			}
 			for k := 0; k < s.Games/2; k++ {
-				wave = append(wave, addPair(e, &next, r, i))
+				wave = append(wave, addPair(e, &next, r))
 			}
 		}
 		for len(wave) > 0 {
@@ -142,8 +142,8 @@ func Plan(s Settings, result Result) Bracket {
 	}
 }
 
-// addPair gives encounter i of round r its next pair.
-func addPair(e *Encounter, next *int, r, i int) Slot {
+// addPair gives encounter e of round r its next pair.
+func addPair(e *Encounter, next *int, r int) Slot {
 	sl := Slot{Pair: *next, Round: r, K: len(e.Pairs), First: e.First, Second: e.Second}
 	e.Pairs = append(e.Pairs, *next)
 	*next++
@@ -204,7 +204,7 @@ func tieBreaks(es []Encounter, next *int, r, maxPairs int) []Slot {
 			e.Winner = e.First
 		default:
 			e.TieBreak = true
-			wave = append(wave, addPair(e, next, r, i))
+			wave = append(wave, addPair(e, next, r))
 		}
 	}
 	return wave
