@@ -14,7 +14,23 @@ type LiveOut struct {
 	// Afresh (pgn_out's append = false): a tournament with no game stored
 	// yet empties the PGN file first, as fastchess does; a resume appends.
 	Afresh bool
+	// Dialect is the live PGN's text (pgn_out's dialect); "" is selfplay's.
+	Dialect PGNDialect
 }
+
+// PGNDialect is the text of the live PGN's games: selfplay's own (export's
+// text, with pgn_out's fields) or fastchess's (the PGN fastchess 1.8.2
+// writes: its tags, their order, its comments and line breaks), so that
+// scripts that read fastchess's PGN files read the live file unchanged.
+type PGNDialect string
+
+// PGN dialects. LiveOut holds selfplay's as "".
+const (
+	DialectSelfplay  PGNDialect = "selfplay"
+	DialectFastchess PGNDialect = "fastchess"
+)
+
+var dialects = []PGNDialect{DialectSelfplay, DialectFastchess}
 
 // Notation is the live PGN's move notation, fastchess's -pgnout
 // notation=: san (the default), lan or uci.
@@ -32,7 +48,7 @@ var notations = []Notation{NotationSAN, NotationLAN, NotationUCI}
 // Plain reports whether the live PGN's games are the stored text: no
 // per-move field and SAN, export's text byte for byte.
 func (o LiveOut) Plain() bool {
-	return o.Fields == (PGNFields{}) && o.Notation == ""
+	return o.Fields == (PGNFields{}) && o.Notation == "" && o.Dialect == ""
 }
 
 // PGNFields are the per-move comment fields that pgn_out adds after
@@ -50,7 +66,7 @@ type PGNFields struct {
 	PV       bool // pv="...": likewise, UCI moves
 }
 
-var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft", "latency", "notation", "append"}
+var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft", "latency", "notation", "append", "dialect"}
 
 // boolean returns a boolean key.
 func (t *table) boolean(k string) (bool, bool) {
@@ -104,8 +120,8 @@ func (p *parser) liveOut(t *table) LiveOut {
 	return out
 }
 
-// pgnOutOptions reads pgn_out's table: the comment fields, notation and
-// append.
+// pgnOutOptions reads pgn_out's table: the comment fields, notation,
+// append and dialect.
 func (p *parser) pgnOutOptions(pt *table, out *LiveOut) {
 	for _, f := range []struct {
 		key string
@@ -122,5 +138,8 @@ func (p *parser) pgnOutOptions(pt *table, out *LiveOut) {
 	}
 	if a, ok := pt.boolean("append"); ok {
 		out.Afresh = !a
+	}
+	if d, ok := oneOf(pt, "dialect", dialects); ok && d != DialectSelfplay {
+		out.Dialect = d
 	}
 }

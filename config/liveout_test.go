@@ -21,6 +21,8 @@ func TestLiveOut(t *testing.T) {
 		{"lan, append false", `pgn_out = { file = "g.pgn", notation = "lan", append = false }`, LiveOut{PGN: "g.pgn", Notation: NotationLAN, Afresh: true}},
 		{"san is the default", `pgn_out = { file = "g.pgn", notation = "san" }`, LiveOut{PGN: "g.pgn"}},
 		{"uci, append true", `pgn_out = { file = "g.pgn", notation = "uci", append = true }`, LiveOut{PGN: "g.pgn", Notation: NotationUCI}},
+		{"fastchess's dialect", `pgn_out = { file = "g.pgn", dialect = "fastchess", nodes = true }`, LiveOut{PGN: "g.pgn", Dialect: DialectFastchess, Fields: PGNFields{Nodes: true}}},
+		{"selfplay's dialect is the default", `pgn_out = { file = "g.pgn", dialect = "selfplay" }`, LiveOut{PGN: "g.pgn"}},
 	}
 	var hash string
 	for _, c := range cases {
@@ -63,6 +65,7 @@ func TestLiveOutBad(t *testing.T) {
 		{`pgn_out = { file = "g.pgn", pvs = true }`, `tournament[0].pgn_out.pvs: unknown key`},
 		{`pgn_out = { file = "g.pgn", notation = "fan" }`, `tournament[0].pgn_out.notation: unknown value "fan"`},
 		{`pgn_out = { file = "g.pgn", append = "no" }`, `tournament[0].pgn_out.append: want true or false`},
+		{`pgn_out = { file = "g.pgn", dialect = "cutechess" }`, `tournament[0].pgn_out.dialect: unknown value "cutechess"`},
 		{`event = ""`, `tournament[0].event: empty`},
 		{`site = 3`, `tournament[0].site: want a string`},
 		{`pgn_out = { file = "g.pgn", nodes = "yes" }`, `tournament[0].pgn_out.nodes: want true or false, got string "yes"`},

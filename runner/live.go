@@ -85,11 +85,49 @@ func (l *live) close() {
 func (l *live) ownKeys(f *pgnout.File) []pgnout.Key {
 	var own []pgnout.Key
 	for _, k := range f.Written() {
-		if k.Event == l.t.PGNEvent() {
+		if k.Event == l.event(f) {
 			own = append(own, k)
 		}
 	}
 	return own
+}
+
+// event is the Event of the tournament's games in a live file: the PGN's
+// in fastchess's dialect, else the tournament's (the EPD's c0 too).
+func (l *live) event(f *pgnout.File) string {
+	if l.fastchess(f) {
+		return fastchessEvent(l.t)
+	}
+	return l.t.PGNEvent()
+}
+
+// fastchess reports whether f is a PGN file in fastchess's dialect.
+func (l *live) fastchess(f *pgnout.File) bool {
+	return l.t.Live.Dialect == config.DialectFastchess && f.Path() == l.t.Live.PGN
+}
+
+// fileIndex is the schedule index of a game of the tournament in a live
+// file, from its Round, given the index of the one before it (last, -1 for
+// none); ok false when the Round cannot be one of the tournament's. In
+// fastchess's dialect the Round is the pair's number, shared by its two
+// games (fastchessRound): the second game of a pair is the one that
+// follows the first, or the only one where the first was not played.
+func (l *live) fileIndex(f *pgnout.File, round string, last int, done map[gameKey]bool) (int, bool) {
+	if !l.fastchess(f) {
+		return scheduleIndex(round)
+	}
+	r, err := strconv.Atoi(round)
+	if err != nil || r < 1 {
+		return 0, false
+	}
+	if l.t.OneGamePerOpening {
+		return r - 1, true
+	}
+	i := 2 * (r - 1)
+	if last >= i || (!done[gameKey{r - 1, 0}] && done[gameKey{r - 1, 1}]) {
+		i++
+	}
+	return i, true
 }
 
 // resume places each file after the last of the tournament's games it
@@ -111,12 +149,12 @@ func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game
 		lf.next = first
 		last := -1
 		for _, k := range l.ownKeys(lf.f) {
-			i, ok := scheduleIndex(k.Round)
+			i, ok := l.fileIndex(lf.f, k.Round, last, done)
 			switch {
 			case !ok:
 				return fmt.Errorf("tournament %s: %s: round %q: %w", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
 			case i <= last:
-				return fmt.Errorf("tournament %s: %s: round %s after round %s: %w", l.t.Name, lf.f.Path(), k.Round, record.PGNRound(last/2, last%2), pgnout.ErrForeign)
+				return fmt.Errorf("tournament %s: %s: round %s after round %s: %w", l.t.Name, lf.f.Path(), k.Round, l.roundText(lf.f, last), pgnout.ErrForeign)
 			case !done[gameKey{i / 2, i % 2}]:
 				return fmt.Errorf("tournament %s: %s: round %s is not in the database: %w; move the file away or name another", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
 			}
@@ -224,6 +262,8 @@ func (l *live) write(lf *liveFile, g *record.Game) error {
 	switch {
 	case lf.format == pgnout.EPD:
 		text, err = pgnout.EPDLine(g.FinalFEN, key)
+	case l.fastchess(lf.f):
+		text = l.fastchessPGN(g)
 	case l.t.Live.Plain():
 		text = g.PGN // the stored text: what export writes
 	default:
@@ -251,6 +291,22 @@ func (l *live) pgnWithFields(g *record.Game) (string, error) {
 	}
 	h.fields, h.notation = l.t.Live.Fields, l.t.Live.Notation
 	return writePGN(g, h), nil
+}
+
+// fastchessPGN renders a game's PGN in fastchess's dialect.
+func (l *live) fastchessPGN(g *record.Game) string {
+	fg := fastchessGame{event: fastchessEvent(l.t), site: fastchessSite(l.t), round: fastchessRound(l.t, g.Pair, g.Index),
+		tc:     [2]string{fastchessTimeControl(l.t.LimitsOf(g.White)), fastchessTimeControl(l.t.LimitsOf(g.Black))},
+		fields: l.t.Live.Fields, notation: l.t.Live.Notation}
+	return writeFastchessPGN(g, fg)
+}
+
+// roundText is the Round of the game at schedule index i in the file.
+func (l *live) roundText(f *pgnout.File, i int) string {
+	if l.fastchess(f) {
+		return strconv.Itoa(fastchessRound(l.t, i/2, i%2))
+	}
+	return record.PGNRound(i/2, i%2)
 }
 
 // minNext is the least schedule index that a file still waits for.

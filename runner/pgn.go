@@ -70,11 +70,7 @@ func pgnTimeControlOf(l config.Limits) string {
 func writePGN(g *record.Game, h pgnHeader) string {
 	var sb strings.Builder
 	tag := func(name, value string) {
-		// PGN strings hold no control characters; an opening's name comes
-		// from a file.
-		value = termtext.Escape(value)
-		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
-		fmt.Fprintf(&sb, "[%s \"%s\"]\n", name, value)
+		fmt.Fprintf(&sb, "[%s \"%s\"]\n", name, pgnTagValue(value))
 	}
 	tag("Event", h.event)
 	tag("Site", h.site)
@@ -133,6 +129,13 @@ func writePGN(g *record.Game, h pgnHeader) string {
 	return sb.String()
 }
 
+// pgnTagValue is a tag's value as a PGN string. PGN strings hold no
+// control characters; an opening's name comes from a file.
+func pgnTagValue(value string) string {
+	value = termtext.Escape(value)
+	return strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
+}
+
 // moveComment is "{book}" or "{+0.31/12 8123N 0.042s}" (score from the
 // mover's view in pawns, depth, nodes, time), followed by the fields asked
 // for in fastchess's words and order (game/pgn/pgn_builder.cpp:181-189:
@@ -143,8 +146,13 @@ func moveComment(m record.Move, fields config.PGNFields) string {
 	if m.Book {
 		return "{book}"
 	}
+	return fmt.Sprintf("{%s/%d %dN %.3fs", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds()) + moveFields(m, fields) + "}"
+}
+
+// moveFields is the part of a move's comment that pgn_out's fields add:
+// ", n=8123, sd=15, nps=193404".
+func moveFields(m record.Move, fields config.PGNFields) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "{%s/%d %dN %.3fs", engines.Score(m.Score).Pawns(), m.Depth, m.Nodes, m.Time.Seconds())
 	for _, f := range []struct {
 		on     bool
 		format string
@@ -163,7 +171,6 @@ func moveComment(m record.Move, fields config.PGNFields) string {
 			fmt.Fprintf(&sb, f.format, f.value)
 		}
 	}
-	sb.WriteByte('}')
 	return sb.String()
 }
 

@@ -66,12 +66,22 @@ func TestFastchessStockfish20(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			pgn := filepath.Join(dir, "games.pgn")
-			args := append([]string{"match", "-db", filepath.Join(dir, "games.db"), "-pgnout", pgn}, c.args...)
+			pgnOut := []string{"-pgnout", pgn}
+			if c.gameLines {
+				pgnOut = []string{"-pgnout", "file=" + pgn} // fastchess's dialect
+			}
+			args := append(append([]string{"match", "-db", filepath.Join(dir, "games.db")}, pgnOut...), c.args...)
 			code, stdout, stderr := run(t, args...)
 			if code != exitOK {
 				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 			}
-			got := parseTestPGN(t, readText(t, pgn))
+			gotPGN := readText(t, pgn)
+			if c.gameLines {
+				if g, w := maskFastchessPGN(gotPGN), fastchessPGNAsOurs(wantPGN); g != w {
+					t.Errorf("the PGN differs from fastchess's at line %d:\n%s", firstDiffLine(g, w), lineDiff(g, w))
+				}
+			}
+			got := parseTestPGN(t, gotPGN)
 			if len(got) != len(want) {
 				t.Fatalf("%d games, want %d", len(got), len(want))
 			}
@@ -88,6 +98,48 @@ func TestFastchessStockfish20(t *testing.T) {
 			}
 		})
 	}
+}
+
+// maskFastchessPGN masks what is a time in a PGN in fastchess's dialect,
+// as the committed fastchess.pgn is: the Date, GameDuration, GameStartTime
+// and GameEndTime tags go, each move's time becomes "Ts" (the line breaks
+// stay where the times' own lengths put them, "0.012s").
+func maskFastchessPGN(text string) string {
+	text = timeTags.ReplaceAllString(text, "")
+	return moveTime.ReplaceAllString(text, "/$1 Ts")
+}
+
+// fastchessPGNAsOurs is fastchess's PGN less the tags selfplay does not
+// write: ECO and Opening (fastchess's opening table,
+// app/src/game/pgn/pgn_builder.cpp:79-84) and the engines' id name and
+// author (pgn_builder.cpp:36-49), not stored by selfplay.
+func fastchessPGNAsOurs(text string) string {
+	return notOurTags.ReplaceAllString(text, "")
+}
+
+var (
+	timeTags   = regexp.MustCompile(`(?m)^\[(Date|GameDuration|GameStartTime|GameEndTime) "[^"]*"\]\n`)
+	moveTime   = regexp.MustCompile(`/(\d+) \d+\.\d{3}s\b`)
+	notOurTags = regexp.MustCompile(`(?m)^\[(ECO|Opening|EngineWhiteName|EngineWhiteAuthor|EngineBlackName|EngineBlackAuthor) "[^"]*"\]\n`)
+)
+
+// firstDiffLine is the number of the first line where a and b differ.
+func firstDiffLine(a, b string) int {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return min(len(la), len(lb)) + 1
+}
+
+// lineDiff shows a few lines of a and b from their first difference.
+func lineDiff(a, b string) string {
+	i := firstDiffLine(a, b) - 1
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	part := func(l []string) string { return strings.Join(l[min(i, len(l)):min(i+4, len(l))], "\n") }
+	return "selfplay:\n" + part(la) + "\nfastchess:\n" + part(lb)
 }
 
 func readText(t *testing.T, path string) string {

@@ -110,7 +110,8 @@ func liveOutFile(flagName string, words []string, key func(k, v string) error) (
 }
 
 // pgnOutSettings reads -pgnout's words: pgn_out = "FILE", or a pgn_out
-// table when a comment field, a notation or append is given.
+// table when a comment field, a notation or append is given or the file
+// as file=FILE (fastchess's dialect).
 func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 	var keys []config.MatchSetting
 	file, err := liveOutFile("-pgnout", words, func(k, v string) error {
@@ -135,6 +136,11 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	// fastchess's own form (file=F) writes fastchess's PGN, for the
+	// scripts that read its files; -pgnout F writes selfplay's.
+	if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "file=") }) {
+		keys = append(keys, config.MatchSetting{Flag: "-pgnout file=", Key: "pgn_out.dialect", Value: string(config.DialectFastchess)})
 	}
 	if len(keys) == 0 {
 		return []config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out", Value: file}}, nil

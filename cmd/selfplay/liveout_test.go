@@ -27,7 +27,7 @@ func TestLivePGNKills(t *testing.T) {
 	dir := t.TempDir()
 	pgn, epd := filepath.Join(dir, "live.pgn"), filepath.Join(dir, "live.epd")
 	args := []string{"match", "plain", "fhr", "-nodes", "300", "-move", "30", "-concurrency", "2",
-		"-pgnout", "file=" + pgn, "nodes=false", "append=true", "-epdout", epd}
+		"-pgnout", pgn, "nodes=false", "append=true", "-epdout", epd} // selfplay's dialect: export's text
 	const kills, games = 20, 50
 	for i := 0; i < kills; i++ {
 		at := 1 + i*3%7
@@ -88,7 +88,8 @@ func TestLivePGNKills(t *testing.T) {
 // Every per-move field on, under kills: games written live (from the
 // game just played) and games written on a resume (from the database)
 // are the same bytes, so the file equals the one a run writes afresh from
-// the database (the complete match, run again after the file is removed);
+// the database (the complete match, run again after the file is removed),
+// in fastchess's dialect (-pgnout file=F);
 // pgn-extract reads it with every field in its comments.
 func TestLivePGNKillsAllFields(t *testing.T) {
 	bin := selfplayBinary(t)
@@ -114,7 +115,8 @@ func TestLivePGNKillsAllFields(t *testing.T) {
 	if n := strings.Count(string(text), "[Event "); n != games {
 		t.Fatalf("%d games in live.pgn, want %d", n, games)
 	}
-	fields := regexp.MustCompile(`\{[-+]\S+ \d+N \d+\.\d{3}s, tl=0\.000s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, nps=\d+, hashfull=0, tbhits=0, pv="[a-h1-8qrbn ]+"\}`)
+	// fastchess's dialect (file=): "score/depth time, fields".
+	fields := regexp.MustCompile(`\{[-+]?[\d.M]+/\d+ \d+\.\d{3}s, tl=0\.000s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, nps=\d+, hashfull=0, tbhits=0, pv="[a-h1-8qrbn ]+"\}`)
 	if n := len(fields.FindAllString(strings.Join(strings.Fields(string(text)), " "), -1)); n < games*10 {
 		t.Fatalf("%d comments with every field in live.pgn:\n%.2000s", n, text)
 	}
@@ -208,7 +210,9 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "g.pgn"}, "pgn_out = \"g.pgn\"\n", ""},
 		{[]string{"-pgnout=g.pgn", "-epdout", "file=g.epd"}, "pgn_out = \"g.pgn\"\nepd_out = \"g.epd\"\n", ""},
 		{[]string{"-pgnout", "file=g.pgn", "nodes=true", "seldepth=true", "nps=true", "append=true", "notation=san"},
-			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\n", ""},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnodes = true\nseldepth = true\nnps = true\ndialect = \"fastchess\"\n", ""},
+		// fastchess's file= alone: its dialect.
+		{[]string{"-pgnout", "file=g.pgn"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\ndialect = \"fastchess\"\n", ""},
 		{[]string{"-pgnout", "file=g.pgn", "pv=true", "timeleft=true", "latency=false", "-rounds", "2"},
 			"rounds = 2\n\n[tournament.limits]\nnodes = 100\n\n[tournament.pgn_out]\nfile = \"g.pgn\"\npv = true\ntimeleft = true\nlatency = false\n", ""},
 		{[]string{"-pgnout", "file=g.pgn", "hashfull=true", "tbhits=true", "notation=lan", "append=false"},

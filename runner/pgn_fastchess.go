@@ -1,0 +1,231 @@
+package runner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"selfplay/config"
+	"selfplay/engines"
+	"selfplay/openings"
+	"selfplay/store/record"
+)
+
+// The live PGN in fastchess's dialect (pgn_out's dialect = "fastchess"):
+// the text fastchess 1.8.2 writes for a game (app/src/game/pgn/
+// pgn_builder.cpp and pgn_gen.hpp), so that scripts that read fastchess's
+// files read ours. Left out: the ECO and Opening tags (fastchess's
+// embedded opening table, pgn_builder.cpp:79-84) and the engines' id name
+// and author (EngineWhiteName ..., pgn_builder.cpp:36-49), which selfplay
+// does not store; fastchess leaves out a tag with an empty value too
+// (pgn_gen.hpp:30-33).
+
+// fastchessDefaultEvent and fastchessDefaultSite are the Event and Site
+// tags fastchess writes without -event and -site.
+const (
+	fastchessDefaultEvent = "Fastchess Tournament"
+	fastchessDefaultSite  = "?"
+)
+
+// fastchessLineLength is where fastchess breaks movetext lines
+// (pgn_gen.hpp:74: a line grows to at most 80 characters).
+const fastchessLineLength = 80
+
+// fastchessGame is what fastchess's PGN of a game needs beyond the game.
+type fastchessGame struct {
+	event, site string
+	round       int       // fastchess's round_id + 1: the game pair's number
+	tc          [2]string // White's and Black's TimeControl values
+	fields      config.PGNFields
+	notation    config.Notation
+}
+
+// fastchessEvent and fastchessSite are the tournament's Event and Site
+// tags in fastchess's dialect.
+func fastchessEvent(t *config.Tournament) string {
+	if t.Event != "" {
+		return t.Event
+	}
+	return fastchessDefaultEvent
+}
+
+func fastchessSite(t *config.Tournament) string {
+	if t.Site != "" {
+		return t.Site
+	}
+	return fastchessDefaultSite
+}
+
+// fastchessRound is the Round tag of game (pair, index): fastchess's
+// pairing_id + 1 (matchmaking/tournament/roundrobin/roundrobin.cpp:137
+// passes pairing.pairing_id as round_id, base/tournament.cpp:266 adds 1),
+// a counter that base_scheduler.hpp:58-62 advances after each -games games
+// of one pair of engines: both games of a pair share it, and with -games 1
+// (games_per_opening = 1) every game has its own.
+func fastchessRound(t *config.Tournament, pair, index int) int {
+	if t.OneGamePerOpening {
+		return 2*pair + index + 1
+	}
+	return pair + 1
+}
+
+// fastchessTermination is the Termination tag of a game that ended so
+// (pgn_builder.cpp:211-230, convertMatchTermination): the end by the rules
+// is "normal"; a crash, a broken protocol and a hung engine are fastchess's
+// disconnect and stall, "abandoned".
+func fastchessTermination(t record.Termination) string {
+	switch t {
+	case record.Checkmate, record.Stalemate, record.Repetition, record.FiftyMoves, record.InsufficientMaterial:
+		return "normal"
+	case record.Adjudication:
+		return "adjudication"
+	case record.IllegalMove:
+		return "illegal move"
+	case record.TimeForfeit:
+		return "time forfeit"
+	case record.EngineTimeout, record.EngineCrash, record.EngineError:
+		return "abandoned"
+	}
+	return ""
+}
+
+// fastchessTimeControl is the TimeControl value of limits as fastchess's
+// operator<< writes its TimeControl (game/timecontrol/timecontrol.cpp:59-76):
+// "0.1/move" for a fixed move time (8 significant digits), else
+// "moves/seconds+increment" with 6 significant digits, and "-" without a
+// clock (node and depth limits).
+func fastchessTimeControl(l config.Limits) string {
+	if l.MoveTime > 0 {
+		return strconv.FormatFloat(l.MoveTime.Seconds(), 'g', 8, 64) + "/move"
+	}
+	tc := l.TC
+	if tc == nil || (tc.Moves == 0 && tc.Base == 0 && tc.Increment == 0) {
+		return "-"
+	}
+	s := ""
+	if tc.Moves > 0 {
+		s = fmt.Sprintf("%d/", tc.Moves)
+	}
+	if tc.Base+tc.Increment > 0 {
+		s += strconv.FormatFloat(tc.Base.Seconds(), 'g', 6, 64)
+	}
+	if tc.Increment > 0 {
+		s += "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'g', 6, 64)
+	}
+	return s
+}
+
+// fastchessDuration is a game's length as fastchess's time::duration
+// writes it: whole seconds as HH:MM:SS (core/time/time.cpp:81-92).
+func fastchessDuration(d time.Duration) string {
+	s := int64(max(d, 0) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// fastchessDateTime is a moment as fastchess's time::datetime_iso writes
+// it: local time and the zone's offset, "2025-01-31T14:05:09 +0100"
+// (core/time/time.cpp:50-78).
+func fastchessDateTime(t time.Time) string {
+	return t.Local().Format("2006-01-02T15:04:05 -0700")
+}
+
+// writeFastchessPGN renders a game as fastchess's PgnBuilder does: the
+// tags in its order (pgn_builder.cpp:28-77), one comment per move, the
+// reason in the last move's, and movetext broken at 80 columns between
+// moves (pgn_gen.hpp:56-126), ended by a blank line (pgn_builder.hpp:24).
+func writeFastchessPGN(g *record.Game, fg fastchessGame) string {
+	var sb strings.Builder
+	tag := func(name, value string) {
+		if value == "" {
+			return // pgn_gen.hpp:31
+		}
+		fmt.Fprintf(&sb, "[%s \"%s\"]\n", name, pgnTagValue(value))
+	}
+	tag("Event", fg.event)
+	tag("Site", fg.site)
+	tag("Date", g.Started.Local().Format("2006.01.02"))
+	tag("Round", strconv.Itoa(fg.round))
+	tag("White", g.White)
+	tag("Black", g.Black)
+	tag("Result", g.Result.String())
+	if strings.Join(strings.Fields(g.StartFEN), " ") != openings.StandardStartFEN {
+		tag("SetUp", "1")
+		tag("FEN", g.StartFEN)
+	}
+	tag("GameDuration", fastchessDuration(g.Finished.Sub(g.Started)))
+	tag("GameStartTime", fastchessDateTime(g.Started))
+	tag("GameEndTime", fastchessDateTime(g.Finished))
+	tag("PlyCount", strconv.Itoa(len(g.Moves)))
+	tag("Termination", fastchessTermination(g.Termination))
+	if fg.tc[0] == fg.tc[1] {
+		tag("TimeControl", fg.tc[0])
+	} else {
+		tag("WhiteTimeControl", fg.tc[0])
+		tag("BlackTimeControl", fg.tc[1])
+	}
+	sb.WriteByte('\n')
+	writeFastchessMoves(&sb, g, fg)
+	sb.WriteString("\n\n")
+	return sb.String()
+}
+
+// writeFastchessMoves writes the movetext: "N. move {comment}" for
+// White, "move {comment}" for Black but "N... move {comment}" for a first
+// move by Black (pgn_gen.hpp:94-117), each such unit kept whole on a line
+// of at most 80 characters, then the result (pgn_gen.hpp:122-123).
+func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) {
+	col := 0
+	appendText := func(text string) { // pgn_gen.hpp:71-86
+		if col > 0 && col+len(text)+1 > fastchessLineLength {
+			sb.WriteByte('\n')
+			col = 0
+		}
+		if col > 0 {
+			sb.WriteByte(' ')
+			col++
+		}
+		sb.WriteString(text)
+		col += len(text)
+	}
+	fields := strings.Fields(g.StartFEN)
+	blackFirst := len(fields) > 1 && fields[1] == "b"
+	moveNo := 1
+	if len(fields) > 5 {
+		if n, err := strconv.Atoi(fields[5]); err == nil && n > 0 {
+			moveNo = n
+		}
+	}
+	for i, m := range g.Moves {
+		white := (i%2 == 0) != blackFirst
+		var unit string
+		switch {
+		case white:
+			unit = fmt.Sprintf("%d. ", moveNo)
+		case i == 0:
+			unit = fmt.Sprintf("%d... ", moveNo)
+		}
+		if !white {
+			moveNo++
+		}
+		unit += moveText(m, fg.notation) + " {" + fastchessComment(m, fg.fields, i == len(g.Moves)-1, g.Reason) + "}"
+		appendText(unit)
+	}
+	appendText(g.Result.String())
+}
+
+// fastchessComment is a move's comment (pgn_builder.cpp:162-196): "book"
+// for a book move, else "score/depth time" (the score as types/score.hpp:
+// 43-55 writes it, the time as formatTime, pgn_builder.hpp:52-56), the
+// fields asked for, and on the last move the game's reason, each after
+// ", ".
+func fastchessComment(m record.Move, fields config.PGNFields, last bool, reason string) string {
+	if m.Book {
+		return "book"
+	}
+	s := fmt.Sprintf("%s/%d %s", engines.Score(m.Score).Pawns(), m.Depth, fastchessSeconds(m.Time)) + moveFields(m, fields)
+	if last && reason != "" {
+		s += ", " + sanitizeComment(reason)
+	}
+	return s
+}
