@@ -135,6 +135,15 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr plain null-r2 -nodes 1 -openings book.epd -order fastchess-random -seed 3 -schedule fastchess -rounds 7"},
 		{"gauntlet rounds", "fhr plain null-r2 -nodes 1 -tournament gauntlet -rounds 5 -games 2",
 			"fhr plain null-r2 -nodes 1 -format gauntlet -openings startpos -schedule fastchess -rounds 5"},
+		// fastchess's -seeds N of a gauntlet (cli.cpp:560), before or
+		// after -tournament, also beside selfplay's -format gauntlet; -seeds
+		// 1 is the default.
+		{"gauntlet seeds", "fhr plain null-r2 null-r3 -nodes 1 -seeds 2 -tournament gauntlet -rounds 5 -repeat",
+			"fhr plain null-r2 null-r3 -nodes 1 -format gauntlet -gauntlet-seeds 2 -openings startpos -schedule fastchess -rounds 5"},
+		{"gauntlet seeds mixed", "fhr plain null-r2 null-r3 -nodes 1 -format gauntlet -seeds 3 -rounds 2",
+			"fhr plain null-r2 null-r3 -nodes 1 -format=gauntlet -gauntlet-seeds=3 -rounds 2"},
+		{"gauntlet seeds 1", "fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 1 -rounds 5 -repeat",
+			"fhr plain null-r2 -nodes 1 -format gauntlet -openings startpos -schedule fastchess -rounds 5"},
 	}
 	for _, tt := range tests {
 		got := printConfig(t, strings.Fields(tt.fastchess)...)
@@ -196,7 +205,10 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -openings file=book.epd order=shuffle", `-openings order=: unknown value "shuffle" (valid: sequential, random, fastchess-random)`},
 		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 3", "-games 3: a knockout encounter is game pairs"},
 		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 4 -rounds 2", "a knockout has no rounds"},
-		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: a gauntlet has one first engine"},
+		// fastchess ignores -seeds outside a gauntlet; selfplay says so.
+		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: applies to -tournament gauntlet or knockout"},
+		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
+		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
 		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},

@@ -49,6 +49,7 @@ func matchFlags() []matchFlag {
 		{"noswap", "noswap", &boolSetting{settingText{"false"}}, "true: the first engine of a pairing is White in every game"},
 		{"reverse", "reverse", &boolSetting{settingText{"false"}}, "true: the second engine is White where the first would be"},
 		{"schedule", "schedule", textDefault(config.ScheduleSelfplay), "selfplay (each round a pass over the openings, every pairing every opening) or fastchess (each round one game pair per pairing, each pair the next opening of the first -rounds; a fastchess command line of 3 or more engines sets it)"},
+		{"gauntlet-seeds", "gauntlet_seeds", intDefault(1), "-format gauntlet: the first N engines each play every engine after them, one another too (fastchess's -seeds)"},
 		{"knockout-games", "knockout.games", intDefault(config.DefaultKnockoutGames), "-format knockout: games of an encounter before tie-break pairs (even; cutechess-cli's -games)"},
 		{"seeds", "knockout.seeds", intDefault(0), "-format knockout: the first N engines are seeded in their order, the others drawn from -seed"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
