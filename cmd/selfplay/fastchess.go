@@ -40,6 +40,18 @@ type fastchessArgs struct {
 	// read once the format is known.
 	knockout, gauntlet bool
 	seeds              string
+	// mode: a command line written for fastchess (fastchessMode).
+	mode bool
+}
+
+// defaultRounds gives a fastchess command line of 3 or more engines
+// without -rounds fastchess's default, 2 rounds (types/tournament.hpp:56),
+// each one game pair of every pairing. One of 2 engines keeps selfplay's
+// one pass over the openings.
+func (fc *fastchessArgs) defaultRounds(engines int) {
+	if fc.mode && !fc.knockout && fc.pairs == 0 && engines >= 3 {
+		fc.pairs = 2
+	}
 }
 
 // gauntletSeeds rewrites -seeds of a gauntlet: its first N engines each
@@ -140,8 +152,8 @@ var fastchessUnsupported = map[string]string{
 // translateFastchess rewrites fastchess's options among args; fs is
 // match's flag set, whose flags and their values pass unchanged.
 func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) {
-	var fc fastchessArgs
 	mode := fastchessMode(args)
+	fc := fastchessArgs{mode: mode}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -183,8 +195,9 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		i += used
 	}
-	// Without -rounds the match keeps selfplay's default, one pass over
-	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
+	// Without -rounds a match of 2 engines keeps selfplay's default, one
+	// pass over the openings, not fastchess's 2 rounds (types/tournament.hpp:56);
+	// more engines get fastchess's (defaultRounds).
 	if fc.knockout {
 		if err := fc.knockoutOptions(); err != nil {
 			return fc, err

@@ -69,6 +69,9 @@ func TestFastchessManyEngineScheduleMatchesFastchess(t *testing.T) {
 		// not meet (gauntlettournament.cpp:57). gauntlet4seeds2.pgn is
 		// fastchess's PGN of the first case.
 		{"gauntlet4seeds2", "ABCD", "-tournament gauntlet -seeds 2 -openings file=book50.epd format=epd order=random start=17 -srand 42 -rounds 6 -repeat"},
+		// No -rounds: fastchess's default, 2 rounds (types/tournament.hpp:56).
+		{"rr3norounds", "ABC", "-openings file=book50.epd format=epd order=random start=17 -srand 42 -repeat"},
+		{"gauntlet3norounds", "ABC", "-tournament gauntlet"},
 		{"gauntlet5seeds3", "ABCDE", "-tournament gauntlet -seeds 3 -openings file=book50.epd format=epd order=sequential start=5 -rounds 4 -repeat -reverse"},
 	}
 	for _, tt := range tests {

@@ -158,6 +158,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	for i, words := range m.Engines {
 		m.Engines[i] = append(words, fc.eachWords(words)...)
 	}
+	fc.defaultRounds(len(m.Engines))
 	for _, n := range fc.notes {
 		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
 	}
