@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -199,11 +198,6 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	for _, n := range traffic.notes {
 		fmt.Fprintln(e.stderr, "selfplay match: note:", n)
 	}
-	if traffic.truncate {
-		if err := os.WriteFile(traffic.file, nil, 0o644); err != nil {
-			return inputErrorf("-log append=false: %w", err)
-		}
-	}
 	t := cfg.Tournaments[0]
 	if opts.Affinity, err = affinitySets(*affinity, t.Concurrency); err != nil {
 		return err
@@ -212,7 +206,11 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		opts.Restart = []string{t.Name}
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, *checkMatePVs)
+	debug := debugFlags{checkMatePVs: *checkMatePVs}
+	if traffic.truncate {
+		debug.emptyLog = t.Log // traffic.file as the config resolved it
+	}
+	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, debug)
 }
 
 // parseMatch is config.ParseMatchContext with its errors as match's.
