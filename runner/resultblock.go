@@ -50,9 +50,9 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 // stats.FastchessTrinomial and stats.FastchessPentanomial.
 
 // resultBlock is the block's lines for the tally now, in format f; engines
-// are the tournament's engines in config order, gauntlet says the first is
-// the gauntlet's.
-func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, s *sprtState) []string {
+// are the tournament's engines in config order, seeds a gauntlet's seeds
+// (its first engines; 0: not a gauntlet).
+func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, seeds int, s *sprtState) []string {
 	var sprt *stats.SPRTResult
 	var test stats.SPRT
 	if s.enabled() {
@@ -61,7 +61,7 @@ func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engi
 	}
 	switch f {
 	case outputCutechess:
-		return cutechessBlock(tally, sides, engines, gauntlet, sprt)
+		return cutechessBlock(tally, sides, engines, seeds, sprt)
 	case outputFastchess:
 		return fastchessBlock(tally, sides, engines, sprt, test)
 	}
@@ -144,7 +144,7 @@ func qtNumber(x float64, format byte, prec int) string {
 // cutechessBlock is cutechess-cli's Tournament::results(): for two
 // engines the Elo difference of the first, else the ranking table in its
 // default format (Rank,Name,Elo,Error,Games,Score,DScore); then the SPRT.
-func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, sprt *stats.SPRTResult) []string {
+func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string, seeds int, sprt *stats.SPRTResult) []string {
 	var lines []string
 	ts := totals(tally, engines)
 	if len(engines) == 2 {
@@ -153,7 +153,7 @@ func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 		lines = append(lines, fmt.Sprintf("Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%",
 			qtNumber(e.Elo, 'f', 1), qtNumber(e.Margin, 'f', 1), qtNumber(e.LOS, 'f', 1), qtNumber(e.DrawRatio*100, 'f', 1)))
 	} else {
-		lines = append(lines, cutechessRanking(ts, gauntlet)...)
+		lines = append(lines, cutechessRanking(ts, seeds)...)
 	}
 	if r := sprt; r != nil {
 		s := fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s", qtNumber(r.LLR, 'g', 3),
@@ -172,8 +172,8 @@ func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 // cutechessRanking is the default ranking table: players with games by
 // score, best first (equal scores: the later player first, as
 // cutechess-cli's QMultiMap gives them), then those without; a gauntlet's
-// first player leads as rank 0.
-func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
+// seeds lead, from rank 0 (tournament.cpp:1029 and :1052).
+func cutechessRanking(ts []engineTotal, seeds int) []string {
 	type row struct {
 		t   engineTotal
 		key float64
@@ -182,7 +182,7 @@ func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
 	var rows []row
 	for i, t := range ts {
 		key := -1.0
-		if i > 0 || !gauntlet {
+		if i >= seeds {
 			key = 2
 			if n := t.g.Games(); n > 0 {
 				key = 1 - t.g.Points()/float64(n)
@@ -201,7 +201,7 @@ func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
 	})
 	lines := []string{fmt.Sprintf("%4s %-25s %7s %7s %7s %7s %7s ", "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw")}
 	rank := 0
-	if gauntlet {
+	if seeds > 0 {
 		rank = -1
 	}
 	for _, r := range rows {
