@@ -166,8 +166,10 @@ func TestPairingCount(t *testing.T) {
 			for i := range names {
 				names[i] = fmt.Sprint("e", i)
 			}
-			if got, want := pairingCount(format, n), len(Pairings(format, names)); got != want {
-				t.Errorf("pairingCount(%q, %d) = %d, want %d", format, n, got, want)
+			for seeds := range 9 {
+				if got, want := pairingCount(format, n, seeds), len(Pairings(format, names, seeds)); got != want {
+					t.Errorf("pairingCount(%q, %d, %d) = %d, want %d", format, n, seeds, got, want)
+				}
 			}
 		}
 	}

@@ -643,17 +643,24 @@ func TestPairings(t *testing.T) {
 	for _, c := range []struct {
 		format  Format
 		engines []string
+		seeds   int
 		want    [][2]string
 	}{
-		{FormatMatch, []string{"a", "b"}, [][2]string{{"a", "b"}}},
-		{FormatGauntlet, abcd, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}}},
-		{FormatRoundRobin, abcd, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"b", "c"}, {"b", "d"}, {"c", "d"}}},
-		{FormatRoundRobin, []string{"a", "b"}, [][2]string{{"a", "b"}}},
+		{FormatMatch, []string{"a", "b"}, 0, [][2]string{{"a", "b"}}},
+		{FormatGauntlet, abcd, 0, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}}},
+		{FormatGauntlet, abcd, 1, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}}},
+		// fastchess's -seeds 2: the seeds play each other too
+		// (schedule/base_scheduler.hpp:64-74; its PGN in
+		// cmd/selfplay/testdata/fastchess-schedule/gauntlet2seeds.txt).
+		{FormatGauntlet, abcd, 2, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"b", "c"}, {"b", "d"}}},
+		{FormatGauntlet, abcd, 3, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"b", "c"}, {"b", "d"}, {"c", "d"}}},
+		{FormatRoundRobin, abcd, 2, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"b", "c"}, {"b", "d"}, {"c", "d"}}},
+		{FormatRoundRobin, []string{"a", "b"}, 0, [][2]string{{"a", "b"}}},
 	} {
-		if got := Pairings(c.format, c.engines); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("Pairings(%s, %v) = %v, want %v", c.format, c.engines, got, c.want)
+		if got := Pairings(c.format, c.engines, c.seeds); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Pairings(%s, %v, %d) = %v, want %v", c.format, c.engines, c.seeds, got, c.want)
 		}
-		tr := Tournament{Format: c.format, Engines: c.engines, Rounds: 3}
+		tr := Tournament{Format: c.format, Engines: c.engines, Rounds: 3, GauntletSeeds: c.seeds}
 		if !reflect.DeepEqual(tr.Pairings(), c.want) || tr.Games(5) != len(c.want)*5*2*3 {
 			t.Errorf("%s %v: method Pairings %v, Games(5) %d", c.format, c.engines, tr.Pairings(), tr.Games(5))
 		}

@@ -284,22 +284,23 @@ func (t Tournament) OpeningSpec() openings.Spec {
 
 // Pairings lists the pairings a format plays, in schedule order, each as
 // (first engine, second engine): for a match the two engines, for a
-// gauntlet the first engine against each other one, for a round robin
-// every two engines (n(n-1)/2 pairings). The first engine of a pairing has
-// White in the first game of each game pair.
-func Pairings(format Format, engines []string) [][2]string {
-	return snapshot.Pairings(string(format), engines)
+// gauntlet each of its first seeds engines (at least 1) against every
+// engine after it, for a round robin every two engines (n(n-1)/2
+// pairings). The first engine of a pairing has White in the first game of
+// each game pair.
+func Pairings(format Format, engines []string, seeds int) [][2]string {
+	return snapshot.Pairings(string(format), engines, seeds)
 }
 
 // Pairings lists the tournament's pairings in schedule order; see the
 // function Pairings.
-func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines) }
+func (t Tournament) Pairings() [][2]string { return Pairings(t.Format, t.Engines, t.GauntletSeeds) }
 
 // Games is the number of games of the tournament with numOpenings openings:
 // every pairing plays every opening once with each color, Rounds times. A
 // config from Parse keeps it within maxGames.
 func (t Tournament) Games(numOpenings int) int {
-	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines)), t.ScheduledOpenings(numOpenings), t.Rounds)
+	n, _ := ScheduledGames(pairingCount(t.Format, len(t.Engines), t.GauntletSeeds), t.ScheduledOpenings(numOpenings), t.Rounds)
 	return int(n)
 }
 
@@ -313,14 +314,16 @@ func (t Tournament) ScheduledOpenings(numOpenings int) int {
 	return numOpenings
 }
 
-// pairingCount is len(Pairings(format, engines)) for n engines, without
-// making the list (a round robin of maxEngines has half a million).
-func pairingCount(format Format, n int) int {
+// pairingCount is len(Pairings(format, engines, seeds)) for n engines,
+// without making the list (a round robin of maxEngines has half a
+// million).
+func pairingCount(format Format, n, seeds int) int {
 	switch {
 	case format == FormatMatch && n == 2:
 		return 1
 	case format == FormatGauntlet && n > 1:
-		return n - 1
+		s := min(max(seeds, 1), n-1) // gauntlet/scheduler.hpp:21
+		return s*n - s*(s+1)/2
 	case n < 2:
 		return 0
 	}

@@ -43,6 +43,9 @@ func (t Tournament) Snapshot(f *File) (snapshot.Snapshot, error) {
 		s.GamesPerOpening = 1
 	}
 	s.NoSwap, s.Reverse = t.NoSwap, t.Reverse
+	if t.GauntletSeeds > 1 {
+		s.GauntletSeeds = t.GauntletSeeds
+	}
 	if t.Schedule == ScheduleFastchess {
 		s.Schedule = string(t.Schedule)
 	}

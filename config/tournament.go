@@ -45,7 +45,7 @@ var (
 )
 
 var (
-	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "schedule", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait", "knockout"}
+	tournamentKeys   = []string{"name", "engines", "format", "rounds", "games_per_opening", "noswap", "reverse", "schedule", "gauntlet_seeds", "concurrency", "seed", "openings", "limits", "adjudication", "sprt", "pgn_out", "epd_out", "log", "event", "site", "wait", "knockout"}
 	openingsKeys     = []string{"set", "file", "plies", "order", "start", "format", "choice", "count"}
 	knockoutKeys     = []string{"seeds", "games"}
 	limitsKeys       = []string{"nodes", "nodes_jitter", "depth", "movetime", "tc", "time_margin", "move_timeout"}
@@ -97,6 +97,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 		tr.Concurrency = int(c)
 	}
 	tr.Knockout = p.knockout(t, tr)
+	tr.GauntletSeeds = gauntletSeeds(t, tr)
 	if s, ok := t.integer("seed", 0, math.MaxInt64); ok {
 		tr.Seed = uint64(s)
 	}
@@ -149,7 +150,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	if !p.checkGamesPerOpening(t, tr) || !p.checkSchedule(t, tr) {
 		return Tournament{}, false
 	}
-	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines)), tr.ScheduledOpenings(len(list)), tr.Rounds); err != nil {
+	if _, err := ScheduledGames(pairingCount(tr.Format, len(tr.Engines), tr.GauntletSeeds), tr.ScheduledOpenings(len(list)), tr.Rounds); err != nil {
 		key := "rounds"
 		if !t.has("rounds") {
 			key = "openings"
@@ -179,6 +180,22 @@ func pgnTagsAndWait(t *table, tr *Tournament) {
 			*v = s
 		}
 	}
+}
+
+// gauntletSeeds reads gauntlet_seeds, a gauntlet's first engines that
+// each play every engine after them (default 1), as fastchess's -seeds
+// (schedule/base_scheduler.hpp:64-74, gauntlet/scheduler.hpp:18 and :26);
+// 0 when not given.
+func gauntletSeeds(t *table, tr Tournament) int {
+	if !t.has("gauntlet_seeds") {
+		return 0
+	}
+	if tr.Format != FormatGauntlet {
+		t.errf("gauntlet_seeds", "applies only to format = %q (this tournament is %q)", FormatGauntlet, tr.Format)
+		return 0
+	}
+	n, _ := t.integer("gauntlet_seeds", 1, int64(max(len(tr.Engines)-1, 1)))
+	return int(n)
 }
 
 // DefaultKnockoutGames is a knockout encounter's games before tie-breaks:
@@ -686,7 +703,7 @@ func (p *parser) checkGamesPerOpening(t *table, tr Tournament) bool {
 	if !tr.OneGamePerOpening {
 		return true
 	}
-	pairings := pairingCount(tr.Format, len(tr.Engines))
+	pairings := pairingCount(tr.Format, len(tr.Engines), tr.GauntletSeeds)
 	switch {
 	case pairings != 1:
 		t.errf("games_per_opening", "one game per opening applies to a tournament of one pairing (this one has %d)", pairings)

@@ -125,6 +125,10 @@ type Tournament struct {
 	NoSwap, Reverse bool
 	// Schedule is the schedule key (default ScheduleSelfplay).
 	Schedule Schedule
+	// GauntletSeeds is a gauntlet's first engines that each play every
+	// engine after them, one another included (gauntlet_seeds; 0 or 1:
+	// the first engine against each other one).
+	GauntletSeeds int
 	// Knockout holds format "knockout"'s settings (zero for other formats).
 	Knockout Knockout
 

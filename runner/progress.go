@@ -33,7 +33,7 @@ type progress struct {
 	ratingInterval int
 	scoreInterval  int // the Score line every scoreInterval games (0, 1: every game)
 	engines        []string
-	gauntlet       bool
+	gauntletSeeds  int // a gauntlet's seeds, at least 1; 0: not a gauntlet
 	blockAt        int // the tally's games when the last block was printed (-1: none)
 	sides          *sideCounts
 	name           string
@@ -55,7 +55,7 @@ const logEvery = 30 * time.Second
 func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
 	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != outputNone,
-		output: opts.Output, ratingInterval: opts.RatingInterval, scoreInterval: opts.ScoreInterval, engines: t.Engines, gauntlet: t.Format == config.FormatGauntlet, blockAt: -1,
+		output: opts.Output, ratingInterval: opts.RatingInterval, scoreInterval: opts.ScoreInterval, engines: t.Engines, gauntletSeeds: gauntletSeeds(t), blockAt: -1,
 		sides: newSideCounts(),
 		name:  t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
@@ -332,7 +332,7 @@ func (p *progress) gameDone(g *record.Game) {
 			}
 		}
 		if n := p.tally.Games; p.output != outputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
-			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntlet, p.sprt)...)
+			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt)...)
 			p.blockAt = n
 		}
 		p.printLines(lines...)
@@ -421,7 +421,7 @@ func (p *progress) finish() {
 	}
 	var lines []string
 	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
-		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntlet, p.sprt)
+		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt)
 	}
 	p.printLines(append(lines, endLines(p.output, p.sprt)...)...)
 }

@@ -40,17 +40,19 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 //
 //   - cutechess projects/lib/src/tournament.cpp:971 (Elo difference),
 //     :1110 (SPRT), :1050-1100 and tournament.h:77 (the ranking table of
-//     more than two players), projects/lib/src/elo.cpp (the Elo, its
-//     error margin and the LOS), projects/cli/src/enginematch.cpp:166
+//     more than two players), projects/cli/src/enginematch.cpp:166
 //     (Finished match);
 //   - fastchess app/src/matchmaking/output/output_fastchess.hpp (the
-//     interval block), app/src/matchmaking/elo/elo_wdl.cpp (the Elo and
-//     LOS of W/L/D counts).
+//     interval block).
+//
+// Their Elo figures (cutechess-cli's elo.cpp, fastchess's elo_wdl.cpp and
+// elo_pentanomial.cpp) are stats.CutechessTrinomial,
+// stats.FastchessTrinomial and stats.FastchessPentanomial.
 
 // resultBlock is the block's lines for the tally now, in format f; engines
-// are the tournament's engines in config order, gauntlet says the first is
-// the gauntlet's.
-func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, s *sprtState) []string {
+// are the tournament's engines in config order, seeds a gauntlet's seeds
+// (its first engines; 0: not a gauntlet).
+func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, seeds int, s *sprtState) []string {
 	var sprt *stats.SPRTResult
 	var test stats.SPRT
 	if s.enabled() {
@@ -59,7 +61,7 @@ func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engi
 	}
 	switch f {
 	case outputCutechess:
-		return cutechessBlock(tally, sides, engines, gauntlet, sprt)
+		return cutechessBlock(tally, sides, engines, seeds, sprt)
 	case outputFastchess:
 		return fastchessBlock(tally, sides, engines, sprt, test)
 	}
@@ -125,40 +127,6 @@ func totals(tally *standings.Tally, engines []string) []engineTotal {
 	return out
 }
 
-// cutechessElo is cutechess-cli's Elo of W/L/D counts (elo.cpp): the
-// difference, its 95% error margin, the LOS in percent and the draw ratio.
-type cutechessElo struct{ diff, margin, los, drawRatio float64 }
-
-func newCutechessElo(g stats.Trinomial) cutechessElo {
-	n := float64(g.Games())
-	w, l, d := float64(g.Wins)/n, float64(g.Losses)/n, float64(g.Draws)/n
-	mu := w + d/2
-	stdev := math.Sqrt(w*math.Pow(1-mu, 2)+l*math.Pow(0-mu, 2)+d*math.Pow(0.5-mu, 2)) / math.Sqrt(n)
-	diff := func(p float64) float64 { return -400 * math.Log10(1/p-1) }
-	muMin, muMax := mu+cutechessPhiInv(0.025)*stdev, mu+cutechessPhiInv(0.975)*stdev
-	return cutechessElo{
-		diff:      diff(mu),
-		margin:    (diff(muMax) - diff(muMin)) / 2,
-		los:       100 * (0.5 + 0.5*math.Erf(float64(g.Wins-g.Losses)/math.Sqrt(2*float64(g.Wins+g.Losses)))),
-		drawRatio: d,
-	}
-}
-
-// cutechessPhiInv is elo.cpp's phiInv with its approximation of erfInv
-// (not the exact inverse: the digits are cutechess-cli's).
-func cutechessPhiInv(p float64) float64 {
-	const pi = 3.1415926535897
-	x := 2*p - 1
-	a := 8 * (pi - 3) / (3 * pi * (4 - pi))
-	y := math.Log(1 - x*x)
-	z := 2/(pi*a) + y/2
-	r := math.Sqrt(math.Sqrt(z*z-y/a) - z)
-	if x < 0 {
-		r = -r
-	}
-	return math.Sqrt2 * r
-}
-
 // qtNumber is QString::arg(x, 0, format, prec), and {fmt}'s {:.Nf}: inf
 // and nan as both write them.
 func qtNumber(x float64, format byte, prec int) string {
@@ -176,16 +144,16 @@ func qtNumber(x float64, format byte, prec int) string {
 // cutechessBlock is cutechess-cli's Tournament::results(): for two
 // engines the Elo difference of the first, else the ranking table in its
 // default format (Rank,Name,Elo,Error,Games,Score,DScore); then the SPRT.
-func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string, gauntlet bool, sprt *stats.SPRTResult) []string {
+func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string, seeds int, sprt *stats.SPRTResult) []string {
 	var lines []string
 	ts := totals(tally, engines)
 	if len(engines) == 2 {
 		lines = append(lines, sides.cutechessSides(engines[0])...)
-		e := newCutechessElo(ts[0].g)
+		e := stats.CutechessTrinomial(ts[0].g)
 		lines = append(lines, fmt.Sprintf("Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%",
-			qtNumber(e.diff, 'f', 1), qtNumber(e.margin, 'f', 1), qtNumber(e.los, 'f', 1), qtNumber(e.drawRatio*100, 'f', 1)))
+			qtNumber(e.Elo, 'f', 1), qtNumber(e.Margin, 'f', 1), qtNumber(e.LOS, 'f', 1), qtNumber(e.DrawRatio*100, 'f', 1)))
 	} else {
-		lines = append(lines, cutechessRanking(ts, gauntlet)...)
+		lines = append(lines, cutechessRanking(ts, seeds)...)
 	}
 	if r := sprt; r != nil {
 		s := fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s", qtNumber(r.LLR, 'g', 3),
@@ -204,8 +172,8 @@ func cutechessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 // cutechessRanking is the default ranking table: players with games by
 // score, best first (equal scores: the later player first, as
 // cutechess-cli's QMultiMap gives them), then those without; a gauntlet's
-// first player leads as rank 0.
-func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
+// seeds lead, from rank 0 (tournament.cpp:1029 and :1052).
+func cutechessRanking(ts []engineTotal, seeds int) []string {
 	type row struct {
 		t   engineTotal
 		key float64
@@ -214,7 +182,7 @@ func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
 	var rows []row
 	for i, t := range ts {
 		key := -1.0
-		if i > 0 || !gauntlet {
+		if i >= seeds {
 			key = 2
 			if n := t.g.Games(); n > 0 {
 				key = 1 - t.g.Points()/float64(n)
@@ -233,16 +201,16 @@ func cutechessRanking(ts []engineTotal, gauntlet bool) []string {
 	})
 	lines := []string{fmt.Sprintf("%4s %-25s %7s %7s %7s %7s %7s ", "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw")}
 	rank := 0
-	if gauntlet {
+	if seeds > 0 {
 		rank = -1
 	}
 	for _, r := range rows {
 		rank++
 		n := r.t.g.Games()
-		e := newCutechessElo(r.t.g)
+		e := stats.CutechessTrinomial(r.t.g)
 		score := r.t.g.Points() / float64(n)
 		lines = append(lines, fmt.Sprintf("%4d %-25s %7s %7s %7d %6s%% %6s%% ", rank, r.t.name,
-			padQt(e.diff, 7, 0), padQt(e.margin, 7, 0), n, padQt(score*100, 6, 1), padQt(e.drawRatio*100, 6, 1)))
+			padQt(e.Elo, 7, 0), padQt(e.Margin, 7, 0), n, padQt(score*100, 6, 1), padQt(e.DrawRatio*100, 6, 1)))
 	}
 	return lines
 }
@@ -268,12 +236,12 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 		}
 		pp := pt.Pairs
 		wl := sides.winLossPairs(engines[0], engines[1])
-		e := newFastchessPenta(pp)
+		e := stats.FastchessPentanomial(pp)
 		n, pairs := g.Games(), float64(pp.Pairs())
 		lines = append(lines,
 			fmt.Sprintf("Results of %s vs %s%s:", engines[0], engines[1], sides.matchup),
-			fmt.Sprintf("Elo: %s +/- %s, nElo: %s +/- %s", f2(e.diff), f2(e.err), f2(e.nDiff), f2(e.nErr)),
-			fmt.Sprintf("LOS: %s %%, DrawRatio: %s %%, PairsRatio: %s", f2(e.los), f2(float64(pp.DD)/pairs*100),
+			fmt.Sprintf("Elo: %s +/- %s, nElo: %s +/- %s", f2(e.Elo), f2(e.Margin), f2(e.NElo), f2(e.NMargin)),
+			fmt.Sprintf("LOS: %s %%, DrawRatio: %s %%, PairsRatio: %s", f2(e.LOS), f2(float64(pp.DD)/pairs*100),
 				f2(float64(pp.WW+pp.WD)/float64(pp.LD+pp.LL))),
 			fmt.Sprintf("Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%s %%)",
 				n, g.Wins, g.Losses, g.Draws, g.Points(), f2(100*g.Points()/float64(n))),
@@ -292,64 +260,24 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 	return append(lines, dashes)
 }
 
-// newFastchessPenta is fastchess's EloPentanomial (elo_pentanomial.cpp),
-// its default for a match (-report penta=true).
-func newFastchessPenta(p stats.Pentanomial) fastchessElo {
-	const z95 = 1.959963984540054
-	n := float64(p.Pairs())
-	ww, wd, dd, ld, ll := float64(p.WW)/n, float64(p.WD)/n, float64(p.DD)/n, float64(p.LD)/n, float64(p.LL)/n
-	score := ww + 0.75*wd + 0.5*dd + 0.25*ld
-	variance := ww*math.Pow(1-score, 2) + wd*math.Pow(0.75-score, 2) + dd*math.Pow(0.5-score, 2) +
-		ld*math.Pow(0.25-score, 2) + ll*math.Pow(0-score, 2)
-	perPair := variance / n
-	hi, lo := score+z95*math.Sqrt(perPair), score-z95*math.Sqrt(perPair)
-	elo := func(s float64) float64 { return -400 * math.Log10(1/s-1) }
-	nElo := func(s float64) float64 { return (s - 0.5) / math.Sqrt(2*variance) * (800 / math.Ln10) }
-	return fastchessElo{
-		diff: elo(score), err: (elo(hi) - elo(lo)) / 2,
-		nDiff: nElo(score), nErr: (nElo(hi) - nElo(lo)) / 2,
-		los: 100 * (1 - math.Erf(-(score-0.5)/math.Sqrt(2*perPair))) / 2,
-	}
-}
-
-// fastchessElo is fastchess's EloWDL (elo_wdl.cpp).
-type fastchessElo struct{ diff, err, nDiff, nErr, los float64 }
-
-func newFastchessElo(g stats.Trinomial) fastchessElo {
-	const z95 = 1.959963984540054
-	n := float64(g.Games())
-	w, d, l := float64(g.Wins)/n, float64(g.Draws)/n, float64(g.Losses)/n
-	score := w + d/2
-	variance := w*math.Pow(1-score, 2) + d*math.Pow(0.5-score, 2) + l*math.Pow(0-score, 2)
-	perGame := variance / n
-	hi, lo := score+z95*math.Sqrt(perGame), score-z95*math.Sqrt(perGame)
-	elo := func(s float64) float64 { return -400 * math.Log10(1/s-1) }
-	nElo := func(s float64) float64 { return (s - 0.5) / math.Sqrt(variance) * (800 / math.Ln10) }
-	return fastchessElo{
-		diff: elo(score), err: (elo(hi) - elo(lo)) / 2,
-		nDiff: nElo(score), nErr: (nElo(hi) - nElo(lo)) / 2,
-		los: 100 * (1 - math.Erf(-(score-0.5)/math.Sqrt(2*perGame))) / 2,
-	}
-}
-
 // fastchessRanking is fastchess's table of more than two engines, by Elo
 // (an engine without one last).
 func fastchessRanking(ts []engineTotal) []string {
 	type row struct {
 		t engineTotal
-		e fastchessElo
+		e stats.FixedSigma
 	}
 	var rows []row
 	width := 25
 	for _, t := range ts {
-		rows = append(rows, row{t, newFastchessElo(t.g)})
+		rows = append(rows, row{t, stats.FastchessTrinomial(t.g)})
 		width = max(width, len(t.name))
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
 		switch {
-		case !math.IsNaN(a.e.diff) && math.IsNaN(b.e.diff), a.e.diff > b.e.diff:
+		case !math.IsNaN(a.e.Elo) && math.IsNaN(b.e.Elo), a.e.Elo > b.e.Elo:
 			return -1
-		case math.IsNaN(a.e.diff) && !math.IsNaN(b.e.diff), a.e.diff < b.e.diff:
+		case math.IsNaN(a.e.Elo) && !math.IsNaN(b.e.Elo), a.e.Elo < b.e.Elo:
 			return 1
 		}
 		return 0
@@ -359,7 +287,7 @@ func fastchessRanking(ts []engineTotal) []string {
 	for i, r := range rows {
 		n := r.t.g.Games()
 		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %9.1f%% %9.1f%%", i+1, width, r.t.name,
-			padQt(r.e.diff, 10, 2), padQt(r.e.err, 10, 2), padQt(r.e.nDiff, 10, 2), padQt(r.e.nErr, 10, 2),
+			padQt(r.e.Elo, 10, 2), padQt(r.e.Margin, 10, 2), padQt(r.e.NElo, 10, 2), padQt(r.e.NMargin, 10, 2),
 			n, 100*r.t.g.Points()/float64(max(n, 1)), 100*float64(r.t.g.Draws)/float64(max(n, 1))))
 	}
 	return lines

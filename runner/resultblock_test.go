@@ -86,13 +86,13 @@ func TestResultBlocks(t *testing.T) {
 			"LLR: 0.12 (4.2%) (-2.94, 2.94) [0.00, 5.00]",
 			"--------------------------------------------------"}},
 	} {
-		if got := resultBlock(c.format, tally, sides, []string{"A", "B"}, false, c.sprt); !slices.Equal(got, c.want) {
+		if got := resultBlock(c.format, tally, sides, []string{"A", "B"}, 0, c.sprt); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n%s\nwant\n%s", c.format, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 		}
 	}
 	decided := &sprtState{run: stats.NewSPRTRun(test)}
 	decided.run.Restore(stats.SPRTAcceptH1, 2.95)
-	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, false, decided); !strings.HasSuffix(got[4], " - H1 was accepted") {
+	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, 0, decided); !strings.HasSuffix(got[4], " - H1 was accepted") {
 		t.Errorf("accepted: %q", got[4])
 	}
 	// The end lines: fastchess main.cpp:59 and roundrobin.cpp:154-163.
@@ -172,6 +172,38 @@ limits.nodes = 5000
 	} {
 		if got := fastchessTime(c.l); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}
+
+// A gauntlet's seeds lead cutechess-cli's ranking from rank 0, the later
+// seed first as its QMultiMap of equal keys gives them
+// (tournament.cpp:1029, :1052); the others follow by score.
+func TestCutechessRankingSeeds(t *testing.T) {
+	ts := []engineTotal{
+		{"A", stats.Trinomial{Wins: 1, Losses: 2}},
+		{"B", stats.Trinomial{Wins: 0, Losses: 3}},
+		{"C", stats.Trinomial{Wins: 2, Draws: 1}},
+		{"D", stats.Trinomial{Wins: 1, Losses: 1}},
+	}
+	rankOf := func(lines []string) string {
+		var out []string
+		for _, l := range lines[1:] {
+			f := strings.Fields(l)
+			out = append(out, f[0]+f[1])
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		seeds int
+		want  string
+	}{
+		{0, "1C 2D 3A 4B"},
+		{1, "0A 1C 2D 3B"},
+		{2, "0B 1A 2C 3D"},
+	} {
+		if got := rankOf(cutechessRanking(ts, c.seeds)); got != c.want {
+			t.Errorf("%d seeds: ranks %s, want %s", c.seeds, got, c.want)
 		}
 	}
 }

@@ -431,6 +431,9 @@ func describePlayers(t *config.Tournament) string {
 	case config.FormatMatch:
 		return strings.Join(t.Engines, " vs ")
 	case config.FormatGauntlet:
+		if n := gauntletSeeds(t); n > 1 {
+			return fmt.Sprintf("gauntlet of %s, each against every engine after it", strings.Join(t.Engines[:n], ", "))
+		}
 		return fmt.Sprintf("gauntlet of %s against %s", t.Engines[0], strings.Join(t.Engines[1:], ", "))
 	case config.FormatKnockout:
 		return "knockout of " + strings.Join(t.Engines, ", ")

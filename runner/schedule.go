@@ -116,3 +116,12 @@ func (s *schedule) order(round int) error {
 	s.round, s.ordered = round, ordered
 	return nil
 }
+
+// gauntletSeeds is a gauntlet's seeds, its first engines that each play
+// every engine after them (at most all but the last); 0 for other formats.
+func gauntletSeeds(t *config.Tournament) int {
+	if t.Format != config.FormatGauntlet || len(t.Engines) < 2 {
+		return 0
+	}
+	return min(max(t.GauntletSeeds, 1), len(t.Engines)-1)
+}

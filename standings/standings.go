@@ -182,7 +182,7 @@ func pairingOrder(snap snapshot.Snapshot, ko *report.Knockout, tally *Tally) [][
 	if ko != nil {
 		keys = knockoutPairings(ko)
 	} else {
-		keys = snapshot.Pairings(snap.Format, snap.Players)
+		keys = snapshot.Pairings(snap.Format, snap.Players, snap.GauntletSeeds)
 	}
 	for _, p := range tally.Pairings() {
 		if k := [2]string{p.First, p.Second}; !slices.Contains(keys, k) {

@@ -25,7 +25,9 @@
 //
 // Where the references leave a case undefined (no games, every game with the
 // same result) this package returns documented finite or infinite values,
-// never NaN: see Estimate.
+// never NaN: see Estimate. The exceptions are FixedSigma and Cutechess, the
+// figures of fastchess's and cutechess-cli's result blocks, which keep the
+// tools' own arithmetic, NaN included, because their text is compared.
 //
 // Ratings for several engines are maximum-likelihood Bradley–Terry
 // (logistic) ratings with draws counted as half points, as Ordo computes

@@ -21,7 +21,7 @@ func eloFromScore(s float64) float64 {
 	case s <= 0:
 		return math.Inf(-1)
 	}
-	return -400 * math.Log10(1/s-1)
+	return logisticElo(s)
 }
 
 // ScoreFromElo returns the expected score per game of a player rd Elo

@@ -35,10 +35,42 @@ type fastchessArgs struct {
 	// origin names the fastchess option behind a flag it was rewritten
 	// into ("-resign-score": "-resign score="), for errors.
 	origin map[string]string
-	// knockout: -tournament knockout (or -format knockout); seeds is
-	// -seeds as given, read with games once the format is known.
-	knockout bool
-	seeds    string
+	// knockout: -tournament knockout (or -format knockout); gauntlet:
+	// -tournament gauntlet (or -format gauntlet); seeds is -seeds as given,
+	// read once the format is known.
+	knockout, gauntlet bool
+	seeds              string
+	// mode: a command line written for fastchess (fastchessMode).
+	mode bool
+}
+
+// defaultRounds gives a fastchess command line of 3 or more engines
+// without -rounds fastchess's default, 2 rounds (types/tournament.hpp:56),
+// each one game pair of every pairing. One of 2 engines keeps selfplay's
+// one pass over the openings.
+func (fc *fastchessArgs) defaultRounds(engines int) {
+	if fc.mode && !fc.knockout && fc.pairs == 0 && engines >= 3 {
+		fc.pairs = 2
+	}
+}
+
+// gauntletSeeds rewrites -seeds of a gauntlet: its first N engines each
+// play every engine after them (fastchess: cli.cpp:560, the pairings of
+// schedule/base_scheduler.hpp:64-74 up to gauntlet/scheduler.hpp:26). A
+// round robin has no seeds: fastchess ignores -seeds there, selfplay says
+// so.
+func (fc *fastchessArgs) gauntletSeeds() error {
+	switch {
+	case fc.seeds == "" || fc.seeds == "1": // the default: the config stays as it was
+		return nil
+	case !fc.gauntlet:
+		return fmt.Errorf("-seeds %s: applies to -tournament gauntlet or knockout", fc.seeds)
+	}
+	if _, err := positive(fc.seeds); err != nil {
+		return fmt.Errorf("-seeds %v", err)
+	}
+	fc.flag("-seeds", "-gauntlet-seeds", fc.seeds)
+	return nil
 }
 
 // knockoutOptions rewrites -seeds and -games, which are a knockout's
@@ -120,8 +152,8 @@ var fastchessUnsupported = map[string]string{
 // translateFastchess rewrites fastchess's options among args; fs is
 // match's flag set, whose flags and their values pass unchanged.
 func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) {
-	var fc fastchessArgs
 	mode := fastchessMode(args)
+	fc := fastchessArgs{mode: mode}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -132,6 +164,9 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		name = strings.TrimPrefix(name, "-")
 		if isFlag && (name == "format" && i+1 < len(args) && args[i+1] == "knockout" || name == "format=knockout") {
 			fc.knockout = true // selfplay's -format knockout: -seeds and -games are its settings
+		}
+		if isFlag && (name == "format" && i+1 < len(args) && args[i+1] == "gauntlet" || name == "format=gauntlet") {
+			fc.gauntlet = true // selfplay's -format gauntlet: -seeds is its gauntlet_seeds
 		}
 		if !isFlag || name == "" || strings.Contains(name, "=") {
 			fc.args = append(fc.args, a)
@@ -160,15 +195,16 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		i += used
 	}
-	// Without -rounds the match keeps selfplay's default, one pass over
-	// the openings, not fastchess's 2 rounds (app/src/types/tournament.hpp).
+	// Without -rounds a match of 2 engines keeps selfplay's default, one
+	// pass over the openings, not fastchess's 2 rounds (types/tournament.hpp:56);
+	// more engines get fastchess's (defaultRounds).
 	if fc.knockout {
 		if err := fc.knockoutOptions(); err != nil {
 			return fc, err
 		}
 	} else {
-		if fc.seeds != "" && fc.seeds != "1" {
-			return fc, usageErrorf("-seeds %s: a gauntlet has one first engine (-seeds applies to -tournament knockout)", fc.seeds)
+		if err := fc.gauntletSeeds(); err != nil {
+			return fc, usageErrorf("%v", err)
 		}
 		if err := fc.finishGames(); err != nil {
 			return fc, usageErrorf("%v", err)
@@ -331,7 +367,7 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		return 1, fc.tournament(value)
 	case "seeds":
 		// cutechess-cli's -seeds: a knockout's seeded players; fastchess's
-		// gauntlet seeds (cli.cpp:560) only as its default, 1.
+		// gauntlet seeds (cli.cpp:560).
 		fc.seeds = value
 		return 1, nil
 	case "variant":
@@ -578,6 +614,7 @@ func (fc *fastchessArgs) tournament(v string) error {
 	switch v {
 	case "gauntlet":
 		fc.flag("-tournament", "-format", "gauntlet")
+		fc.gauntlet = true
 	case "roundrobin":
 		fc.flag("-tournament", "-format", "round-robin")
 	case "knockout": // cutechess-cli's (fastchess has none)

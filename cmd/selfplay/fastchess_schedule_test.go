@@ -48,7 +48,7 @@ func TestFastchessScheduleMatchesFastchess(t *testing.T) {
 // N x pairings x 2 games. It played them as
 //
 //	fastchess -engine cmd=/usr/games/stockfish name=A -engine cmd=/usr/games/stockfish name=B \
-//	  [-engine cmd=/usr/games/stockfish name=C [-engine cmd=/usr/games/stockfish name=D]] \
+//	  [-engine cmd=/usr/games/stockfish name=C [... name=D [... name=E]]] \
 //	  -each proto=uci nodes=1 -maxmoves 1 -concurrency 1 -pgnout file=NAME.pgn ARGS
 //
 // with each case's engines (A, B, C, D) and ARGS below. Its PGN's Round
@@ -62,6 +62,17 @@ func TestFastchessManyEngineScheduleMatchesFastchess(t *testing.T) {
 		{"rr4random", "ABCD", "-openings file=book50.epd format=epd order=random start=3 -srand 7 -rounds 10 -repeat"},
 		{"gauntlet3random", "ABC", "-tournament gauntlet -openings file=book50.epd format=epd order=random start=250 -srand 42 -rounds 20 -repeat"},
 		{"gauntlet4seq", "ABCD", "-tournament gauntlet -openings file=book50.epd format=epd order=sequential -rounds 30 -repeat -reverse"},
+		// -seeds N: each of the first N engines plays every engine after
+		// it, the other seeds included (base_scheduler.hpp:64-74 with
+		// gauntlet/scheduler.hpp:18 and :26: player1 runs up to the seeds,
+		// player2 from player1+1), in that order; cutechess-cli's seeds do
+		// not meet (gauntlettournament.cpp:57). gauntlet4seeds2.pgn is
+		// fastchess's PGN of the first case.
+		{"gauntlet4seeds2", "ABCD", "-tournament gauntlet -seeds 2 -openings file=book50.epd format=epd order=random start=17 -srand 42 -rounds 6 -repeat"},
+		// No -rounds: fastchess's default, 2 rounds (types/tournament.hpp:56).
+		{"rr3norounds", "ABC", "-openings file=book50.epd format=epd order=random start=17 -srand 42 -repeat"},
+		{"gauntlet3norounds", "ABC", "-tournament gauntlet"},
+		{"gauntlet5seeds3", "ABCDE", "-tournament gauntlet -seeds 3 -openings file=book50.epd format=epd order=sequential start=5 -rounds 4 -repeat -reverse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,6 +136,15 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr plain null-r2 -nodes 1 -openings book.epd -order fastchess-random -seed 3 -schedule fastchess -rounds 7"},
 		{"gauntlet rounds", "fhr plain null-r2 -nodes 1 -tournament gauntlet -rounds 5 -games 2",
 			"fhr plain null-r2 -nodes 1 -format gauntlet -openings startpos -schedule fastchess -rounds 5"},
+		// fastchess's -seeds N of a gauntlet (cli.cpp:560), before or
+		// after -tournament, also beside selfplay's -format gauntlet; -seeds
+		// 1 is the default.
+		{"gauntlet seeds", "fhr plain null-r2 null-r3 -nodes 1 -seeds 2 -tournament gauntlet -rounds 5 -repeat",
+			"fhr plain null-r2 null-r3 -nodes 1 -format gauntlet -gauntlet-seeds 2 -openings startpos -schedule fastchess -rounds 5"},
+		{"gauntlet seeds mixed", "fhr plain null-r2 null-r3 -nodes 1 -format gauntlet -seeds 3 -rounds 2",
+			"fhr plain null-r2 null-r3 -nodes 1 -format=gauntlet -gauntlet-seeds=3 -rounds 2"},
+		{"gauntlet seeds 1", "fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 1 -rounds 5 -repeat",
+			"fhr plain null-r2 -nodes 1 -format gauntlet -openings startpos -schedule fastchess -rounds 5"},
 	}
 	for _, tt := range tests {
 		got := printConfig(t, strings.Fields(tt.fastchess)...)
@@ -196,7 +206,10 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -openings file=book.epd order=shuffle", `-openings order=: unknown value "shuffle" (valid: sequential, random, fastchess-random)`},
 		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 3", "-games 3: a knockout encounter is game pairs"},
 		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 4 -rounds 2", "a knockout has no rounds"},
-		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: a gauntlet has one first engine"},
+		// fastchess ignores -seeds outside a gauntlet; selfplay says so.
+		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: applies to -tournament gauntlet or knockout"},
+		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
+		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
 		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},
@@ -318,5 +331,44 @@ func TestFastchessUCIMatch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(".", "selfplay.db")); err != nil {
 		t.Error(err)
+	}
+}
+
+// -print-config of a gauntlet with -seeds 2 and of 3 engines without
+// -rounds is a tournaments.toml that loads back to the same tournament:
+// run with it continues the match in its database and plays the games
+// fastchess would (5 pairings x 2 rounds x 2; 3 pairings x fastchess's
+// default 2 rounds x 2).
+func TestFastchessPrintConfigRoundTrip(t *testing.T) {
+	tests := []struct {
+		name, line, key string
+		games           int
+	}{
+		{"gauntlet seeds", "fhr name=A plain name=B fhr name=C plain name=D -tournament gauntlet -seeds 2 " +
+			"-openings file=book.epd format=epd order=random -srand 3 -rounds 2 -repeat", "gauntlet_seeds = 2", 20},
+		{"no rounds", "fhr plain null-r2 -repeat", "rounds = 2", 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			writeBook(t)
+			args := append([]string{"match"}, strings.Fields(tt.line+" -each nodes=1 -maxmoves 1 -concurrency 1 -db m.db")...)
+			code, stdout, stderr := run(t, append(args, "-pairs", "2")...)
+			if code != exitOK {
+				t.Fatalf("match: exit %d\n%s%s", code, stdout, stderr)
+			}
+			name := matchName(t, stdout)
+			code, text, stderr := run(t, append(args, "-print-config")...)
+			if code != exitOK || !strings.Contains(text, `name = "`+name+`"`) || !strings.Contains(text, "\n"+tt.key+"\n") {
+				t.Fatalf("-print-config: exit %d, want %s and %q\n%s%s", code, name, tt.key, text, stderr)
+			}
+			cfg := writeFile(t, dir, "printed.toml", text)
+			code, stdout, stderr = run(t, "run", "-config", cfg)
+			want := fmt.Sprintf("resuming, 4 of %d games stored", tt.games)
+			if code != exitOK || !strings.Contains(stdout, want) || strings.Count(stdout, "Finished game ") != tt.games-4 {
+				t.Errorf("run of the printed config: exit %d, want %q and %d more games\n%s%s", code, want, tt.games-4, stdout, stderr)
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -49,6 +48,7 @@ func matchFlags() []matchFlag {
 		{"noswap", "noswap", &boolSetting{settingText{"false"}}, "true: the first engine of a pairing is White in every game"},
 		{"reverse", "reverse", &boolSetting{settingText{"false"}}, "true: the second engine is White where the first would be"},
 		{"schedule", "schedule", textDefault(config.ScheduleSelfplay), "selfplay (each round a pass over the openings, every pairing every opening) or fastchess (each round one game pair per pairing, each pair the next opening of the first -rounds; a fastchess command line of 3 or more engines sets it)"},
+		{"gauntlet-seeds", "gauntlet_seeds", intDefault(1), "-format gauntlet: the first N engines each play every engine after them, one another too (fastchess's -seeds)"},
 		{"knockout-games", "knockout.games", intDefault(config.DefaultKnockoutGames), "-format knockout: games of an encounter before tie-break pairs (even; cutechess-cli's -games)"},
 		{"seeds", "knockout.seeds", intDefault(0), "-format knockout: the first N engines are seeded in their order, the others drawn from -seed"},
 		{"seed", "seed", intDefault(config.DefaultSeed), "seed of the random opening order and the node jitter"},
@@ -157,6 +157,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	for i, words := range m.Engines {
 		m.Engines[i] = append(words, fc.eachWords(words)...)
 	}
+	fc.defaultRounds(len(m.Engines))
 	for _, n := range fc.notes {
 		fmt.Fprintf(e.stderr, "selfplay match: note: %s\n", n)
 	}
@@ -197,11 +198,6 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	for _, n := range traffic.notes {
 		fmt.Fprintln(e.stderr, "selfplay match: note:", n)
 	}
-	if traffic.truncate {
-		if err := os.WriteFile(traffic.file, nil, 0o644); err != nil {
-			return inputErrorf("-log append=false: %w", err)
-		}
-	}
 	t := cfg.Tournaments[0]
 	if opts.Affinity, err = affinitySets(*affinity, t.Concurrency); err != nil {
 		return err
@@ -210,7 +206,11 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 		opts.Restart = []string{t.Name}
 	}
 	banner := fmt.Sprintf("match: tournament %s in %s (the same command resumes it)", t.Name, cfg.Database)
-	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, *checkMatePVs)
+	debug := debugFlags{checkMatePVs: *checkMatePVs}
+	if traffic.truncate {
+		debug.emptyLog = t.Log // traffic.file as the config resolved it
+	}
+	return play(ctx, e, "match", cfg, opts, "", *serveAddr, banner, debug)
 }
 
 // parseMatch is config.ParseMatchContext with its errors as match's.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -83,7 +84,7 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 	if *dbPath != "" && share.Sharded() {
 		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
 	}
-	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "", *checkMatePVs)
+	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "", debugFlags{checkMatePVs: *checkMatePVs})
 }
 
 // setOutput sets where and how a run reports: progress on standard
@@ -144,10 +145,19 @@ func (b blockFlags) set(opts *runner.Options) error {
 	return nil
 }
 
+// debugFlags are the engine debugging flags of run and match.
+type debugFlags struct {
+	checkMatePVs bool // -check-mate-pvs
+	// emptyLog is match's -log file= append=false: the traffic log
+	// emptied only as the run starts, once everything before it has
+	// succeeded, so that a bad command leaves the old log as it was.
+	emptyLog string
+}
+
 // play runs the config's tournaments into its database (run, match);
 // shardHint is added to a shard mismatch's message. With serveAddr, the
 // database's web site is served there while it plays.
-func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string, checkMatePVs bool) (err error) {
+func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.Options, shardHint, serveAddr, banner string, debug debugFlags) (err error) {
 	// External engines' stderr goes to engine-logs/NAME.log beside the database.
 	logDir := filepath.Join(filepath.Dir(cfg.Database), "engine-logs")
 	if err := runner.CheckNames(cfg, opts); err != nil {
@@ -159,7 +169,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	}
 	defer traffic.close(e.stderr)
 	var pvWarnings io.Writer
-	if checkMatePVs {
+	if debug.checkMatePVs {
 		pvWarnings = e.stderr
 	}
 	opts.NewEngine = traffic.newEngine(logDir, pvWarnings)
@@ -193,6 +203,12 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 			return fmt.Errorf("-serve: %w", err)
 		}
 		defer stop()
+	}
+	if debug.emptyLog != "" {
+		// Nothing is in the log yet: its engines start in runner.Run.
+		if err := os.Truncate(debug.emptyLog, 0); err != nil {
+			return inputErrorf("-log append=false: %w", err)
+		}
 	}
 	if banner != "" {
 		// Only now: a database that cannot be opened must not be announced.

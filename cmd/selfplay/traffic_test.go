@@ -180,3 +180,37 @@ func TestTrafficLogKeepsTheTournament(t *testing.T) {
 		t.Errorf("-log changes the tournament: %s, %s", a, b)
 	}
 }
+
+// TestTrafficLogAppendFalseOnlyWhenTheRunStarts: -log append=false empties
+// the log as the run starts (fastchess truncates it once its options are
+// read, tournament_manager.cpp:38), never for a command that fails before:
+// the old log stays as it was.
+func TestTrafficLogAppendFalseOnlyWhenTheRunStarts(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const old = "the log of an earlier run\n"
+	if err := os.WriteFile("uci.log", []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"match", "fhr", "plain", "-nodes", "100", "-openings", "two-ply", "-pairs", "1", "-move", "2", "-policy", "draw",
+		"-log", "file=uci.log", "engine=true", "append=false"}
+	for _, bad := range [][]string{
+		{"-nodes", "x"},                   // a bad flag value
+		{"-db", "no-such-dir/x.db"},       // a database that cannot be opened
+		{"-serve", "no-such-host.:-1"},    // an address that cannot be bound
+		{"-affinity", "no-such-cpu-list"}, // refused after the config is read
+	} {
+		code, _, stderr := run(t, append(slices.Clone(base), bad...)...)
+		if code == exitOK {
+			t.Fatalf("%q: exit 0, want an error", bad)
+		}
+		if b, err := os.ReadFile("uci.log"); err != nil || string(b) != old {
+			t.Errorf("%q (exit %d, %s): the log is %q (%v), want the old one", bad, code, strings.TrimSpace(stderr), b, err)
+		}
+	}
+	if code, stdout, stderr := run(t, append(base, "-db", "m.db")...); code != exitOK {
+		t.Fatalf("match: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, err := os.ReadFile("uci.log"); err != nil || strings.Contains(string(b), old) {
+		t.Errorf("after the run the log is %q (%v): not emptied", b, err)
+	}
+}

@@ -48,15 +48,18 @@ type Snapshot struct {
 	Event        string            `json:"event,omitempty"` // the PGN's Event tag; "": the name
 	Format       string            `json:"format"`
 	// GamesPerOpening is 1 only (2, the default, is left out).
-	GamesPerOpening int       `json:"games_per_opening,omitempty"`
-	Knockout        *Knockout `json:"knockout,omitempty"` // format knockout only
-	Limits          Limits    `json:"limits"`
-	Name            string    `json:"name"`
-	NoSwap          bool      `json:"noswap,omitempty"`
-	Openings        Openings  `json:"openings"`
-	Players         []string  `json:"players"` // the tournament's engine names, in order
-	Reverse         bool      `json:"reverse,omitempty"`
-	Rounds          int       `json:"rounds"`
+	GamesPerOpening int `json:"games_per_opening,omitempty"`
+	// GauntletSeeds is a gauntlet's seeds over 1 only (1, the default, is
+	// left out): see Pairings.
+	GauntletSeeds int       `json:"gauntlet_seeds,omitempty"`
+	Knockout      *Knockout `json:"knockout,omitempty"` // format knockout only
+	Limits        Limits    `json:"limits"`
+	Name          string    `json:"name"`
+	NoSwap        bool      `json:"noswap,omitempty"`
+	Openings      Openings  `json:"openings"`
+	Players       []string  `json:"players"` // the tournament's engine names, in order
+	Reverse       bool      `json:"reverse,omitempty"`
+	Rounds        int       `json:"rounds"`
 	// Schedule is "fastchess" for fastchess's gauntlet and round robin
 	// schedule; "" (left out): selfplay's.
 	Schedule string      `json:"schedule,omitempty"`
@@ -283,17 +286,23 @@ func (s Snapshot) MatchSPRT() (*stats.SPRT, error) {
 }
 
 // Pairings lists the pairings of a tournament of the format with the
-// players, in schedule order: a match's one pairing, the gauntlet's first
-// player against each other in order, or a round robin's every pair
-// (i, j) with i < j in order.
-func Pairings(format string, players []string) [][2]string {
+// players, in schedule order: a match's one pairing, a gauntlet's first
+// seeds players (at least 1) each against every player after it in order,
+// or a round robin's every pair (i, j) with i < j in order.
+func Pairings(format string, players []string, seeds int) [][2]string {
 	var out [][2]string
 	switch {
 	case format == FormatMatch && len(players) == 2:
 		out = append(out, [2]string{players[0], players[1]})
 	case format == FormatGauntlet && len(players) > 1:
-		for _, o := range players[1:] {
-			out = append(out, [2]string{players[0], o})
+		// fastchess's gauntlet (schedule/base_scheduler.hpp:64-74 with
+		// gauntlet/scheduler.hpp:26): each seed against every player after
+		// it, the other seeds included. cutechess-cli's has its seeds play
+		// the others only (gauntlettournament.cpp:57).
+		for i := range min(max(seeds, 1), len(players)-1) {
+			for _, o := range players[i+1:] {
+				out = append(out, [2]string{players[i], o})
+			}
 		}
 	default:
 		for i := range players {

@@ -45,14 +45,17 @@ func TestPairings(t *testing.T) {
 	tests := []struct {
 		format  string
 		players []string
+		seeds   int
 		want    [][2]string
 	}{
-		{FormatMatch, []string{"a", "b"}, [][2]string{{"a", "b"}}},
-		{FormatGauntlet, abc, [][2]string{{"a", "b"}, {"a", "c"}}},
-		{FormatRoundRobin, abc, [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}},
+		{FormatMatch, []string{"a", "b"}, 0, [][2]string{{"a", "b"}}},
+		{FormatGauntlet, abc, 0, [][2]string{{"a", "b"}, {"a", "c"}}},
+		{FormatGauntlet, abc, 2, [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}},
+		{FormatGauntlet, abc, 5, [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}}, // at most n-1 seeds, as fastchess's
+		{FormatRoundRobin, abc, 0, [][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}},
 	}
 	for _, tc := range tests {
-		if got := Pairings(tc.format, tc.players); !reflect.DeepEqual(got, tc.want) {
+		if got := Pairings(tc.format, tc.players, tc.seeds); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Pairings(%s, %v) = %v, want %v", tc.format, tc.players, got, tc.want)
 		}
 	}
