@@ -269,3 +269,16 @@ func checkUCIOptionName(name string) error {
 	}
 	return nil
 }
+
+// VariantSpec is the in-process engine as a variant spec for
+// `selfplay uci -variant` (search.ParseVariant): its preset and the
+// switches given, in search.SwitchNames's order.
+func (e Engine) VariantSpec() string {
+	spec := e.Preset
+	for _, sw := range search.SwitchNames() {
+		if v, ok := e.Switches[sw]; ok {
+			spec += ":" + sw + "=" + v
+		}
+	}
+	return spec
+}

@@ -42,6 +42,8 @@ func dump(t *testing.T, path string) map[string][]string {
 			ORDER BY 1, 2, 3, 4`,
 		"pgns": `SELECT t.name, g.pair_index, g.game_index, p.pgn FROM pgns p JOIN games g ON g.id = p.game_id
 			JOIN tournaments t ON t.id = g.tournament_id ORDER BY 1, 2, 3`,
+		"engine_ids": `SELECT t.name, g.pair_index, g.game_index, e.white_name, e.white_author, e.black_name, e.black_author
+			FROM engine_ids e JOIN games g ON g.id = e.game_id JOIN tournaments t ON t.id = g.tournament_id ORDER BY 1, 2, 3`,
 		"suite_runs": `SELECT suite, limit_kind, settings, created_at FROM suite_runs ORDER BY 1, 2, 3, 4`,
 		"suite_rows": `SELECT r.created_at, s.variant, s.limit_value, s.positions, s.solved, s.nodes, s.main_nodes,
 			s.q_nodes, quote(s.time_ms) FROM suite_rows s JOIN suite_runs r ON r.id = s.run_id ORDER BY 1, 2, 3`,
@@ -93,12 +95,24 @@ func containsString(s []string, x string) bool {
 	return false
 }
 
-// synthetic writes a database of games with moves and PGN, plus a suite
-// run.
+// synthetic writes a database of games with moves and PGN, the engines'
+// identities of most games (every fifth has none, as a game whose engines
+// said nothing), plus a suite run.
 func synthetic(t testing.TB, path string, games int, seed uint64) {
 	t.Helper()
 	ctx := context.Background()
 	if err := storetest.Generate(ctx, path, storetest.Options{Games: games, Plies: 20, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO engine_ids (game_id, white_name, white_author, black_name, black_author)
+		SELECT id, 'Engine ' || white, 'the authors of ' || white || ' ' || id, 'Engine ' || black, ''
+		FROM games WHERE id % 5 != 0`)
+	db.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
 	s, err := store.OpenWriter(ctx, path, "test")
@@ -441,29 +455,49 @@ func TestMergeIntoShardRefused(t *testing.T) {
 	checkRefusal(t, err, []string{"the output holds shard 0 of 2", "new database"})
 }
 
-// An input of schema 7, before the moves' fastchess fields (a shard played
-// by an older selfplay), merges like a current one, beside a current one:
-// its moves get the fields' defaults.
+// An input of an older schema (a shard played by an older selfplay)
+// merges like a current one, beside a current one: schema 7, before the
+// moves' fastchess fields (its moves get their defaults), and schema 8,
+// before the engines' identities (its games get none, the current
+// shard's keep theirs).
 func TestMergeOlderSchema(t *testing.T) {
-	dir := t.TempDir()
-	whole := filepath.Join(dir, "whole.db")
-	synthetic(t, whole, 40, 1)
-	shards := shardsOf(t, whole, 2)
-	exec(t, shards[0], "ALTER TABLE moves DROP COLUMN hashfull", "ALTER TABLE moves DROP COLUMN tbhits",
-		"ALTER TABLE moves DROP COLUMN pv", "ALTER TABLE moves DROP COLUMN timeleft_ms",
-		"ALTER TABLE moves DROP COLUMN latency_ms", "PRAGMA user_version = 7")
-	out := filepath.Join(dir, "out.db")
-	if err := merge(t, out, shards...); err != nil {
-		t.Fatalf("merging a schema 7 shard with a current one: %v", err)
-	}
-	want, got := dump(t, whole), dump(t, out)
-	for _, k := range []string{"games", "moves", "pgns"} {
-		if !reflect.DeepEqual(want[k], got[k]) {
-			t.Errorf("table %s differs from the whole database's: %d rows, want %d", k, len(got[k]), len(want[k]))
-		}
-	}
-	exec(t, shards[1], "PRAGMA user_version = 99")
-	if err := merge(t, filepath.Join(dir, "out2.db"), shards[1]); err == nil {
-		t.Error("an input of a newer schema merged")
+	noIDs := "DROP TABLE engine_ids"
+	for _, tc := range []struct {
+		version int
+		stmts   []string
+	}{
+		{7, []string{noIDs, "ALTER TABLE moves DROP COLUMN hashfull", "ALTER TABLE moves DROP COLUMN tbhits",
+			"ALTER TABLE moves DROP COLUMN pv", "ALTER TABLE moves DROP COLUMN timeleft_ms",
+			"ALTER TABLE moves DROP COLUMN latency_ms", "PRAGMA user_version = 7"}},
+		{8, []string{noIDs, "PRAGMA user_version = 8"}},
+	} {
+		t.Run(fmt.Sprintf("schema %d", tc.version), func(t *testing.T) {
+			dir := t.TempDir()
+			whole := filepath.Join(dir, "whole.db")
+			synthetic(t, whole, 40, 1)
+			shards := shardsOf(t, whole, 2)
+			newer := dump(t, shards[1])["engine_ids"]
+			if len(newer) == 0 {
+				t.Fatal("the current shard has no engine identities to copy")
+			}
+			exec(t, shards[0], tc.stmts...)
+			out := filepath.Join(dir, "out.db")
+			if err := merge(t, out, shards...); err != nil {
+				t.Fatalf("merging a schema %d shard with a current one: %v", tc.version, err)
+			}
+			want, got := dump(t, whole), dump(t, out)
+			for _, k := range []string{"games", "moves", "pgns"} {
+				if !reflect.DeepEqual(want[k], got[k]) {
+					t.Errorf("table %s differs from the whole database's: %d rows, want %d", k, len(got[k]), len(want[k]))
+				}
+			}
+			if !reflect.DeepEqual(got["engine_ids"], newer) {
+				t.Errorf("engine identities: got %d rows, want the current shard's %d", len(got["engine_ids"]), len(newer))
+			}
+			exec(t, shards[1], "PRAGMA user_version = 99")
+			if err := merge(t, filepath.Join(dir, "out2.db"), shards[1]); err == nil {
+				t.Error("an input of a newer schema merged")
+			}
+		})
 	}
 }

@@ -293,6 +293,18 @@ func TestUCIVariantPlaysLikeInProcess(t *testing.T) {
 	if pa, pb := timeless(exportAll(t, a)), timeless(exportAll(t, b)); pa != pb {
 		t.Fatal("the games differ when fhr plays through UCI")
 	}
+	// The identity stored for the in-process fhr is the one `selfplay uci
+	// -variant fhr` gives at its handshake (fastchess's EngineWhiteName ...).
+	ga, erra := a.Games(context.Background(), store.GameFilter{WithMoves: true})
+	gb, errb := b.Games(context.Background(), store.GameFilter{WithMoves: true})
+	if erra != nil || errb != nil || len(ga) != len(gb) || len(ga) == 0 {
+		t.Fatalf("games: %d (%v), %d (%v)", len(ga), erra, len(gb), errb)
+	}
+	for i := range ga {
+		if ga[i].Identity != gb[i].Identity || ga[i].Identity[ga[i].Index].Name != "selfplay fhr" {
+			t.Errorf("game %d: identities %+v in-process, %+v through UCI", i+1, ga[i].Identity, gb[i].Identity)
+		}
+	}
 	if n := processesRunning(uciVariant); n != 0 {
 		t.Errorf("%d selfplay uci processes left running", n)
 	}

@@ -16,10 +16,11 @@ import (
 // the text fastchess 1.8.2 writes for a game (app/src/game/pgn/
 // pgn_builder.cpp and pgn_gen.hpp), so that scripts that read fastchess's
 // files read ours. Left out: the ECO and Opening tags (fastchess's
-// embedded opening table, pgn_builder.cpp:79-84) and the engines' id name
-// and author (EngineWhiteName ..., pgn_builder.cpp:36-49), which selfplay
-// does not store; fastchess leaves out a tag with an empty value too
-// (pgn_gen.hpp:30-33).
+// embedded opening table, pgn_builder.cpp:79-84). The engines' id name and
+// author (EngineWhiteName ..., pgn_builder.cpp:36-49) are those stored with
+// the game (record.Game.Identity), so that a resume writes them as the run
+// that played it did; fastchess leaves out a tag with an empty value
+// (pgn_gen.hpp:30-33), and so these for an engine that said nothing.
 
 // fastchessDefaultEvent and fastchessDefaultSite are the Event and Site
 // tags fastchess writes without -event and -site.
@@ -149,6 +150,10 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) string {
 	tag("White", g.White)
 	tag("Black", g.Black)
 	tag("Result", g.Result.String())
+	tag("EngineWhiteName", g.Identity[0].Name) // pgn_builder.cpp:36-49
+	tag("EngineWhiteAuthor", g.Identity[0].Author)
+	tag("EngineBlackName", g.Identity[1].Name)
+	tag("EngineBlackAuthor", g.Identity[1].Author)
 	if strings.Join(strings.Fields(g.StartFEN), " ") != openings.StandardStartFEN {
 		tag("SetUp", "1")
 		tag("FEN", g.StartFEN)

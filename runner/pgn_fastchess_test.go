@@ -14,7 +14,8 @@ import (
 // app/src/game/pgn/pgn_builder.cpp and pgn_gen.hpp), game by game: the tag
 // order of pgn_builder.cpp:28-77 (SetUp/FEN only off the initial
 // position, :51-54; TimeControl, or White/BlackTimeControl when the sides'
-// differ, :71-76), convertMatchTermination's words (:211-230), the
+// differ, :71-76; the engines' id name and author after Result, each only
+// when not empty, :36-49), convertMatchTermination's words (:211-230), the
 // numbering of pgn_gen.hpp:94-117 ("1... a6" only for a first move by
 // Black), the comments of pgn_builder.cpp:162-196 ("book"; the reason in
 // the last move's) and the result after the moves (pgn_gen.hpp:122-123).
@@ -58,7 +59,8 @@ Qh4# {+M1/1 1.234s, Black mates} 0-1
 		name: "Black first, adjudication, odds, fields",
 		g: record.Game{White: "w", Black: "x", Result: "1/2-1/2", Termination: record.Adjudication, Reason: "Draw by adjudication",
 			StartFEN: "4k3/8/8/8/8/8/8/4K3 b - - 0 41", Started: start, Finished: start,
-			Moves: []record.Move{{UCI: "e8d8", SAN: "Kd8", Depth: 3, Nodes: 12, Time: 2 * time.Millisecond}}},
+			Moves:    []record.Move{{UCI: "e8d8", SAN: "Kd8", Depth: 3, Nodes: 12, Time: 2 * time.Millisecond}},
+			Identity: [2]record.EngineID{{Name: "W 1.0", Author: "W's authors"}, {Name: "X 2"}}},
 		fg: fastchessGame{event: "ev", site: "here", round: 1, tc: [2]string{"-", "0.1/move"}, fields: config.PGNFields{Nodes: true}},
 		want: `[Event "ev"]
 [Site "here"]
@@ -67,6 +69,9 @@ Qh4# {+M1/1 1.234s, Black mates} 0-1
 [White "w"]
 [Black "x"]
 [Result "1/2-1/2"]
+[EngineWhiteName "W 1.0"]
+[EngineWhiteAuthor "W's authors"]
+[EngineBlackName "X 2"]
 [SetUp "1"]
 [FEN "4k3/8/8/8/8/8/8/4K3 b - - 0 41"]
 [GameDuration "00:00:00"]

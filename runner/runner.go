@@ -22,6 +22,7 @@ import (
 	"selfplay/config/snapshot"
 	"selfplay/engines"
 	"selfplay/engines/local"
+	"selfplay/engines/uciserver"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/store"
@@ -732,6 +733,7 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 		gctx := engines.WithGame(ctx, engines.Game{Tournament: t.Name, Number: gameNumber(j.pair, j.index)})
 		g, gerr := playGame(gctx, t, j, white, black, referee)
 		if gerr == nil {
+			g.Identity = [2]record.EngineID{r.identity(j.white, white), r.identity(j.black, black)}
 			var h pgnHeader
 			if h, gerr = pgnHeaderFor(t, j.white, j.black, j.opening); gerr == nil {
 				g.PGN = writePGN(g, h)
@@ -751,6 +753,28 @@ func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- w
 			return
 		}
 	}
+}
+
+// identity is what the engine of config entry name that played a game
+// says of itself: an external engine's process, what it said at its
+// handshake (fastchess records the process that played the game); an
+// in-process variant, what `selfplay uci -variant` would say, the engine
+// that fastchess would run in its place; nothing for an engine that did
+// not start.
+func (r *run) identity(name string, e engines.Engine) record.EngineID {
+	ce, ok := r.cfg.Engine(name)
+	if !ok {
+		return record.EngineID{}
+	}
+	if !ce.External() {
+		n, a := uciserver.Identity(ce.VariantSpec())
+		return record.EngineID{Name: n, Author: a}
+	}
+	if id, ok := e.(interface{ Identity() (name, author string) }); ok {
+		n, a := id.Identity()
+		return record.EngineID{Name: n, Author: a}
+	}
+	return record.EngineID{}
 }
 
 // pause waits d after a game, as fastchess's -wait does after each game

@@ -161,12 +161,18 @@ const (
 // "m."); a database older than the fastchess fields (old) has none, and
 // they read as their defaults, as its migration would give them.
 func moveSelect(alias string, old bool) string {
-	prefixed := func(cols string) string {
-		return alias + strings.ReplaceAll(cols, ", ", ", "+alias)
-	}
 	fields := "0, 0, '', 0, 0"
 	if !old {
-		fields = prefixed(moveFieldColumns)
+		fields = prefixed(alias, moveFieldColumns)
 	}
-	return prefixed(moveBaseColumns) + ", " + fields
+	return prefixed(alias, moveBaseColumns) + ", " + fields
 }
+
+// prefixed is a list of columns (joined by ", ") with alias before each.
+func prefixed(alias, cols string) string {
+	return alias + strings.ReplaceAll(cols, ", ", ", "+alias)
+}
+
+// engineIDColumns are the engine_ids table's columns after game_id, in the
+// order of record.Game.Identity's fields.
+const engineIDColumns = "white_name, white_author, black_name, black_author"

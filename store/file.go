@@ -415,7 +415,7 @@ func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
 	case err != nil:
 	case v == 0:
 		err = fmt.Errorf("%w (an empty SQLite database)", errForeign)
-	case v < oldestReadable():
+	case v < oldestReadable:
 		err = fmt.Errorf("schema version %d is older than this selfplay's (%d): `selfplay run -db %s` upgrades it "+
 			"(report and export never write)", v, schemaVersion(), path)
 	}
@@ -423,7 +423,7 @@ func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Reader{db: db, q: db, path: path, oldMoves: v < moveFieldsVersion}, nil
+	return &Reader{db: db, q: db, path: path, lacks: lacking(v)}, nil
 }
 
 // Close closes the database.
@@ -442,49 +442,48 @@ func Files(path string) []string {
 // attachReadOnly attaches the database at path read-only as "src" to conn. Like
 // OpenReader, it falls back to an immutable open when SQLite cannot set up
 // WAL sharing (a read-only directory) and no write-ahead log is pending.
-// oldMoves tells that its schema is older than the moves' fastchess fields
-// (as Reader.oldMoves).
-func attachReadOnly(ctx context.Context, conn *sql.Conn, path string) (oldMoves bool, err error) {
+// lacks is what its schema, if older than this selfplay's, does not have
+// (as Reader.lacks).
+func attachReadOnly(ctx context.Context, conn *sql.Conn, path string) (lacks olderSchema, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return false, err
+		return lacks, err
 	}
 	if _, err := os.Stat(abs); err != nil {
-		return false, err
+		return lacks, err
 	}
 	q := url.Values{}
 	q.Set("mode", "ro")
 	_, err = conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q))
 	if err == nil {
-		oldMoves, err = checkAttached(ctx, conn)
+		lacks, err = checkAttached(ctx, conn)
 	}
 	if err != nil && cannotShareWAL(err) && !hasWAL(abs) {
 		conn.ExecContext(ctx, "DETACH DATABASE src")
 		q.Set("immutable", "1")
 		if _, err2 := conn.ExecContext(ctx, "ATTACH DATABASE ? AS src", dsn(abs, q)); err2 == nil {
-			if oldMoves, err = checkAttached(ctx, conn); err == nil {
-				return oldMoves, nil
+			if lacks, err = checkAttached(ctx, conn); err == nil {
+				return lacks, nil
 			}
 		}
 	}
 	if err != nil {
 		conn.ExecContext(ctx, "DETACH DATABASE src")
-		return false, sqliteError(abs, err)
+		return lacks, sqliteError(abs, err)
 	}
-	return oldMoves, nil
+	return lacks, nil
 }
 
 // checkAttached checks that src has a schema a reader opens, the current
-// one or the one before the moves' fastchess fields (it was checked by
-// OpenReader; this guards against a file replaced meanwhile), and tells
-// which.
-func checkAttached(ctx context.Context, conn *sql.Conn) (oldMoves bool, err error) {
+// one or an older readable one (it was checked by OpenReader; this guards
+// against a file replaced meanwhile), and tells what it lacks.
+func checkAttached(ctx context.Context, conn *sql.Conn) (olderSchema, error) {
 	var v int
 	if err := conn.QueryRowContext(ctx, "PRAGMA src.user_version").Scan(&v); err != nil {
-		return false, err
+		return olderSchema{}, err
 	}
-	if v < oldestReadable() || v > schemaVersion() {
-		return false, fmt.Errorf("schema version %d, not %d", v, schemaVersion())
+	if v < oldestReadable || v > schemaVersion() {
+		return olderSchema{}, fmt.Errorf("schema version %d, not %d", v, schemaVersion())
 	}
-	return v < moveFieldsVersion, nil
+	return lacking(v), nil
 }

@@ -52,6 +52,12 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO pgns (game_id, pgn) VALUES (?, ?)`, id, g.PGN); err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
+	if w, b := g.Identity[0], g.Identity[1]; w != (record.EngineID{}) || b != (record.EngineID{}) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO engine_ids (game_id, `+engineIDColumns+`) VALUES (?, ?, ?, ?, ?)`,
+			id, w.Name, w.Author, b.Name, b.Author); err != nil {
+			return fmt.Errorf("saving game %s: %w", round, err)
+		}
+	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
@@ -82,7 +88,7 @@ type GameFilter struct {
 	Result       string // 1-0, 0-1 or 1/2-1/2
 	Termination  string
 	Opening      string // opening id
-	WithMoves    bool   // Games: with the moves
+	WithMoves    bool   // Games: with the moves and the engines' identities
 }
 
 // where is the filter's WHERE clause (empty for none) with its arguments.
@@ -140,6 +146,9 @@ func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error)
 			if out[i].Moves, err = r.moves(ctx, out[i].ID); err != nil {
 				return nil, err
 			}
+			if out[i].Identity, err = r.identity(ctx, out[i].ID); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
@@ -163,7 +172,25 @@ func (r *Reader) GameByID(ctx context.Context, id int64) (record.Game, error) {
 	if g.Moves, err = r.moves(ctx, id); err != nil {
 		return g, fmt.Errorf("reading game %d: %w", id, err)
 	}
+	if g.Identity, err = r.identity(ctx, id); err != nil {
+		return g, fmt.Errorf("reading game %d: %w", id, err)
+	}
 	return g, nil
+}
+
+// identity reads a game's engine identities; none for a game stored
+// without (no row) or a database older than them.
+func (r *Reader) identity(ctx context.Context, gameID int64) ([2]record.EngineID, error) {
+	var ids [2]record.EngineID
+	if r.lacks.engineIDs {
+		return ids, nil
+	}
+	err := r.q.QueryRowContext(ctx, `SELECT `+engineIDColumns+` FROM engine_ids WHERE game_id = ?`, gameID).
+		Scan(&ids[0].Name, &ids[0].Author, &ids[1].Name, &ids[1].Author)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return ids, fmt.Errorf("reading engine identities: %w", err)
+	}
+	return ids, nil
 }
 
 // WritePGN writes the stored PGN of the selected games, in tournament and
@@ -343,7 +370,7 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 }
 
 func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+moveSelect("", r.oldMoves)+` FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+moveSelect("", r.lacks.moveFields)+` FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)
 	}

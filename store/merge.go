@@ -232,7 +232,7 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 		return res, err
 	}
 	defer conn.Close()
-	oldMoves, err := attachReadOnly(ctx, conn, path)
+	lacks, err := attachReadOnly(ctx, conn, path)
 	if err != nil {
 		return res, err
 	}
@@ -260,7 +260,7 @@ func (s *Store) merge(ctx context.Context, path string, plan MergePlan) (res Mer
 	}
 	out := &Reader{db: s.db, q: tx, path: s.path}
 	for _, st := range srcTs {
-		mt, err := mergeTournament(ctx, tx, out, st, plan, oldMoves)
+		mt, err := mergeTournament(ctx, tx, out, st, plan, lacks)
 		if err != nil {
 			return res, fmt.Errorf("tournament %s: %w", st.Name, err)
 		}
@@ -294,7 +294,7 @@ func decided(state string) bool {
 }
 
 // mergeTournament copies the planned games of the attached tournament st.
-func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan, oldMoves bool) (mergedTournament, error) {
+func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tournament, plan MergePlan, lacks olderSchema) (mergedTournament, error) {
 	mt := mergedTournament{Name: st.Name}
 	changed := false // the output's tournament row must be updated
 	ot, err := out.TournamentByName(ctx, st.Name)
@@ -333,7 +333,7 @@ func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tou
 		ot.SPRTState, ot.SPRTLLR, changed = st.SPRTState, st.SPRTLLR, true
 	}
 	if keys := plan.Games[st.Name]; len(keys) > 0 {
-		if err := copyGames(ctx, tx, st.ID, ot.ID, keys, oldMoves); err != nil {
+		if err := copyGames(ctx, tx, st.ID, ot.ID, keys, lacks); err != nil {
 			return mt, err
 		}
 		mt.Added, changed = len(keys), true
@@ -369,7 +369,7 @@ func mergeTournament(ctx context.Context, tx *sql.Tx, out *Reader, st record.Tou
 // tournament srcID, with their PGN and moves, into tournament outID of
 // the output, where they get new ids: one statement per table, the keys
 // in a temporary table.
-func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameKey, oldMoves bool) error {
+func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameKey, lacks olderSchema) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM temp.merge_keys`); err != nil {
 		return err
 	}
@@ -403,11 +403,19 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 		return fmt.Errorf("copying PGN: %w", err)
 	}
 	// An input of the schema before the moves' fastchess fields (a shard
-	// played by an older selfplay, oldMoves) has none.
+	// played by an older selfplay) has none.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
-		SELECT o.id, `+moveSelect("m.", oldMoves)+` `+both+`
+		SELECT o.id, `+moveSelect("m.", lacks.moveFields)+` `+both+`
 		JOIN src.moves m ON m.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying moves: %w", err)
+	}
+	if lacks.engineIDs {
+		return nil // an input of the schema before them has no identities
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO engine_ids (game_id, `+engineIDColumns+`)
+		SELECT o.id, `+prefixed("e.", engineIDColumns)+` `+both+`
+		JOIN src.engine_ids e ON e.game_id = g.id`, outID, srcID); err != nil {
+		return fmt.Errorf("copying engine identities: %w", err)
 	}
 	return nil
 }

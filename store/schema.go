@@ -255,23 +255,44 @@ var migrations = []migration{
 	ALTER TABLE moves ADD COLUMN pv TEXT NOT NULL DEFAULT '';  -- UCI, space separated
 	ALTER TABLE moves ADD COLUMN timeleft_ms REAL NOT NULL DEFAULT 0;  -- the mover's clock after the move (0: no clock)
 	ALTER TABLE moves ADD COLUMN latency_ms REAL NOT NULL DEFAULT 0;  -- the move's time less the engine's last reported time`},
+	// The engines' identities as each game's players named themselves
+	// (UCI id name and id author: fastchess's EngineWhiteName ... tags),
+	// so that a resumed run writes the live file's games from the database
+	// as the uninterrupted run wrote them. Per game, as fastchess records
+	// the process that played it: a tournament resumed with a new binary
+	// keeps each game's own. A table of its own keeps the games rows that
+	// reports read small; a game whose engines said nothing has no row, and
+	// games stored before have none.
+	{sql: `CREATE TABLE engine_ids (
+		game_id      INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+		white_name   TEXT NOT NULL,
+		white_author TEXT NOT NULL,
+		black_name   TEXT NOT NULL,
+		black_author TEXT NOT NULL
+	);`},
 }
 
 // moveFieldsVersion is the schema that added the moves' hashfull, tbhits,
-// pv, timeleft_ms and latency_ms. A reader opens the schema before it too
-// (read-only, it cannot migrate): its moves read with those zero, which
-// is what a migration would give them, so a report or an export of an
-// older database is what it was.
-const moveFieldsVersion = 8
+// pv, timeleft_ms and latency_ms, engineIDsVersion the one that added the
+// games' engine identities (engine_ids). A reader opens the schemas before
+// them too (read-only, it cannot migrate): their moves read with those
+// fields zero and their games without identities, which is what a
+// migration would give them, so a report or an export of an older
+// database is what it was.
+const (
+	moveFieldsVersion = 8
+	engineIDsVersion  = 9
+)
 
 // oldestReadable is the oldest schema a reader opens: the one before
-// moveFieldsVersion while that is the newest (a later schema needs its own
-// thought), else the newest only.
-func oldestReadable() int {
-	if schemaVersion() == moveFieldsVersion {
-		return moveFieldsVersion - 1
-	}
-	return schemaVersion()
+// moveFieldsVersion. Every schema since added only columns with defaults
+// or tables that a reader can do without; a schema that changes what is
+// there needs its own thought.
+const oldestReadable = moveFieldsVersion - 1
+
+// lacking is what schema v lacks.
+func lacking(v int) olderSchema {
+	return olderSchema{moveFields: v < moveFieldsVersion, engineIDs: v < engineIDsVersion}
 }
 
 // schemaVersion is the user_version of an up-to-date database.

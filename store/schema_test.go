@@ -593,3 +593,76 @@ func TestMigrationToMoveFields(t *testing.T) {
 		t.Fatalf("saved move reads %+v (%v), want %+v", g.Moves, err, fields)
 	}
 }
+
+// Schema 8 to 9: the engines' identities get a table of their own. A
+// reader opens schema 8 without changing it and reads its games without
+// identities; the writer upgrades it, the old game still has none, a game
+// saved then keeps its own (an empty author too), a game whose engines
+// said nothing has no row, and deleting the tournament (-restart) takes
+// the rows with it.
+func TestMigrationToEngineIDs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v8.db")
+	db := oldDatabase(t, path, 8)
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
+	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
+		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
+	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+	db.Close()
+
+	before := stateOf(t, path)
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatalf("reader of schema 8: %v", err)
+	}
+	g, err := r.GameByID(ctx, 1)
+	r.Close()
+	if err != nil || g.PGN != "pgn" || g.Identity != [2]record.EngineID{} {
+		t.Fatalf("schema 8's game read as PGN %q, identity %+v (%v)", g.PGN, g.Identity, err)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 8 {
+		t.Errorf("the reader changed the schema 8 database: before %+v, after %+v", before, after)
+	}
+
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if g, err := s.GameByID(ctx, 1); err != nil || g.Identity != [2]record.EngineID{} {
+		t.Fatalf("after the upgrade the old game's identity reads %+v (%v), want none", g.Identity, err)
+	}
+	ids := [2]record.EngineID{{Name: "Stockfish 17.1", Author: "the Stockfish developers (see AUTHORS file)"}, {Name: "fake engine"}}
+	for i, id := range [][2]record.EngineID{ids, {}} {
+		saved := &record.Game{TournamentID: 1, Pair: 1, Index: i, OpeningID: "o", White: "a", Black: "b",
+			Result: "1-0", Termination: "checkmate", Identity: id}
+		if err := s.SaveGame(ctx, saved); err != nil {
+			t.Fatal(err)
+		}
+		if g, err := s.GameByID(ctx, saved.ID); err != nil || g.Identity != id {
+			t.Errorf("saved identity reads %+v (%v), want %+v", g.Identity, err, id)
+		}
+	}
+	all, err := s.Games(ctx, GameFilter{TournamentID: 1, WithMoves: true})
+	if err != nil || len(all) != 3 || all[1].Identity != ids || all[2].Identity != [2]record.EngineID{} {
+		t.Errorf("Games with moves: %d games (%v), want the saved identities", len(all), err)
+	}
+	rows := func() (n int) {
+		if err := s.db.QueryRow(`SELECT count(*) FROM engine_ids`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := rows(); n != 1 {
+		t.Errorf("%d engine_ids rows, want 1 (none for the games whose engines said nothing)", n)
+	}
+	if err := s.DeleteTournament(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 0 {
+		t.Errorf("%d engine_ids rows after deleting the tournament, want 0", n)
+	}
+}

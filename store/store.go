@@ -44,9 +44,9 @@ type Reader struct {
 	db   *sql.DB
 	q    queryer // db, or the transaction of ReadTx
 	path string  // as given to the Open function, for messages
-	// oldMoves: the database's schema is older than moveFieldsVersion
-	// (a reader's; a writer migrates).
-	oldMoves bool
+	// lacks is what the database's schema, older than this selfplay's,
+	// does not have (a reader's; a writer migrates).
+	lacks olderSchema
 }
 
 // queryer runs queries: *sql.DB, *sql.Conn or *sql.Tx.
@@ -69,7 +69,7 @@ func (r *Reader) ReadTx(ctx context.Context, fn func(*Reader) error) error {
 		return fmt.Errorf("database %s: %w", r.path, err)
 	}
 	defer tx.Rollback()
-	return fn(&Reader{db: r.db, q: tx, path: r.path, oldMoves: r.oldMoves})
+	return fn(&Reader{db: r.db, q: tx, path: r.path, lacks: r.lacks})
 }
 
 const timeLayout = time.RFC3339Nano
@@ -95,3 +95,10 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // fromMS is the duration of a stored time in milliseconds, rounded to the
 // nanosecond it was (ms(d) does not multiply back to d exactly).
 func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
+
+// olderSchema is what a readable schema older than this selfplay's lacks;
+// the zero value, nothing.
+type olderSchema struct {
+	moveFields bool // the moves' fastchess fields (moveFieldsVersion)
+	engineIDs  bool // the engine_ids table (engineIDsVersion)
+}

@@ -111,8 +111,9 @@ func maskFastchessPGN(text string) string {
 
 // fastchessPGNAsOurs is fastchess's PGN less the tags selfplay does not
 // write: ECO and Opening (fastchess's opening table,
-// app/src/game/pgn/pgn_builder.cpp:79-84) and the engines' id name and
-// author (pgn_builder.cpp:36-49), not stored by selfplay.
+// app/src/game/pgn/pgn_builder.cpp:79-84). The engines' id name and author
+// (EngineWhiteName ..., pgn_builder.cpp:36-49) stay: selfplay stores them
+// with each game and writes them too.
 func fastchessPGNAsOurs(text string) string {
 	return notOurTags.ReplaceAllString(text, "")
 }
@@ -120,7 +121,7 @@ func fastchessPGNAsOurs(text string) string {
 var (
 	timeTags   = regexp.MustCompile(`(?m)^\[(Date|GameDuration|GameStartTime|GameEndTime) "[^"]*"\]\n`)
 	moveTime   = regexp.MustCompile(`/(\d+) \d+\.\d{3}s\b`)
-	notOurTags = regexp.MustCompile(`(?m)^\[(ECO|Opening|EngineWhiteName|EngineWhiteAuthor|EngineBlackName|EngineBlackAuthor) "[^"]*"\]\n`)
+	notOurTags = regexp.MustCompile(`(?m)^\[(ECO|Opening) "[^"]*"\]\n`)
 )
 
 // firstDiffLine is the number of the first line where a and b differ.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -89,8 +90,8 @@ func TestLivePGNKills(t *testing.T) {
 // game just played) and games written on a resume (from the database)
 // are the same bytes, so the file equals the one a run writes afresh from
 // the database (the complete match, run again after the file is removed),
-// in fastchess's dialect (-pgnout file=F);
-// pgn-extract reads it with every field in its comments.
+// in fastchess's dialect (-pgnout file=F), the engines' identities
+// included; pgn-extract reads it with every field in its comments.
 func TestLivePGNKillsAllFields(t *testing.T) {
 	bin := selfplayBinary(t)
 	tool := tooltest.Find(t, "pgn-extract", "pgn-extract")
@@ -119,6 +120,14 @@ func TestLivePGNKillsAllFields(t *testing.T) {
 	fields := regexp.MustCompile(`\{[-+]?[\d.M]+/\d+ \d+\.\d{3}s, tl=0\.000s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, nps=\d+, hashfull=0, tbhits=0, pv="[a-h1-8qrbn ]+"\}`)
 	if n := len(fields.FindAllString(strings.Join(strings.Fields(string(text)), " "), -1)); n < games*10 {
 		t.Fatalf("%d comments with every field in live.pgn:\n%.2000s", n, text)
+	}
+	// The engines' identities, stored with each game, in fastchess's
+	// place (pgn_builder.cpp:31-49): what `selfplay uci -variant X` says.
+	ids := regexp.MustCompile(`\[Result "[^"]+"\]\n\[EngineWhiteName "selfplay (plain|fhr)"\]\n` +
+		`\[EngineWhiteAuthor "selfplay developers"\]\n\[EngineBlackName "selfplay (plain|fhr)"\]\n` +
+		`\[EngineBlackAuthor "selfplay developers"\]\n`)
+	if n := len(ids.FindAllString(string(text), -1)); n != games {
+		t.Fatalf("%d games in live.pgn with the engines' identities after Result, want %d:\n%.1500s", n, games, text)
 	}
 	if err := os.Rename(pgn, pgn+".killed"); err != nil {
 		t.Fatal(err)
@@ -243,6 +252,79 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		code, _, stderr := run(t, append([]string{"match", "plain", "fhr", "-nodes", "100"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("match %q: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// A database of an older schema (7: before the moves' fastchess fields
+// and the engines' identities) exports as it did and resumes: the run
+// upgrades it, writes its games into the live file from the database
+// without identities (it has none of them: no tags, as fastchess leaves
+// out an empty one) and the games it plays with them; the export of the
+// old games is the same bytes before and after.
+func TestLivePGNResumeOlderSchema(t *testing.T) {
+	bin := selfplayBinary(t)
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "live.pgn")
+	args := []string{"match", "plain", "fhr", "-nodes", "300", "-move", "30", "-concurrency", "1", "-rounds", "1", "-pairs", "4",
+		"-pgnout", "file=" + pgn}
+	const games = 8
+	if !killAtLine(t, bin, dir, 7, args...) { // the fourth game started: three stored
+		t.Fatal("the match ended before the kill")
+	}
+	dbs, _ := filepath.Glob(filepath.Join(dir, "*.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("databases: %v", dbs)
+	}
+	d, err := sql.Open("sqlite", dbs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored int
+	_, err = d.Exec(`DROP TABLE engine_ids; ALTER TABLE moves DROP COLUMN hashfull; ALTER TABLE moves DROP COLUMN tbhits;
+		ALTER TABLE moves DROP COLUMN pv; ALTER TABLE moves DROP COLUMN timeleft_ms; ALTER TABLE moves DROP COLUMN latency_ms;
+		PRAGMA user_version = 7`)
+	if err == nil {
+		err = d.QueryRow(`SELECT count(*) FROM games`).Scan(&stored)
+	}
+	d.Close()
+	if err != nil || stored == 0 || stored >= games {
+		t.Fatalf("making the database schema 7: %v (%d games stored)", err, stored)
+	}
+	export := func() string {
+		t.Helper()
+		out := filepath.Join(dir, "export.pgn")
+		if code, msg := runIn(t, bin, dir, "export", "-db", dbs[0], "-o", out); code != exitOK {
+			t.Fatalf("export: exit %d\n%s", code, msg)
+		}
+		b, _ := os.ReadFile(out)
+		return string(b)
+	}
+	before := export()
+	if n := strings.Count(before, "[Event "); n != stored {
+		t.Fatalf("export of the schema 7 database: %d games, want %d", n, stored)
+	}
+	if err := os.Remove(pgn); err != nil { // the resume writes every stored game from the database
+		t.Fatal(err)
+	}
+	if code, out := runIn(t, bin, dir, args...); code != exitOK {
+		t.Fatalf("resume of the schema 7 database: exit %d\n%s", code, out)
+	}
+	if after := export(); !strings.HasPrefix(after, before) || strings.Count(after, "[Event ") != games {
+		t.Fatalf("export after the resume does not begin with the schema 7 database's (%d bytes):\n%.1500s", len(before), after)
+	}
+	text, _ := os.ReadFile(pgn)
+	parts := strings.Split(string(text), "[Event ")[1:]
+	if len(parts) != games {
+		t.Fatalf("%d games in live.pgn, want %d", len(parts), games)
+	}
+	for i, g := range parts {
+		want := 0
+		if i >= stored {
+			want = 4 // EngineWhiteName, EngineWhiteAuthor, EngineBlackName, EngineBlackAuthor
+		}
+		if n := strings.Count(g, "\n[Engine"); n != want {
+			t.Errorf("game %d (%d stored before the resume): %d identity tags, want %d:\n%.600s", i+1, stored, n, want, g)
 		}
 	}
 }

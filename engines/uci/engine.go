@@ -111,6 +111,9 @@ type Engine struct {
 	closed   bool
 	restarts int
 	game     engines.Game // of the last NewGame or Search, for the traffic log
+	// idName and idAuthor are what the running process said at its
+	// handshake (id name, id author); "" when it said nothing.
+	idName, idAuthor string
 }
 
 var _ engines.Engine = (*Engine)(nil)
@@ -230,6 +233,16 @@ func (e *Engine) launch(ctx context.Context) (*proc, error) {
 	return p, nil
 }
 
+// Identity returns what the engine's process said of itself at its last
+// handshake (UCI id name and id author; "" for a line it did not write),
+// as fastchess's PGN tags EngineWhiteName ... take them from the process
+// that played the game (game/pgn/pgn_builder.cpp:36-49).
+func (e *Engine) Identity() (name, author string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.idName, e.idAuthor
+}
+
 // handshake: uci/uciok, option check, setoption, isready/readyok. The id
 // name and the advertised options serve the check's error message only;
 // what is kept of the reply is bounded (maxHandshakeGarbage, maxOptions).
@@ -237,7 +250,7 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 	if err := p.send("uci"); err != nil {
 		return e.crashed(p, opUCI)
 	}
-	var name, firstOther string
+	var name, idName, idAuthor, firstOther string
 	var options []string
 	others, optionBytes := 0, 0
 	err := e.await(ctx, p, opUCI, e.cfg.InitTimeout, func(f []string, line string) (bool, error) {
@@ -247,6 +260,14 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		case f[0] == "id":
 			if len(f) > 2 && f[1] == "name" {
 				name = strings.Join(f[2:], " ")
+			}
+			// Identity keeps the text as fastchess does: what follows
+			// "id name " or "id author " at the line's start, the last
+			// such line winning (engine/uci_engine.cpp:237-242).
+			if rest, ok := strings.CutPrefix(line, "id name "); ok {
+				idName = rest
+			} else if rest, ok := strings.CutPrefix(line, "id author "); ok {
+				idAuthor = rest
 			}
 		case f[0] == "option":
 			if n := optionName(f[1:]); n != "" {
@@ -293,7 +314,13 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 			return e.crashed(p, "setoption")
 		}
 	}
-	return e.sync(ctx, p, opPing, e.cfg.InitTimeout)
+	if err := e.sync(ctx, p, opPing, e.cfg.InitTimeout); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.idName, e.idAuthor = idName, idAuthor
+	e.mu.Unlock()
+	return nil
 }
 
 func indexFold(names []string, name string) int {

@@ -689,3 +689,24 @@ func TestStockfish(t *testing.T) {
 
 // syncBuffer is safe for the adapter's stderr copier.
 type syncBuffer = testkit.SyncBuffer
+
+// Identity is what the process said at its handshake, as fastchess takes
+// it (engine/uci_engine.cpp:237-242): the text after "id name " and
+// "id author ", "" for a line not written; control bytes come out as
+// visible escapes, as every engine text does here.
+func TestIdentity(t *testing.T) {
+	for _, tc := range []struct {
+		mode, name, author string
+	}{
+		{"legal", "fake engine", "the tests"},
+		{"no-author", "fake engine", ""},
+		{"control", `fake\x1b[2Jengine\x07`, ""},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := startFake(t, fakeConfig("-mode", tc.mode))
+			if name, author := e.Identity(); name != tc.name || author != tc.author {
+				t.Errorf("Identity() = %q, %q; want %q, %q", name, author, tc.name, tc.author)
+			}
+		})
+	}
+}

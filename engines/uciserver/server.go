@@ -35,6 +35,13 @@ import (
 // author is the id author line's text.
 const author = "selfplay developers"
 
+// Identity is what the server of a variant spec says of itself in answer
+// to uci (id name, id author): what fastchess records of an engine run as
+// `selfplay uci -variant spec`.
+func Identity(spec string) (name, by string) {
+	return "selfplay " + spec, author
+}
+
 // maxLine is the longest command line the server reads; a longer one is
 // ignored with an error (a position command of a 6,000-move game has
 // about 60 KB).
@@ -260,7 +267,8 @@ func (s *Server) handle(ctx context.Context, line string) bool {
 	s.stop()
 	switch cmd {
 	case "uci":
-		reply := []string{"id name selfplay " + s.spec, "id author " + author}
+		name, by := Identity(s.spec)
+		reply := []string{"id name " + name, "id author " + by}
 		reply = append(reply, optionLines(s.spec, s.opts, s.hash)...)
 		s.out.lines(append(reply, "uciok"))
 	case "setoption":

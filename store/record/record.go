@@ -98,6 +98,17 @@ type Game struct {
 	Finished     time.Time
 	PGN          string
 	Moves        []Move // every ply from StartFEN, opening moves included
+	// Identity is White's and Black's engine as it named itself when the
+	// game was played (UCI id name and id author; an in-process engine's
+	// those of `selfplay uci -variant`): fastchess's EngineWhiteName ...
+	// tags. Empty for games stored before schema 9 and for an engine that
+	// said nothing.
+	Identity [2]EngineID
+}
+
+// EngineID is what an engine says of itself at its UCI handshake.
+type EngineID struct {
+	Name, Author string // id name, id author ("" when not said)
 }
 
 // Move is one ply of a stored game.
