@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +48,41 @@ func TestFastchessPGNIllegalMove(t *testing.T) {
 				t.Errorf("movetext %q, want %q", moves, c.movetext)
 			}
 		})
+	}
+}
+
+// fastchess writes tag values raw (pgn_gen.hpp:60-61); the dialect keeps
+// PGN's escapes of `"` and `\` (and of control bytes) instead, since a raw
+// quote, or a backslash before the closing one, leaves a file that
+// pgn-extract cannot read: the escaped game reads whole with its values,
+// the raw one does not.
+func TestFastchessPGNTagEscapes(t *testing.T) {
+	tool := pgnExtract(t)
+	event := `say "hi" in C:\games\`
+	g := record.Game{White: "a", Black: "b", Result: "1-0", Termination: record.Adjudication, Reason: "White wins by adjudication",
+		StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		Moves:    []record.Move{{UCI: "e2e4", SAN: "e4", Book: true}}}
+	text := writeFastchessPGN(&g, fastchessGame{event: event, site: "?", round: 1, tc: [2]string{"-", "-"}})
+	escaped := `[Event "say \"hi\" in C:\\games\\"]`
+	if !strings.HasPrefix(text, escaped+"\n") {
+		t.Fatalf("text:\n%s", text)
+	}
+	raw := strings.Replace(text, escaped, `[Event "`+event+`"]`, 1)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, text string
+		reads      bool
+	}{{"escaped", text, true}, {"raw", raw, false}} {
+		path := filepath.Join(dir, c.name+".pgn")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(tool, "-s", path).Output()
+		if err != nil {
+			t.Fatalf("pgn-extract %s: %v", c.name, err)
+		}
+		if reads := strings.Contains(string(out), escaped+"\n") && strings.Contains(string(out), "1. e4 { book } 1-0"); reads != c.reads {
+			t.Errorf("pgn-extract read the %s game: %v, want %v:\n%s", c.name, reads, c.reads, out)
+		}
 	}
 }
