@@ -2,8 +2,8 @@
 // game by game: each game goes out in one write followed by an fsync, and
 // opening the file cuts off a torn last game (a kill, or a crash of the
 // machine, in the middle of a write), so the file never holds half a game.
-// Opening also reads which games the file holds, by key (the PGN's Event
-// and Round tags, the EPD line's c0 and id operations), so that a resumed
+// Opening also reads which games the file holds, by key (the PGN's Event,
+// Round, White and Black tags, the EPD line's c0 and id operations), so that a resumed
 // run continues after the last one instead of writing a game twice.
 //
 // What goes in the file, and in what order, is the runner's business; this
@@ -29,8 +29,12 @@ const (
 )
 
 // Key identifies a game in a live file: its tournament (the PGN's Event)
-// and its place in the tournament's schedule (the PGN's Round, "pair.game").
-type Key struct{ Event, Round string }
+// and its place in the tournament's schedule (the PGN's Round, "pair.game",
+// or the pair's number in fastchess's dialect). White and Black are the
+// PGN's players (empty in an EPD file): in fastchess's dialect every
+// tournament without an event shares one Event, and its players tell
+// whose game it is.
+type Key struct{ Event, Round, White, Black string }
 
 // File is a live game file open for appending.
 type File struct {
@@ -180,7 +184,7 @@ func scanPGN(r *bufio.Reader) (keys []Key, end int64, err error) {
 	}
 }
 
-// readTag keeps the Event and Round tags of a tag line.
+// readTag keeps the Event, Round, White and Black tags of a tag line.
 func readTag(line string, key *Key) {
 	name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
 	if !ok {
@@ -195,6 +199,10 @@ func readTag(line string, key *Key) {
 		key.Event = value
 	case "Round":
 		key.Round = value
+	case "White":
+		key.White = value
+	case "Black":
+		key.Black = value
 	}
 }
 

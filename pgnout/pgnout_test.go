@@ -16,7 +16,26 @@ var games = []string{
 	"[Event \"other\"]\n[Round \"1.1\"]\n[Result \"0-1\"]\n\n1. c4 {book} 0-1\n\n",
 }
 
-var keys = []Key{{`t "1"`, "1.1"}, {`t "1"`, "1.2"}, {"other", "1.1"}}
+var keys = []Key{{Event: `t "1"`, Round: "1.1"}, {Event: `t "1"`, Round: "1.2"}, {Event: "other", Round: "1.1"}}
+
+// A PGN game's key has its players too (fastchess's dialect tells the
+// games of tournaments without an event apart by them), unescaped.
+func TestOpenReadsPlayers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.pgn")
+	text := "[Event \"Fastchess Tournament\"]\n[Round \"1\"]\n[White \"a \\\\ \\\"b\\\"\"]\n[Black \"c\"]\n\n1. e4 {book} 1-0\n\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path, PGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := []Key{{Event: "Fastchess Tournament", Round: "1", White: `a \ "b"`, Black: "c"}}
+	if got := f.Written(); !slices.Equal(got, want) {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+}
 
 // Every cut of the file, as a kill or a crash mid-write leaves it, reads
 // as the games wholly before the cut, and the rest is cut off.
@@ -88,12 +107,12 @@ func TestOpenRefusesOtherText(t *testing.T) {
 }
 
 func TestEPDLine(t *testing.T) {
-	got, err := EPDLine("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Key{"a \"b\"\n", "3.2"})
+	got, err := EPDLine("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Key{Event: "a \"b\"\n", Round: "3.2"})
 	want := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 hmvc 0; fmvn 1; c0 \"a \\\"b\\\" \"; id \"3.2\";\n"
 	if err != nil || got != want {
 		t.Fatalf("got %q, %v; want %q", got, err, want)
 	}
-	if k, ok := epdKey(got); !ok || k != (Key{"a \"b\" ", "3.2"}) {
+	if k, ok := epdKey(got); !ok || k != (Key{Event: "a \"b\" ", Round: "3.2"}) {
 		t.Fatalf("key %q %v", k, ok)
 	}
 	if _, err := EPDLine("8/8 w", Key{}); err == nil {

@@ -63,9 +63,16 @@ func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, er
 			return nil, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
 		l.files = append(l.files, &liveFile{f: f, format: out.format})
-		if slices.Contains(opts.Restart, t.Name) && len(l.ownKeys(f)) > 0 {
+		if !slices.Contains(opts.Restart, t.Name) {
+			continue
+		}
+		own, err := l.ownKeys(f)
+		if err == nil && len(own) > 0 {
+			err = fmt.Errorf("tournament %s: -restart: %s holds games of the run it deletes; move it away or name another file", t.Name, f.Path())
+		}
+		if err != nil {
 			l.close()
-			return nil, fmt.Errorf("tournament %s: -restart: %s holds games of the run it deletes; move it away or name another file", t.Name, f.Path())
+			return nil, err
 		}
 	}
 	return l, nil
@@ -81,15 +88,60 @@ func (l *live) close() {
 	}
 }
 
-// ownKeys are the keys of the tournament's games in the file.
-func (l *live) ownKeys(f *pgnout.File) []pgnout.Key {
+// ownKeys are the keys of the tournament's games in the file. The
+// dialect is not in the tournament's snapshot, so a resume may find the
+// tournament's games in the PGN written in the other one (pgn_out's
+// dialect changed, or the same match command line run by a selfplay that
+// wrote -pgnout file=F in its own text): it would not know them and would
+// append every stored game again, so it refuses the file instead.
+func (l *live) ownKeys(f *pgnout.File) ([]pgnout.Key, error) {
 	var own []pgnout.Key
 	for _, k := range f.Written() {
-		if k.Event == l.event(f) {
+		if f.Path() == l.t.Live.PGN && l.ownsIn(!l.fastchess(f), k) {
+			return nil, l.otherDialect(f, k)
+		}
+		if l.owns(f, k) {
 			own = append(own, k)
 		}
 	}
-	return own
+	return own, nil
+}
+
+// owns reports whether the game of key k in file f is the tournament's
+// (in the file's dialect). In fastchess's dialect its Event, shared by
+// every tournament without an event, is not enough: both players must be
+// the tournament's engines.
+func (l *live) owns(f *pgnout.File, k pgnout.Key) bool {
+	if l.fastchess(f) {
+		return l.ownsIn(true, k)
+	}
+	return k.Event == l.event(f)
+}
+
+// ownsIn reports whether a PGN game of key k is the tournament's as
+// written in fastchess's dialect (fastchess) or selfplay's, by its Event,
+// the form of its Round (a number, or "pair.game") and, in fastchess's,
+// its players.
+func (l *live) ownsIn(fastchess bool, k pgnout.Key) bool {
+	if !fastchess {
+		_, ok := scheduleIndex(k.Round)
+		return ok && k.Event == l.t.PGNEvent()
+	}
+	_, err := strconv.Atoi(k.Round)
+	return err == nil && k.Event == fastchessEvent(l.t) &&
+		slices.Contains(l.t.Engines, k.White) && slices.Contains(l.t.Engines, k.Black)
+}
+
+// otherDialect is the error for a live PGN that holds the tournament's
+// game of key k in the dialect other than pgn_out's.
+func (l *live) otherDialect(f *pgnout.File, k pgnout.Key) error {
+	found, has, flag := config.DialectSelfplay, config.DialectFastchess, "-pgnout F"
+	if !l.fastchess(f) {
+		found, has, flag = has, found, "-pgnout file=F"
+	}
+	return fmt.Errorf("tournament %s: %s holds its games in the %s dialect (Event %q, Round %q), and pgn_out's dialect is %s: "+
+		"move the file away or name another, or keep writing the dialect it has (pgn_out's dialect = %q; in a match, %s)",
+		l.t.Name, f.Path(), found, k.Event, k.Round, has, found, flag)
 }
 
 // event is the Event of the tournament's games in a live file: the PGN's
@@ -138,25 +190,39 @@ func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game
 		return nil
 	}
 	done := make(map[gameKey]bool, len(stored))
+	players := make(map[gameKey][2]string, len(stored))
 	for _, g := range stored {
 		done[gameKey{g.Pair, g.Index}] = true
+		players[gameKey{g.Pair, g.Index}] = [2]string{g.White, g.Black}
 	}
 	if err := l.startAfresh(len(stored)); err != nil {
 		return err
 	}
 	first := l.nextShareGame(-1)
 	for _, lf := range l.files {
+		own, err := l.ownKeys(lf.f)
+		if err != nil {
+			return err
+		}
 		lf.next = first
 		last := -1
-		for _, k := range l.ownKeys(lf.f) {
+		for _, k := range own {
 			i, ok := l.fileIndex(lf.f, k.Round, last, done)
+			var wrong, advice string
 			switch {
 			case !ok:
-				return fmt.Errorf("tournament %s: %s: round %q: %w", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
+				wrong = fmt.Sprintf("round %q", k.Round)
 			case i <= last:
-				return fmt.Errorf("tournament %s: %s: round %s after round %s: %w", l.t.Name, lf.f.Path(), k.Round, l.roundText(lf.f, last), pgnout.ErrForeign)
+				wrong = fmt.Sprintf("round %s after round %s", k.Round, l.roundText(lf.f, last))
 			case !done[gameKey{i / 2, i % 2}]:
-				return fmt.Errorf("tournament %s: %s: round %s is not in the database: %w; move the file away or name another", l.t.Name, lf.f.Path(), k.Round, pgnout.ErrForeign)
+				wrong, advice = fmt.Sprintf("round %s is not in the database", k.Round), "; move the file away or name another"
+			case l.fastchess(lf.f) && players[gameKey{i / 2, i % 2}] != [2]string{k.White, k.Black}:
+				p := players[gameKey{i / 2, i % 2}]
+				wrong = fmt.Sprintf("round %s is %s against %s, the database's %s against %s", k.Round, k.White, k.Black, p[0], p[1])
+				advice = "; move the file away or name another"
+			}
+			if wrong != "" {
+				return l.foreign(lf.f, wrong, advice)
 			}
 			last = i
 			lf.next = l.nextShareGame(i)
@@ -176,6 +242,20 @@ func (l *live) resume(ctx context.Context, st *store.Store, stored []record.Game
 		l.ready[idx] = &full
 	}
 	return l.drain(false)
+}
+
+// foreign is the error for a live file whose games of the tournament are
+// not its stored games in schedule order (wrong says which is not, advice
+// what to do). In
+// fastchess's dialect, games of another match between the same engines
+// under the same Event look like the tournament's: the file cannot tell
+// whose they are, and the error says so rather than guess.
+func (l *live) foreign(f *pgnout.File, wrong, advice string) error {
+	err := fmt.Errorf("tournament %s: %s: %s: %w%s", l.t.Name, f.Path(), wrong, pgnout.ErrForeign, advice)
+	if l.fastchess(f) {
+		err = fmt.Errorf("%w (in fastchess's dialect, the games of matches between the same engines under the same Event %q cannot be told apart: give each match its own event, -event in a match, or its own file)", err, fastchessEvent(l.t))
+	}
+	return err
 }
 
 // startAfresh empties the PGN file of a tournament with pgn_out's append

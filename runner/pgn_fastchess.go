@@ -161,7 +161,7 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) string {
 	tag("GameDuration", fastchessDuration(g.Finished.Sub(g.Started)))
 	tag("GameStartTime", fastchessDateTime(g.Started))
 	tag("GameEndTime", fastchessDateTime(g.Finished))
-	tag("PlyCount", strconv.Itoa(len(g.Moves)))
+	tag("PlyCount", strconv.Itoa(fastchessPlyCount(g)))
 	tag("Termination", fastchessTermination(g.Termination))
 	if fg.tc[0] == fg.tc[1] {
 		tag("TimeControl", fg.tc[0])
@@ -201,6 +201,13 @@ func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) 
 			moveNo = n
 		}
 	}
+	reason := g.Reason
+	if move, field, ok := fastchessIllegal(g); ok {
+		reason = field + ": " + move
+		if len(g.Moves) == 0 { // pgn_builder.cpp:86-91: the comment alone
+			appendText("{" + sanitizeComment(reason) + "}")
+		}
+	}
 	for i, m := range g.Moves {
 		white := (i%2 == 0) != blackFirst
 		var unit string
@@ -213,7 +220,7 @@ func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) 
 		if !white {
 			moveNo++
 		}
-		unit += moveText(m, fg.notation) + " {" + fastchessComment(m, fg.fields, i == len(g.Moves)-1, g.Reason) + "}"
+		unit += moveText(m, fg.notation) + " {" + fastchessComment(m, fg.fields, i == len(g.Moves)-1, reason) + "}"
 		appendText(unit)
 	}
 	appendText(g.Result.String())
@@ -233,4 +240,38 @@ func fastchessComment(m record.Move, fields config.PGNFields, last bool, reason 
 		s += ", " + sanitizeComment(reason)
 	}
 	return s
+}
+
+// fastchessIllegal is the move of a game lost by an illegal one and the
+// reason's words before it ("White makes an illegal move"), read from the
+// stored reason (faultReason's `White makes an illegal move: NAME plays
+// "e2e5"`); ok false for another game, or one whose reason holds no move.
+// fastchess keeps the illegal move with the game's moves
+// (matchmaking/match/match.cpp:523-549): PlyCount counts it, and the last
+// comment reads "White makes an illegal move: e2e5" (pgn_builder.cpp:
+// 176-178; the comment alone when the first move is illegal, :86-91).
+func fastchessIllegal(g *record.Game) (move, field string, ok bool) {
+	if g.Termination != record.IllegalMove {
+		return "", "", false
+	}
+	field, rest, ok := strings.Cut(g.Reason, ": ")
+	i := strings.LastIndex(rest, ` plays "`)
+	if !ok || !strings.HasSuffix(field, " makes an illegal move") || i < 0 {
+		return "", "", false
+	}
+	move, err := strconv.Unquote(rest[i+len(" plays "):])
+	if err != nil || move == "" {
+		return "", "", false
+	}
+	return move, field, true
+}
+
+// fastchessPlyCount is the PlyCount tag: the moves, and an illegal move
+// that ended the game (pgn_builder.cpp:68 counts match_.moves, which
+// holds it).
+func fastchessPlyCount(g *record.Game) int {
+	if _, _, ok := fastchessIllegal(g); ok {
+		return len(g.Moves) + 1
+	}
+	return len(g.Moves)
 }

@@ -32,7 +32,7 @@ func openTrafficLogs(cfg *config.File, only []string) (*trafficLogs, error) {
 		f, ok := l.files[t.Log]
 		if !ok {
 			var err error
-			if f, err = uci.OpenTrafficLog(t.Log, false); err != nil {
+			if f, err = uci.OpenTrafficLog(t.Log); err != nil {
 				l.close(io.Discard)
 				return nil, fmt.Errorf("tournament %s: traffic log: %w", t.Name, err)
 			}

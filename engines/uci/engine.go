@@ -250,7 +250,7 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 	if err := p.send("uci"); err != nil {
 		return e.crashed(p, opUCI)
 	}
-	var name, idName, idAuthor, firstOther string
+	var idName, idAuthor, firstOther string
 	var options []string
 	others, optionBytes := 0, 0
 	err := e.await(ctx, p, opUCI, e.cfg.InitTimeout, func(f []string, line string) (bool, error) {
@@ -258,9 +258,6 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		case f[0] == "uciok":
 			return true, nil
 		case f[0] == "id":
-			if len(f) > 2 && f[1] == "name" {
-				name = strings.Join(f[2:], " ")
-			}
 			// Identity keeps the text as fastchess does: what follows
 			// "id name " or "id author " at the line's start, the last
 			// such line winning (engine/uci_engine.cpp:237-242).
@@ -301,7 +298,7 @@ func (e *Engine) handshake(ctx context.Context, p *proc) error {
 		i := indexFold(options, o.Name)
 		if i < 0 {
 			return e.fault(ErrOption, "setoption", fmt.Sprintf("%q is not an option of %s (it has: %s)",
-				o.Name, orUnnamed(name), listOrNone(options)), nil)
+				o.Name, orUnnamed(strings.Join(strings.Fields(idName), " ")), listOrNone(options)), nil)
 		}
 		cmd := "setoption name " + options[i]
 		if o.Value != "" {

@@ -52,14 +52,10 @@ type TrafficLog struct {
 	now       func() time.Time
 }
 
-// OpenTrafficLog opens the traffic log at path, appending to it or, with
-// truncate, emptying it first.
-func OpenTrafficLog(path string, truncate bool) (*TrafficLog, error) {
-	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if truncate {
-		flags |= os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
+// OpenTrafficLog opens the traffic log at path for appending (-log's
+// append=false empties it before, in cmd/selfplay).
+func OpenTrafficLog(path string) (*TrafficLog, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}

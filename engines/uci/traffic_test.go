@@ -33,7 +33,7 @@ func readTraffic(t *testing.T, path string) string {
 // by line, each with its game and direction.
 func TestTrafficLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "traffic.log")
-	log, err := OpenTrafficLog(path, false)
+	log, err := OpenTrafficLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestTrafficLog(t *testing.T) {
 // itself.
 func TestTrafficLogWholeLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "traffic.log")
-	log, err := OpenTrafficLog(path, false)
+	log, err := OpenTrafficLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestTrafficLogWholeLines(t *testing.T) {
 // (its formatting and the buffered write), from 4 goroutines at once as
 // concurrent games do.
 func BenchmarkTrafficLogRecord(b *testing.B) {
-	log, err := OpenTrafficLog(filepath.Join(b.TempDir(), "traffic.log"), false)
+	log, err := OpenTrafficLog(filepath.Join(b.TempDir(), "traffic.log"))
 	if err != nil {
 		b.Fatal(err)
 	}
