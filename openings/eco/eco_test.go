@@ -89,8 +89,8 @@ func TestTable(t *testing.T) {
 }
 
 func TestSANErrors(t *testing.T) {
-	for _, pgn := range []string{"1. e5", "1. Nd4", "1. 0-0", "1. Nf3 d5 2. d3 e5 3. Nd2"} {
-		if _, err := replay(pgn); err == nil {
+	for _, pgn := range []string{"1. e5", "1. Nd4", "1. 0-0", "1. Nf3 d5 2. d3 e5 3. Nd2", "1. e4 e5 2. Q"} {
+		if _, err := replay(board.New(), pgn); err == nil {
 			t.Errorf("replay(%q): no error", pgn)
 		}
 	}
