@@ -343,7 +343,7 @@ func (l *live) write(lf *liveFile, g *record.Game) error {
 	case lf.format == pgnout.EPD:
 		text, err = pgnout.EPDLine(g.FinalFEN, key)
 	case l.fastchess(lf.f):
-		text = l.fastchessPGN(g)
+		text, err = l.fastchessPGN(g)
 	case l.t.Live.Plain():
 		text = g.PGN // the stored text: what export writes
 	default:
@@ -374,7 +374,7 @@ func (l *live) pgnWithFields(g *record.Game) (string, error) {
 }
 
 // fastchessPGN renders a game's PGN in fastchess's dialect.
-func (l *live) fastchessPGN(g *record.Game) string {
+func (l *live) fastchessPGN(g *record.Game) (string, error) {
 	fg := fastchessGame{event: fastchessEvent(l.t), site: fastchessSite(l.t), round: fastchessRound(l.t, g.Pair, g.Index),
 		tc:     [2]string{fastchessTimeControl(l.t.LimitsOf(g.White)), fastchessTimeControl(l.t.LimitsOf(g.Black))},
 		fields: l.t.Live.Fields, notation: l.t.Live.Notation}

@@ -9,14 +9,15 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/openings"
+	"selfplay/openings/eco"
 	"selfplay/store/record"
 )
 
 // The live PGN in fastchess's dialect (pgn_out's dialect = "fastchess"):
 // the text fastchess 1.8.2 writes for a game (app/src/game/pgn/
 // pgn_builder.cpp and pgn_gen.hpp), so that scripts that read fastchess's
-// files read ours. Left out: the ECO and Opening tags (fastchess's
-// embedded opening table, pgn_builder.cpp:79-84). The engines' id name and
+// files read ours. The ECO and Opening tags come from the same lichess
+// table fastchess embeds (openings/eco, pgn_builder.cpp:79-84). The engines' id name and
 // author (EngineWhiteName ..., pgn_builder.cpp:36-49) are those stored with
 // the game (record.Game.Identity), so that a resume writes them as the run
 // that played it did; fastchess leaves out a tag with an empty value
@@ -135,7 +136,11 @@ func fastchessDateTime(t time.Time) string {
 // tags in its order (pgn_builder.cpp:28-77), one comment per move, the
 // reason in the last move's, and movetext broken at 80 columns between
 // moves (pgn_gen.hpp:56-126), ended by a blank line (pgn_builder.hpp:24).
-func writeFastchessPGN(g *record.Game, fg fastchessGame) string {
+func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
+	opening, found, err := fastchessOpening(g)
+	if err != nil {
+		return "", err
+	}
 	var sb strings.Builder
 	tag := func(name, value string) {
 		if value == "" {
@@ -169,10 +174,25 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) string {
 		tag("WhiteTimeControl", fg.tc[0])
 		tag("BlackTimeControl", fg.tc[1])
 	}
+	if found { // pgn_builder.cpp:79-84
+		tag("ECO", opening.ECO)
+		tag("Opening", opening.Name)
+	}
 	sb.WriteByte('\n')
 	writeFastchessMoves(&sb, g, fg)
 	sb.WriteString("\n\n")
-	return sb.String()
+	return sb.String(), nil
+}
+
+// fastchessOpening is the game's entry in the opening table, as
+// getOpeningClassification finds it (pgn_builder.cpp:122-149). fastchess
+// gives none for Chess960; selfplay plays only standard chess.
+func fastchessOpening(g *record.Game) (eco.Opening, bool, error) {
+	moves := make([]string, len(g.Moves))
+	for i, m := range g.Moves {
+		moves[i] = m.UCI
+	}
+	return eco.Classify(g.StartFEN, moves)
 }
 
 // writeFastchessMoves writes the movetext: "N. move {comment}" for

@@ -50,6 +50,8 @@ func TestFastchessPGNText(t *testing.T) {
 [PlyCount "4"]
 [Termination "normal"]
 [TimeControl "10+0.1"]
+[ECO "A00"]
+[Opening "Barnes Opening: Fool's Mate"]
 
 1. f3 {book} e5 {-0.12/5 0.001s} 2. g4 {-3.00/7 0.012s}
 Qh4# {+M1/1 1.234s, Black mates} 0-1
@@ -87,8 +89,8 @@ Qh4# {+M1/1 1.234s, Black mates} 0-1
 `,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := writeFastchessPGN(&c.g, c.fg); got != c.want {
-				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			if got, err := writeFastchessPGN(&c.g, c.fg); err != nil || got != c.want {
+				t.Errorf("got (error %v)\n%s\nwant\n%s", err, got, c.want)
 			}
 		})
 	}
