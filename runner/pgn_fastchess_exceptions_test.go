@@ -39,7 +39,10 @@ func TestFastchessPGNIllegalMove(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g := record.Game{White: "a", Black: "b", Result: c.result, Termination: record.IllegalMove, Reason: c.reason,
 				StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Moves: c.moves}
-			text := writeFastchessPGN(&g, fastchessGame{event: "e", site: "?", round: 1, tc: [2]string{"-", "-"}})
+			text, err := writeFastchessPGN(&g, fastchessGame{event: "e", site: "?", round: 1, tc: [2]string{"-", "-"}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			tags, moves, _ := strings.Cut(text, "\n\n")
 			if !strings.Contains(tags, `[PlyCount "`+c.plies+`"]`) || !strings.Contains(tags, `[Termination "illegal move"]`) {
 				t.Errorf("tags:\n%s\nwant PlyCount %s", tags, c.plies)
@@ -62,7 +65,10 @@ func TestFastchessPGNTagEscapes(t *testing.T) {
 	g := record.Game{White: "a", Black: "b", Result: "1-0", Termination: record.Adjudication, Reason: "White wins by adjudication",
 		StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		Moves:    []record.Move{{UCI: "e2e4", SAN: "e4", Book: true}}}
-	text := writeFastchessPGN(&g, fastchessGame{event: event, site: "?", round: 1, tc: [2]string{"-", "-"}})
+	text, err := writeFastchessPGN(&g, fastchessGame{event: event, site: "?", round: 1, tc: [2]string{"-", "-"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	escaped := `[Event "say \"hi\" in C:\\games\\"]`
 	if !strings.HasPrefix(text, escaped+"\n") {
 		t.Fatalf("text:\n%s", text)
