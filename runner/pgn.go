@@ -232,21 +232,33 @@ func sanitizeComment(s string) string {
 // Comments are split at their spaces too, so no line exceeds the width
 // unless a single word does.
 func wrap(sb *strings.Builder, tokens []string, width int) {
-	col := 0
+	w := lineFiller{sb: sb, width: width}
 	for _, tok := range tokens {
 		for _, word := range strings.Fields(tok) {
-			if col > 0 && col+1+len(word) > width {
-				sb.WriteByte('\n')
-				col = 0
-			}
-			if col > 0 {
-				sb.WriteByte(' ')
-				col++
-			}
-			sb.WriteString(word)
-			col += len(word)
+			w.put(word)
 		}
 	}
+}
+
+// lineFiller writes texts separated by spaces, starting a new line before
+// a text that would pass width columns (a text longer than that gets a
+// line of its own).
+type lineFiller struct {
+	sb         *strings.Builder
+	col, width int
+}
+
+func (w *lineFiller) put(text string) {
+	if w.col > 0 && w.col+1+len(text) > w.width {
+		w.sb.WriteByte('\n')
+		w.col = 0
+	}
+	if w.col > 0 {
+		w.sb.WriteByte(' ')
+		w.col++
+	}
+	w.sb.WriteString(text)
+	w.col += len(text)
 }
 
 // pgnTimeControl is the TimeControl tag of a clock: "moves/seconds+inc",

@@ -200,19 +200,8 @@ func fastchessOpening(g *record.Game) (eco.Opening, bool, error) {
 // move by Black (pgn_gen.hpp:94-117), each such unit kept whole on a line
 // of at most 80 characters, then the result (pgn_gen.hpp:122-123).
 func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) {
-	col := 0
-	appendText := func(text string) { // pgn_gen.hpp:71-86
-		if col > 0 && col+len(text)+1 > fastchessLineLength {
-			sb.WriteByte('\n')
-			col = 0
-		}
-		if col > 0 {
-			sb.WriteByte(' ')
-			col++
-		}
-		sb.WriteString(text)
-		col += len(text)
-	}
+	line := lineFiller{sb: sb, width: fastchessLineLength} // pgn_gen.hpp:71-86
+	appendText := line.put
 	fields := strings.Fields(g.StartFEN)
 	blackFirst := len(fields) > 1 && fields[1] == "b"
 	moveNo := 1
