@@ -214,6 +214,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		// Only now: a database that cannot be opened must not be announced.
 		fmt.Fprintln(e.stdout, banner)
 	}
+	yieldToEngines(e, cfg, opts.Only)
 	return runError(runner.Run(ctx, cfg, st, opts), cfg.Database, shardHint)
 }
 

@@ -151,28 +151,36 @@ func (c *checker) send(lines ...string) error {
 }
 
 // next returns the engine's next line (its words and itself), errTimeout
-// when deadline fires first, errStopDue when stopAt does (nil channels
-// never fire), or a fatal error when the output ends.
-func (c *checker) next(deadline, stopAt <-chan time.Time) ([]string, string, error) {
+// when deadline passes first, errStopDue when stopAt does (zero times
+// never pass), or a fatal error when the output ends.
+func (c *checker) next(deadline, stopAt time.Time) ([]string, string, error) {
+	defer context.AfterFunc(c.ctx, c.p.wake)()
 	for {
-		select {
-		case l, ok := <-c.p.lines:
-			if !ok {
-				return nil, "", fatalf("the engine's output ended (%s)", c.p.exitStatus(c.cfg.StopTimeout))
+		first := deadline
+		if !stopAt.IsZero() && stopAt.Before(deadline) {
+			first = stopAt
+		}
+		l, res := c.p.next(first)
+		switch res {
+		case outputEnded:
+			return nil, "", fatalf("the engine's output ended (%s)", c.p.exitStatus(c.cfg.StopTimeout))
+		case deadlineReached:
+			if !stopAt.IsZero() && !time.Now().Before(stopAt) {
+				return nil, "", errStopDue
 			}
-			if l.tooLong {
-				return nil, "", fatalf("a line longer than %d KiB, starting %s", maxLine>>10, excerpt(l.text))
-			}
-			c.remember(l.text)
-			if f := strings.Fields(l.text); len(f) > 0 {
-				return f, l.text, nil
-			}
-		case <-deadline:
 			return nil, "", errTimeout
-		case <-stopAt:
-			return nil, "", errStopDue
-		case <-c.ctx.Done():
-			return nil, "", fatalf("interrupted: %v", c.ctx.Err())
+		case woken:
+			if err := c.ctx.Err(); err != nil {
+				return nil, "", fatalf("interrupted: %v", err)
+			}
+			continue
+		}
+		if l.tooLong {
+			return nil, "", fatalf("a line longer than %d KiB, starting %s", maxLine>>10, excerpt(l.text))
+		}
+		c.remember(l.text)
+		if f := strings.Fields(l.text); len(f) > 0 {
+			return f, l.text, nil
 		}
 	}
 }
@@ -192,10 +200,9 @@ func (c *checker) remember(line string) {
 // until reads lines until one whose first word is word, within timeout,
 // passing the others to each (nil: ignored).
 func (c *checker) until(timeout time.Duration, word string, each func(f []string, line string)) error {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+	deadline := time.Now().Add(timeout)
 	for {
-		f, line, err := c.next(t.C, nil)
+		f, line, err := c.next(deadline, time.Time{})
 		if errors.Is(err, errTimeout) {
 			return fatalf("no %s within %v", word, timeout)
 		}

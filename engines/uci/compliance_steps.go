@@ -180,18 +180,15 @@ func (c *checker) runSearch(s complianceSearch) (searchResult, error) {
 	if s.limit > 0 {
 		bound = s.limit + c.cfg.StopTimeout
 	}
-	var stopAt <-chan time.Time
+	var stopAt time.Time // zero: no stop due
 	if s.stopAfter > 0 {
-		t := time.NewTimer(s.stopAfter)
-		defer t.Stop()
-		stopAt = t.C
+		stopAt = time.Now().Add(s.stopAfter)
 		bound = s.stopAfter + c.cfg.StopTimeout
 	}
-	limit := time.NewTimer(bound)
-	defer limit.Stop()
+	limit := time.Now().Add(bound)
 	var stopped time.Time
 	sendStop := func() error {
-		stopAt, stopped = nil, time.Now()
+		stopAt, stopped = time.Time{}, time.Now()
 		return c.send("stop")
 	}
 	// A stop waits for the search's first score: on a loaded machine the
@@ -201,14 +198,12 @@ func (c *checker) runSearch(s complianceSearch) (searchResult, error) {
 	// is stopped StopTimeout later (its info step then fails).
 	scored, waitingForScore := false, false
 	for {
-		f, line, err := c.next(limit.C, stopAt)
+		f, line, err := c.next(limit, stopAt)
 		switch {
 		case errors.Is(err, errStopDue) && !scored && !waitingForScore:
 			waitingForScore = true
-			t := time.NewTimer(c.cfg.StopTimeout)
-			defer t.Stop()
-			stopAt = t.C
-			limit.Reset(c.cfg.StopTimeout + bound)
+			stopAt = time.Now().Add(c.cfg.StopTimeout)
+			limit = time.Now().Add(c.cfg.StopTimeout + bound)
 			continue
 		case errors.Is(err, errStopDue):
 			if err := sendStop(); err != nil {

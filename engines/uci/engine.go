@@ -24,6 +24,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/notnil/chess"
@@ -98,10 +99,11 @@ type Engine struct {
 	log   io.Writer // cfg.StderrLog behind a lock, or nil
 	spawn *spawner  // starts the processes (Linux: on a thread of its own)
 
-	// now and newTimer (time.Now and a time.Timer) turn the caller's
-	// deadline into the move's budget: the time left at the call, on a
-	// timer started when go is written. Tests stop this clock, so that
-	// what they check of the budget does not depend on a machine's load.
+	// now and newTimer turn the caller's deadline into the move's budget:
+	// the time left at the call, on a timer started when go is written
+	// (newTimer nil: the wall clock, a deadline of the search's reads).
+	// Tests stop this clock, so that what they check of the budget does
+	// not depend on a machine's load.
 	now      func() time.Time
 	newTimer func(time.Duration) (<-chan time.Time, func() bool)
 
@@ -144,7 +146,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine %q: CPU affinity %v: %w", cfg.Name, cfg.CPUs, err)
 	}
-	e := &Engine{cfg: cfg, spawn: sp, now: time.Now, newTimer: newTimer, game: engines.GameOf(ctx)}
+	e := &Engine{cfg: cfg, spawn: sp, now: time.Now, game: engines.GameOf(ctx)}
 	if cfg.StderrLog != nil {
 		e.log = &lockedWriter{w: cfg.StderrLog}
 	}
@@ -155,7 +157,8 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// newTimer is a time.Timer as its channel and Stop.
+// newTimer is a time.Timer as its channel and Stop (for tests that set
+// Engine.newTimer).
 func newTimer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
 	return t.C, t.Stop
@@ -362,14 +365,12 @@ func (e *Engine) awaitReady(ctx context.Context, p *proc, op string, timeout tim
 // engines.ErrTimeout after timeout, engines.ErrCrashed when stdout ends,
 // engines.ErrProtocol on a line longer than maxLine, or the context's error.
 func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Duration, match func(f []string, line string) (bool, error)) error {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+	deadline := time.Now().Add(timeout)
+	defer context.AfterFunc(ctx, p.wake)()
 	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				return e.crashed(p, op)
-			}
+		l, res := p.next(deadline)
+		switch res {
+		case gotLine:
 			if l.tooLong {
 				return e.lineTooLong(op, l)
 			}
@@ -378,14 +379,18 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 					return err
 				}
 			}
-		case <-t.C:
+		case outputEnded:
+			return e.crashed(p, op)
+		case deadlineReached:
 			what := "no answer"
 			if op == opPing || op == opNewGame {
 				what = "no readyok"
 			}
 			return e.fault(engines.ErrTimeout, op, fmt.Sprintf("%s within %v", what, timeout), nil)
-		case <-ctx.Done():
-			return fmt.Errorf("engine %q: %s: %w", e.cfg.Name, op, ctx.Err())
+		case woken:
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("engine %q: %s: %w", e.cfg.Name, op, err)
+			}
 		}
 	}
 }
@@ -534,46 +539,96 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 		return engines.Result{}, err
 	}
 	r := &searchRun{e: e, p: p, onIteration: lim.OnIteration, start: time.Now(), startFEN: startFEN, moves: moves}
-	var budget <-chan time.Time // the caller's deadline, counted from go
 	if hasDeadline {
-		c, stop := e.newTimer(max(allowed, 0))
-		defer stop()
-		budget = c
+		defer r.startBudget(max(allowed, 0))()
 	}
-	var watch <-chan time.Time
 	if d := watchdog(startFEN, moves, lim); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		watch = t.C
+		r.watchAt = r.start.Add(d)
 	}
-	done := ctx.Done()
+	// The lines are read here, in the caller's goroutine (see
+	// stdoutReader); the timers are deadlines of the reads, and the
+	// context's cancellation wakes a read.
+	defer context.AfterFunc(ctx, p.wake)()
 	for {
-		select {
-		case l, ok := <-p.lines:
-			if res, over, err := r.onLine(l, ok); over {
+		l, res := p.next(r.earliest())
+		if res == gotLine || res == outputEnded {
+			if res, over, err := r.onLine(l, res == gotLine); over {
 				return res, err
 			}
-		case <-watch:
-			watch = nil
-			r.sendStop()
-		case <-budget:
-			budget = nil
-			if r.why == nil {
-				r.why = context.DeadlineExceeded
-			}
-			r.sendStop()
-		case <-done:
-			done = nil
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				continue // the budget, counted from go, decides
-			}
-			r.why = ctx.Err()
-			r.sendStop()
-		case <-r.stopTime:
-			e.abandon(p)
-			return engines.Result{}, r.noBestMove()
+			continue
+		}
+		if over, err := r.due(ctx); over {
+			return engines.Result{}, err
 		}
 	}
+}
+
+// startBudget starts the caller's deadline, counted from go; stop ends it.
+func (r *searchRun) startBudget(d time.Duration) (stop func()) {
+	if r.e.newTimer == nil {
+		r.budgetAt = time.Now().Add(d)
+		return func() {}
+	}
+	// A test's clock: its timer's channel, seen by the reads as a wake.
+	c, stopTimer := r.e.newTimer(d)
+	r.budgetFired = new(atomic.Bool)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-c:
+			r.budgetFired.Store(true)
+			r.p.wake()
+		case <-quit:
+		}
+	}()
+	return func() {
+		close(quit)
+		stopTimer()
+	}
+}
+
+// earliest is the deadline of the next read: the first of the timers
+// still to fire (zero: none).
+func (r *searchRun) earliest() time.Time {
+	var t time.Time
+	for _, d := range [...]time.Time{r.watchAt, r.budgetAt, r.stopAt} {
+		if !d.IsZero() && (t.IsZero() || d.Before(t)) {
+			t = d
+		}
+	}
+	return t
+}
+
+// due acts on the timers that have fired and on the context's end, once
+// each: the watchdog and the budget send stop, as does a cancellation (a
+// passed deadline of ctx is left to the budget, counted from go); over is
+// set, with the error, when bestmove did not come StopTimeout after stop.
+func (r *searchRun) due(ctx context.Context) (over bool, err error) {
+	now := time.Now()
+	if !r.watchAt.IsZero() && !now.Before(r.watchAt) {
+		r.watchAt = time.Time{}
+		r.sendStop()
+	}
+	budget := !r.budgetAt.IsZero() && !now.Before(r.budgetAt)
+	if budget || (r.budgetFired != nil && r.budgetFired.Swap(false)) {
+		r.budgetAt = time.Time{}
+		if r.why == nil {
+			r.why = context.DeadlineExceeded
+		}
+		r.sendStop()
+	}
+	if !r.ctxDone && ctx.Err() != nil {
+		r.ctxDone = true
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.why = ctx.Err()
+			r.sendStop()
+		}
+	}
+	if !r.stopAt.IsZero() && !now.Before(r.stopAt) {
+		r.e.abandon(r.p)
+		return true, r.noBestMove()
+	}
+	return false, nil
 }
 
 // sendGo sends the position and go, with a readiness check between them:
@@ -606,9 +661,15 @@ type searchRun struct {
 	onIteration func(engines.Info)
 	start       time.Time // when go was sent
 
-	si       searchInfo
-	stopTime <-chan time.Time // StopTimeout after stop was sent
-	why      error            // why stop was sent: nil (time limit), or ctx.Err()
+	si  searchInfo
+	why error // why stop was sent: nil (time limit), or ctx.Err()
+
+	// The timers, as deadlines (zero: not running).
+	watchAt     time.Time    // the watchdog's
+	budgetAt    time.Time    // the caller's deadline, counted from go
+	budgetFired *atomic.Bool // instead of budgetAt, with a test's clock: it fired
+	stopAt      time.Time    // StopTimeout after stop was sent
+	ctxDone     bool         // the context's end was acted on
 
 	garbage      int // lines that are not UCI
 	firstGarbage string
@@ -620,10 +681,9 @@ type searchRun struct {
 
 // sendStop sends stop once and starts waiting StopTimeout for bestmove.
 func (r *searchRun) sendStop() {
-	if r.stopTime == nil {
+	if r.stopAt.IsZero() {
 		_ = r.p.send("stop") // a dead engine shows as closed stdout
-		t := time.NewTimer(r.e.cfg.StopTimeout)
-		r.stopTime = t.C
+		r.stopAt = time.Now().Add(r.e.cfg.StopTimeout)
 	}
 }
 

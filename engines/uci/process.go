@@ -24,10 +24,20 @@ const (
 	// is read after the exit when something else (a helper that left the
 	// engine's process group) still holds its pipes open.
 	exitDrain    = 200 * time.Millisecond
-	linesBacklog = 64 // lines read ahead: at most linesBacklog*maxLine bytes per process
+	linesBacklog = 64 // lines read ahead (!unix): at most linesBacklog*maxLine bytes per process
 )
 
 var errSpawnerStopped = errors.New("engine closed")
+
+// readResult says what next returned.
+type readResult int
+
+const (
+	gotLine         readResult = iota
+	outputEnded                // EOF or a read error, the process gone and its exitDrain over, or killed
+	deadlineReached            // the deadline passed first
+	woken                      // wake was called
+)
 
 // line is one line of the engine's stdout, sanitized, without its end of
 // line. A line longer than maxLine is cut to its first maxLine bytes and
@@ -37,24 +47,23 @@ type line struct {
 	tooLong bool
 }
 
-// proc is one running engine process. Its stdout is read line by line by a
-// single goroutine into lines, its stderr by another into the log; a third
-// watches the process itself, so that its exit is seen even when a helper
-// it started keeps the pipes open (see watch).
+// proc is one running engine process. Its stdout is read line by line by
+// the goroutine that waits for its lines (next; see stdoutReader), its
+// stderr by a goroutine into the log; another watches the process itself,
+// so that its exit is seen even when a helper it started keeps the pipes
+// open (see watch).
 type proc struct {
 	cmd          *exec.Cmd
 	stdinFile    *os.File  // our end of the engine's stdin: deadlines, close
 	stdin        io.Writer // stdinFile, written raw where possible (pipeio)
-	stdout       *os.File
+	out          *stdoutReader
 	stderrFile   *os.File // our end of the engine's stderr
 	stderr       *tailWriter
 	writeTimeout time.Duration
 	tap          func(dir byte, text string) // logs the traffic; nil: none
 
-	lines      chan line     // closed when stdout ends (or the process is abandoned)
 	stderrDone chan struct{} // closed when stderr ends
 	exited     chan struct{} // closed once the process is reaped and its stderr read
-	quit       chan struct{} // closed by kill: the reader stops delivering lines
 
 	waitErr error // valid after exited is closed
 
@@ -68,14 +77,15 @@ func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) 
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Dir
 	setProcAttr(cmd)
-	// Pipes of our own rather than exec's StdinPipe: both ends we keep are
-	// in the runtime's poller and are read and written raw (pipeio), and
-	// writes to stdin get a deadline.
+	// Pipes of our own rather than exec's StdinPipe: stdin and stderr are
+	// in the runtime's poller and are written and read raw (pipeio), and
+	// writes to stdin get a deadline; stdout is read by the caller of next
+	// (stdoutReader).
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	out, outW, err := newStdoutReader(tap)
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -87,7 +97,7 @@ func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) 
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		outR.Close()
+		out.close()
 		outW.Close()
 		return nil, err
 	}
@@ -98,7 +108,7 @@ func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) 
 	errW.Close()
 	if err != nil {
 		inW.Close()
-		outR.Close()
+		out.close()
 		errR.Close()
 		return nil, err
 	}
@@ -106,17 +116,14 @@ func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) 
 		cmd:          cmd,
 		stdinFile:    inW,
 		stdin:        pipeio.Writer(inW),
-		stdout:       outR,
+		out:          out,
 		stderrFile:   errR,
 		stderr:       &tailWriter{w: log},
 		writeTimeout: cfg.InitTimeout,
 		tap:          tap,
-		lines:        make(chan line, linesBacklog),
 		stderrDone:   make(chan struct{}),
 		exited:       make(chan struct{}),
-		quit:         make(chan struct{}),
 	}
-	go p.read()
 	go p.copyStderr()
 	go p.watch()
 	return p, nil
@@ -133,9 +140,8 @@ func (p *proc) watch() {
 	awaitExit(p.cmd.Process)
 	killTree(p.cmd.Process)
 	err := p.cmd.Wait()
-	deadline := time.Now().Add(exitDrain)
-	_ = p.stdout.SetReadDeadline(deadline)
-	_ = p.stderrFile.SetReadDeadline(deadline)
+	p.out.endAfter(exitDrain)
+	_ = p.stderrFile.SetReadDeadline(time.Now().Add(exitDrain))
 	<-p.stderrDone // the crash report quotes the end of stderr
 	p.waitErr = err
 	close(p.exited)
@@ -149,39 +155,20 @@ func (p *proc) copyStderr() {
 	_, _ = io.Copy(p.stderr, pipeio.Reader(p.stderrFile))
 }
 
-// read delivers stdout lines until EOF (or a read error, such as the
-// deadline that watch sets) or until the process is abandoned.
-func (p *proc) read() {
-	defer close(p.lines)
-	r := bufio.NewReaderSize(pipeio.Reader(p.stdout), 4096)
-	var buf []byte
-	for {
-		var l line
-		var err error
-		l, buf, err = readLine(r, buf)
-		if l.text != "" || l.tooLong || err == nil {
-			if p.tap != nil {
-				p.tap(fromEngine, l.text)
-			}
-			select {
-			case p.lines <- l:
-			case <-p.quit:
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
 // readLine reads one line: its first maxLine bytes are kept (in buf, which
 // it returns for reuse), the rest skipped, so memory stays bounded whatever
 // the engine writes. The end of line is dropped and the text sanitized.
 // err is set at the end of the input (the line may still hold text).
+// The goroutine reader (!unix) reads with it; the direct one (unix) splits
+// lines by the same rules (lineSplitter), tested against it.
 func readLine(r *bufio.Reader, buf []byte) (line, []byte, error) {
 	text, long, err := pipeio.ReadLine(r, maxLine, buf)
-	return line{text: sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}, text, err
+	return makeLine(text, long), text, err
+}
+
+// makeLine is readLine's line of text: one string, trimmed and sanitized.
+func makeLine(text []byte, long bool) line {
+	return line{text: sanitize(strings.TrimRight(string(text), "\r")), tooLong: long}
 }
 
 // send writes command lines to the engine, in one write. An engine that
@@ -206,7 +193,7 @@ func (p *proc) send(lines ...string) error {
 }
 
 // alive reports whether the process has not exited (yet: it may have
-// closed stdout already, which the reader reports by closing lines).
+// closed stdout already, which next reports as outputEnded).
 func (p *proc) alive() bool {
 	select {
 	case <-p.exited:
@@ -216,19 +203,18 @@ func (p *proc) alive() bool {
 	}
 }
 
-// drain discards the lines already received; false if stdout has ended.
-func (p *proc) drain() bool {
-	for {
-		select {
-		case _, ok := <-p.lines:
-			if !ok {
-				return false
-			}
-		default:
-			return true
-		}
-	}
-}
+// next returns the engine's next line, waiting until deadline (zero: no
+// limit), or says why there is none: outputEnded, deadlineReached, or
+// woken (by wake: the caller checks what it waits for besides lines).
+// Call it from one goroutine at a time.
+func (p *proc) next(deadline time.Time) (line, readResult) { return p.out.next(deadline) }
+
+// wake makes a next under way (or the next one) return woken; safe to call
+// from any goroutine, at any time.
+func (p *proc) wake() { p.out.wake() }
+
+// drain discards the lines already written; false if stdout has ended.
+func (p *proc) drain() bool { return p.out.drain() }
 
 // kill ends the process and its process group, reaps it and releases the
 // pipes. Safe to call many times and concurrently; returns once done.
@@ -241,8 +227,7 @@ func (p *proc) kill() {
 			// Unkillable for now (e.g. stuck in the kernel); the reaper
 			// goroutine still collects it when it goes.
 		}
-		close(p.quit)
-		p.stdout.Close()
+		p.out.close()
 		p.stderrFile.Close()
 		p.stdinFile.Close() // also ends a send blocked on a full pipe
 	})

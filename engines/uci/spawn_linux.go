@@ -28,9 +28,13 @@ type spawnReq struct {
 }
 
 // With cpus, the thread is pinned to them first: a child inherits its
-// parent thread's affinity, from its first instruction on. The thread's
-// own affinity is restored when the spawner stops, for the one thread the
-// runtime keeps after its goroutine ends locked: the main thread.
+// parent thread's affinity, from its first instruction on. A child
+// inherits the thread's scheduling policy too: the thread is set back to
+// SCHED_OTHER before each start, so that engines run as normal tasks
+// whatever YieldToEngines did to the runner's threads. The thread's own
+// affinity and policy are restored when the spawner stops, for the one
+// thread the runtime keeps after its goroutine ends locked: the main
+// thread.
 func newSpawner(cpus []int) (*spawner, error) {
 	s := &spawner{reqs: make(chan spawnReq), done: make(chan struct{})}
 	ready := make(chan error)
@@ -42,9 +46,12 @@ func newSpawner(cpus []int) (*spawner, error) {
 			return
 		}
 		defer restore()
+		var policy normalPolicy
+		defer policy.restore()
 		for {
 			select {
 			case r := <-s.reqs:
+				policy.set()
 				r.err <- r.cmd.Start()
 			case <-s.done:
 				return
@@ -93,3 +100,30 @@ func (s *spawner) start(cmd *exec.Cmd) error {
 // stop ends the spawner's goroutine and thread. Call it once, after the
 // Engine's processes are killed.
 func (s *spawner) stop() { close(s.done) }
+
+// normalPolicy sets the calling thread's scheduling policy to SCHED_OTHER
+// (nice unchanged) and restores the one it had.
+type normalPolicy struct {
+	changed bool
+	was     uint32
+}
+
+// set sets SCHED_OTHER. A failure leaves the policy as it is: the engine
+// then runs as the runner does, which is no error.
+func (n *normalPolicy) set() {
+	attr, err := unix.SchedGetAttr(0, 0)
+	if err != nil || attr.Policy == unix.SCHED_NORMAL {
+		return
+	}
+	if !n.changed {
+		n.changed, n.was = true, attr.Policy
+	}
+	attr.Policy = unix.SCHED_NORMAL
+	_ = unix.SchedSetAttr(0, attr, 0)
+}
+
+func (n *normalPolicy) restore() {
+	if n.changed {
+		_ = setPolicy(0, n.was)
+	}
+}
