@@ -32,10 +32,21 @@ type stdoutReader struct {
 	wakeMu sync.Mutex // guards wakeW against close
 	wakeW  int        // the wake descriptor's write end; -1 once closed
 
-	woken  atomic.Bool  // wake was called and next has not returned woken since
-	closed atomic.Bool  // close was called
-	endBy  atomic.Int64 // with the process gone: when its output counts as ended (UnixNano; 0: not yet)
+	woken  atomic.Bool // wake was called and next has not returned woken since
+	closed atomic.Bool // close was called
+	// With the process gone: when its output counts as ended, as time since
+	// born plus 1 (0: not yet). Monotonic, so a clock step cannot stretch it.
+	endBy atomic.Int64
+	born  time.Time
 }
+
+// drainBudget bounds what drain discards in one call: an engine that
+// writes without end while idle cannot hold up the next search.
+const drainBudget = 32 << 10
+
+// maxPollWait bounds one poll's timeout (the loop waits again): a far
+// deadline must not overflow poll's int milliseconds on 32-bit systems.
+const maxPollWait = time.Hour
 
 // newStdoutReader returns the reader and the pipe's write end for the
 // engine (close it once the engine has started).
@@ -56,7 +67,7 @@ func newStdoutReader(tap func(byte, string)) (*stdoutReader, *os.File, error) {
 		}
 		return nil, nil, err
 	}
-	s := &stdoutReader{fd: r, wakeR: wr, wakeW: ww, tap: tap}
+	s := &stdoutReader{fd: r, wakeR: wr, wakeW: ww, tap: tap, born: time.Now()}
 	return s, os.NewFile(uintptr(w), "|1"), nil
 }
 
@@ -85,6 +96,11 @@ func (s *stdoutReader) next(deadline time.Time) (line, readResult) {
 			// end cannot hold off a time limit.
 			return line{}, deadlineReached
 		}
+		if !s.eof && s.drainedAfterExit() {
+			// Nothing more is read (a helper may keep writing); what was
+			// read, an unfinished last line too, is still delivered.
+			s.eof = true
+		}
 		if l, ok := s.split.next(); ok {
 			return s.tapped(l), gotLine
 		}
@@ -108,7 +124,10 @@ func (s *stdoutReader) next(deadline time.Time) (line, readResult) {
 func (s *stdoutReader) drain() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for !s.closed.Load() {
+	for read := 0; !s.closed.Load(); {
+		if read >= drainBudget {
+			return true // still writing: the next read goes on
+		}
 		if l, ok := s.split.next(); ok {
 			s.tapped(l)
 			continue
@@ -122,6 +141,7 @@ func (s *stdoutReader) drain() bool {
 		if s.fill() {
 			return true
 		}
+		read += s.split.w
 	}
 	return false
 }
@@ -148,32 +168,51 @@ func (s *stdoutReader) fill() (wouldBlock bool) {
 }
 
 // wait blocks in poll until the output or the wake descriptor is
-// readable, deadline passes or the process's exitDrain is over; over is
-// set (with what to return) for the last two.
+// readable, deadline passes (over is set, with deadlineReached) or the
+// process's exitDrain is over (the loop then ends the output).
 func (s *stdoutReader) wait(deadline time.Time) (res readResult, over bool) {
 	now := time.Now()
-	limit, res := deadline, deadlineReached
-	if e := s.endBy.Load(); e != 0 {
-		if end := time.Unix(0, e); limit.IsZero() || end.Before(limit) {
-			limit, res = end, outputEnded
-		}
+	limit, atDeadline := deadline, true
+	if end, ok := s.exitEnd(); ok && (limit.IsZero() || end.Before(limit)) {
+		limit, atDeadline = end, false
 	}
 	timeout := -1 // milliseconds, rounded up: poll never returns early
 	if !limit.IsZero() {
 		left := limit.Sub(now)
 		if left <= 0 {
-			return res, true
+			if atDeadline {
+				return deadlineReached, true
+			}
+			return 0, false
 		}
-		timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		timeout = int((min(left, maxPollWait) + time.Millisecond - 1) / time.Millisecond)
 	}
 	fds := [2]unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLIN}, {Fd: int32(s.wakeR), Events: unix.POLLIN}}
 	if _, err := unix.Poll(fds[:], timeout); err != nil {
-		return 0, false // EINTR: the loop reads and waits again
+		if err != unix.EINTR {
+			s.eof = true // the output cannot be waited for: it has ended for us
+		}
+		return 0, false
 	}
 	if fds[1].Revents != 0 {
 		s.clearWake()
 	}
 	return 0, false
+}
+
+// exitEnd is when the output counts as ended, once endAfter was called.
+func (s *stdoutReader) exitEnd() (time.Time, bool) {
+	e := s.endBy.Load()
+	if e == 0 {
+		return time.Time{}, false
+	}
+	return s.born.Add(time.Duration(e - 1)), true
+}
+
+// drainedAfterExit says whether the process is gone and its exitDrain over.
+func (s *stdoutReader) drainedAfterExit() bool {
+	end, ok := s.exitEnd()
+	return ok && !time.Now().Before(end)
 }
 
 // clearWake empties the wake descriptor (the woken flag, set before each
@@ -207,7 +246,7 @@ func (s *stdoutReader) nudge() {
 // gone, but a helper it started may still hold the pipe): what is written
 // until then is still read.
 func (s *stdoutReader) endAfter(d time.Duration) {
-	s.endBy.Store(time.Now().Add(d).UnixNano())
+	s.endBy.Store(int64(time.Since(s.born)+d) + 1)
 	s.nudge()
 }
 

@@ -228,3 +228,80 @@ func BenchmarkNext(b *testing.B) {
 		}
 	}
 }
+
+// newPipeReader returns a reader and the write end of its pipe, with no
+// process: the test writes the engine's output itself.
+func newPipeReader(t *testing.T) (*stdoutReader, io.WriteCloser) {
+	t.Helper()
+	r, w, err := newStdoutReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		w.Close()
+		r.close()
+	})
+	return r, w
+}
+
+// After the process's exitDrain the output ends even while a helper keeps
+// the pipe full (the reader stops reading, at most its buffer's lines
+// more), and a last line without its newline is still delivered.
+func TestReadEndsAfterExitDrain(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		written  string
+		maxLines int
+		last     string
+	}{
+		// One read's lines (the last one cut at the buffer's end), not
+		// the 6,000 in the pipe.
+		{"a full pipe", strings.Repeat("info\n", 6000), 4096/len("info\n") + 1, ""},
+		{"no final newline", "readyok\nbestmove e2e4", 2, "bestmove e2e4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, w := newPipeReader(t)
+			if _, err := io.WriteString(w, tt.written); err != nil {
+				t.Fatal(err)
+			}
+			// The first line is read before the process is gone.
+			if _, res := r.next(time.Time{}); res != gotLine {
+				t.Fatalf("first read: %v", res)
+			}
+			r.endAfter(0) // gone, and its exitDrain over
+			n, last := 1, ""
+			for {
+				l, res := r.next(time.Now().Add(guard))
+				if res != gotLine {
+					if res != outputEnded {
+						t.Fatalf("after %d lines: %v, want the output ended", n, res)
+					}
+					break
+				}
+				n, last = n+1, l.text
+			}
+			if n > tt.maxLines || tt.last != "" && last != tt.last {
+				t.Errorf("%d lines read, the last %q; want at most %d, the last %q", n, last, tt.maxLines, tt.last)
+			}
+		})
+	}
+}
+
+// drain discards a bounded amount: an engine that writes without end while
+// idle cannot hold up the next search, whose reads find the rest.
+func TestDrainIsBounded(t *testing.T) {
+	t.Parallel()
+	r, w := newPipeReader(t)
+	if _, err := io.WriteString(w, strings.Repeat("info string idle\n", (60<<10)/len("info string idle\n"))); err != nil {
+		t.Fatal(err)
+	}
+	if !r.drain() {
+		t.Fatal("drain: the output ended")
+	}
+	if _, res := r.next(time.Now().Add(guard)); res != gotLine {
+		t.Errorf("after drain: %v; want the lines drain left", res)
+	}
+}

@@ -49,7 +49,7 @@ func setAllPolicies(t *testing.T, policy uint32) {
 	}
 	for _, task := range tasks {
 		if tid, err := strconv.Atoi(filepath.Base(task)); err == nil {
-			_ = setPolicy(tid, policy)
+			_, _ = setPolicy(tid, policy)
 		}
 	}
 }

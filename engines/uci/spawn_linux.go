@@ -108,11 +108,13 @@ type normalPolicy struct {
 	was     uint32
 }
 
-// set sets SCHED_OTHER. A failure leaves the policy as it is: the engine
-// then runs as the runner does, which is no error.
+// set sets SCHED_OTHER where the thread is SCHED_BATCH (YieldToEngines);
+// a policy the user chose for the whole run (chrt -f, -r, -i) is left to
+// the engines. A failure leaves the policy as it is: the engine then runs
+// as the runner does, which is no error.
 func (n *normalPolicy) set() {
 	attr, err := unix.SchedGetAttr(0, 0)
-	if err != nil || attr.Policy == unix.SCHED_NORMAL {
+	if err != nil || attr.Policy != unix.SCHED_BATCH {
 		return
 	}
 	if !n.changed {
@@ -124,6 +126,6 @@ func (n *normalPolicy) set() {
 
 func (n *normalPolicy) restore() {
 	if n.changed {
-		_ = setPolicy(0, n.was)
+		_, _ = setPolicy(0, n.was)
 	}
 }
