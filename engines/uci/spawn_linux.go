@@ -101,11 +101,10 @@ func (s *spawner) start(cmd *exec.Cmd) error {
 // Engine's processes are killed.
 func (s *spawner) stop() { close(s.done) }
 
-// normalPolicy sets the calling thread's scheduling policy to SCHED_OTHER
-// (nice unchanged) and restores the one it had.
+// normalPolicy sets the calling thread back from SCHED_BATCH to
+// SCHED_OTHER (nice unchanged) and, at restore, to batch again.
 type normalPolicy struct {
 	changed bool
-	was     uint32
 }
 
 // set sets SCHED_OTHER where the thread is SCHED_BATCH (YieldToEngines);
@@ -117,15 +116,14 @@ func (n *normalPolicy) set() {
 	if err != nil || attr.Policy != unix.SCHED_BATCH {
 		return
 	}
-	if !n.changed {
-		n.changed, n.was = true, attr.Policy
-	}
 	attr.Policy = unix.SCHED_NORMAL
-	_ = unix.SchedSetAttr(0, attr, 0)
+	if unix.SchedSetAttr(0, attr, 0) == nil {
+		n.changed = true
+	}
 }
 
 func (n *normalPolicy) restore() {
 	if n.changed {
-		_, _ = setPolicy(0, n.was)
+		_, _ = setPolicy(0, unix.SCHED_BATCH)
 	}
 }
