@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -672,10 +671,10 @@ func (r *run) store(ctx context.Context, g *record.Game) error {
 // engine name, reused across games after NewGame) and, for the referee
 // policy, its own referee.
 func (r *run) worker(ctx context.Context, jobs <-chan gameJob, finished chan<- workerEvent) {
-	// One thread per game, as in fastchess: its engines' lines are read
-	// here (uci's direct reads) and wake this thread, not the scheduler's.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// Not locked to its OS thread: its engines' lines are read here (uci's
+	// direct reads, in poll(2)), which keeps the goroutine on its thread
+	// while it waits, and a locked goroutine's periodic yield to the
+	// scheduler would hand its P to another thread and back.
 	t := r.t
 	players := map[string]engines.Engine{}
 	defer func() {

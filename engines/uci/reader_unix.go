@@ -5,6 +5,7 @@ package uci
 import (
 	"errors"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,8 +17,8 @@ import (
 // its lines, with read(2) and poll(2) on a descriptor that is not in the
 // runtime's poller, as a thread per game does in fastchess
 // (app/src/engine/process/process_posix.hpp, readOutput). A line then wakes
-// that one thread, the one that acts on it, instead of a reader goroutine,
-// the netpoller and the scheduler: fewer preemptions of the engines and
+// the thread that waits in poll, the one that acts on it, instead of a
+// reader goroutine, the netpoller and the scheduler: fewer preemptions of the engines and
 // fewer migrations of them between CPUs (docs/architecture.md,
 // Performance). Cancellation, a kill and the process's exit reach a blocked
 // reader through a wake descriptor that poll watches too.
@@ -38,6 +39,8 @@ type stdoutReader struct {
 	// born plus 1 (0: not yet). Monotonic, so a clock step cannot stretch it.
 	endBy atomic.Int64
 	born  time.Time
+
+	lastYield time.Time // when wait last yielded to the scheduler
 }
 
 // drainBudget bounds what drain discards in one call: an engine that
@@ -47,6 +50,10 @@ const drainBudget = 32 << 10
 // maxPollWait bounds one poll's timeout (the loop waits again): a far
 // deadline must not overflow poll's int milliseconds on 32-bit systems.
 const maxPollWait = time.Hour
+
+// yieldEvery is how often a reader that keeps waiting yields to the Go
+// scheduler: under the runtime's 10 ms preemption period.
+const yieldEvery = 5 * time.Millisecond
 
 // newStdoutReader returns the reader and the pipe's write end for the
 // engine (close it once the engine has started).
@@ -186,6 +193,16 @@ func (s *stdoutReader) wait(deadline time.Time) (res readResult, over bool) {
 			return 0, false
 		}
 		timeout = int((min(left, maxPollWait) + time.Millisecond - 1) / time.Millisecond)
+	}
+	if now.Sub(s.lastYield) >= yieldEvery {
+		// The game's goroutine otherwise never passes through the
+		// scheduler: it waits in poll(2), not in the runtime. Every 10
+		// ms the runtime's monitor would then preempt it with a signal
+		// and take its P in the syscall, and after each such take the
+		// monitor wakes every 20 µs for a millisecond or more
+		// (docs/architecture.md, Performance).
+		s.lastYield = now
+		runtime.Gosched()
 	}
 	fds := [2]unix.PollFd{{Fd: int32(s.fd), Events: unix.POLLIN}, {Fd: int32(s.wakeR), Events: unix.POLLIN}}
 	if _, err := unix.Poll(fds[:], timeout); err != nil {
