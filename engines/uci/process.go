@@ -124,7 +124,11 @@ func startProc(cfg *Config, log io.Writer, tap func(byte, string), sp *spawner) 
 		stderrDone:   make(chan struct{}),
 		exited:       make(chan struct{}),
 	}
-	go p.copyStderr()
+	// The reader is made here, before watch can set a deadline on the
+	// file: making it clears the file's deadlines (pipeio's pollability
+	// check), and a copier that started after a fast crash would then
+	// never see watch's exitDrain deadline while a helper holds stderr.
+	go p.copyStderr(pipeio.Reader(errR))
 	go p.watch()
 	return p, nil
 }
@@ -149,10 +153,10 @@ func (p *proc) watch() {
 
 // copyStderr copies the engine's stderr to the log and the tail kept for
 // crash reports, until it ends.
-func (p *proc) copyStderr() {
+func (p *proc) copyStderr(r io.Reader) {
 	defer close(p.stderrDone)
 	defer p.stderrFile.Close()
-	_, _ = io.Copy(p.stderr, pipeio.Reader(p.stderrFile))
+	_, _ = io.Copy(p.stderr, r)
 }
 
 // readLine reads one line: its first maxLine bytes are kept (in buf, which

@@ -25,9 +25,11 @@ import (
 )
 
 // Reader returns a reader of f: raw reads where possible, else f.
-// Deadlines set on f (SetReadDeadline) apply to it.
+// Deadlines set on f (SetReadDeadline) apply to it; making it clears those
+// already set, so make it before any deadline is set.
 func Reader(f *os.File) io.Reader { return reader(f) }
 
 // Writer returns a writer to f: raw writes where possible, else f.
-// Deadlines set on f (SetWriteDeadline) apply to it.
+// Deadlines set on f (SetWriteDeadline) apply to it; making it clears those
+// already set, as Reader does.
 func Writer(f *os.File) io.Writer { return writer(f) }
