@@ -18,9 +18,9 @@ import (
 // runtime's poller, as a thread per game does in fastchess
 // (app/src/engine/process/process_posix.hpp, readOutput). A line then wakes
 // the thread that waits in poll, the one that acts on it, instead of a
-// reader goroutine, the netpoller and the scheduler: fewer preemptions of the engines and
-// fewer migrations of them between CPUs (docs/architecture.md,
-// Performance). Cancellation, a kill and the process's exit reach a blocked
+// reader goroutine, the netpoller and the scheduler: fewer preemptions of
+// the engines and fewer migrations of them between CPUs
+// (docs/architecture.md, Performance). Cancellation, a kill and the process's exit reach a blocked
 // reader through a wake descriptor that poll watches too.
 type stdoutReader struct {
 	mu    sync.Mutex // held while reading, and to close
