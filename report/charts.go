@@ -89,25 +89,28 @@ func llrChart(p Pairing) lineChart {
 // ratingChart is the tournament's rating table as points with interval
 // bars, best first, on a scale that holds every finite interval.
 func ratingChart(t Tournament, lvl float64) intervalChart {
-	anchor := "average = 0"
+	anchor := "average = " + offsetText(t.RatingOffset)
 	if t.RatingAnchor != "" {
-		anchor = t.RatingAnchor + " = 0"
+		anchor = t.RatingAnchor + " = " + offsetText(t.RatingOffset)
 	}
 	c := intervalChart{
 		title:  fmt.Sprintf("Ratings of %s (Bradley-Terry, %s intervals)", t.Name, stats.FormatLevel(lvl)),
 		xLabel: "rating (Elo, " + anchor + ")",
+		ref:    float64(t.RatingOffset),
 	}
 	for _, r := range t.Ratings {
 		row := intervalRow{label: r.Engine, value: float64(r.Rating), low: float64(r.Low), high: float64(r.High)}
 		switch {
 		case r.Status == "unconnected":
 			row.note, row.text = "not rated: no games connect it to the others", "n/a"
+			row.value, row.low, row.high = math.NaN(), math.NaN(), math.NaN() // its 0 would widen the scale
 		case r.Games == 0:
 			row.note, row.text = "no games", "n/a"
+			row.value, row.low, row.high = math.NaN(), math.NaN(), math.NaN()
 		case finite(row.value) && finite(row.low) && finite(row.high):
-			row.text = elo(r.Rating) + " ± " + errorText(r.Error)
+			row.text = ratingText(t, r.Rating) + " ± " + errorText(r.Error)
 		default:
-			row.text = elo(r.Rating) + " " + interval(r.Low, r.High)
+			row.text = ratingText(t, r.Rating) + " [" + ratingText(t, r.Low) + ", " + ratingText(t, r.High) + "]"
 		}
 		c.rows = append(c.rows, row)
 	}

@@ -76,6 +76,7 @@ type intervalChart struct {
 	title  string
 	xLabel string
 	rows   []intervalRow
+	ref    float64 // the reference line and a value the scale holds: 0, or a rating table's anchor rating
 }
 
 // intervalRow is one engine of an intervalChart. value, low and high may

@@ -10,6 +10,19 @@ import (
 // elo prints an Elo figure with one decimal and a sign ("+32.1", "-inf").
 func elo(x Float) string { return stats.FormatSigned(float64(x), 1) }
 
+// ratingText prints a rating of t's table: signed, as a difference from the
+// anchor rated 0, or unsigned on the scale of a RatingOffset, as Ordo
+// prints ratings around its -a.
+func ratingText(t Tournament, x Float) string {
+	if t.RatingOffset == 0 {
+		return elo(x)
+	}
+	return stats.FormatFloat(float64(x), 1)
+}
+
+// offsetText prints the anchor's rating: 0, 2000, 1500.5.
+func offsetText(x Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64) }
+
 // interval prints a two-sided interval of Elo figures.
 func interval(low, high Float) string { return "[" + elo(low) + ", " + elo(high) + "]" }
 

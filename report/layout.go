@@ -108,16 +108,16 @@ func headerPart(t Tournament) part {
 }
 
 func ratingsPart(t Tournament, lvl float64) part {
-	anchor := "average rating = 0"
+	anchor := "average rating = " + offsetText(t.RatingOffset)
 	if t.RatingAnchor != "" {
-		anchor = t.RatingAnchor + " = 0"
+		anchor = t.RatingAnchor + " = " + offsetText(t.RatingOffset)
 	}
 	tb := &table{
 		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score", "LOS"},
 		numeric: []bool{true, false, true, true, true, true, true, true, true, true},
 	}
 	for _, r := range t.Ratings {
-		rating, low, high := elo(r.Rating), elo(r.Low), elo(r.High)
+		rating, low, high := ratingText(t, r.Rating), ratingText(t, r.Low), ratingText(t, r.High)
 		if r.Status == "unconnected" {
 			rating, low, high = "n/a", "n/a", "n/a"
 		}

@@ -45,8 +45,13 @@ type Tournament struct {
 	// play under the tournament's.
 	Limits []EngineLimit `json:"limits,omitempty"`
 
-	// RatingAnchor is the engine rated 0 in Ratings, "" for the average.
-	RatingAnchor string    `json:"rating_anchor"`
+	// RatingAnchor is the engine rated RatingOffset (normally 0) in
+	// Ratings, "" for the average.
+	RatingAnchor string `json:"rating_anchor"`
+	// RatingOffset is the rating of the anchor, or of the average: 0
+	// unless OffsetRatings set it (Ordo's -a, to read the ratings on a
+	// known scale, e.g. 2000 for an engine of nominal strength 2000).
+	RatingOffset Float     `json:"rating_offset"`
 	Ratings      []Rating  `json:"ratings"`
 	Pairings     []Pairing `json:"pairings"`
 	// Terminations and Search are empty for PGN input without the
@@ -106,12 +111,35 @@ type TimeRange struct {
 	End   time.Time `json:"end"`
 }
 
+// OffsetRatings adds v to every tournament's ratings and their bounds, so
+// that the anchor, or the average, is rated v instead of 0 (Ordo's -a).
+// Differences, errors and LOS do not change.
+func (r *Report) OffsetRatings(v float64) {
+	for i := range r.Tournaments {
+		r.Tournaments[i].OffsetRatings(v)
+	}
+}
+
+// OffsetRatings adds v to the tournament's ratings and their bounds (see
+// Report.OffsetRatings). An unconnected engine's rating means nothing and
+// stays as it is.
+func (t *Tournament) OffsetRatings(v float64) {
+	d := Float(v) - t.RatingOffset
+	t.RatingOffset = Float(v)
+	for i := range t.Ratings {
+		if x := &t.Ratings[i]; x.Status != "unconnected" {
+			x.Rating, x.Low, x.High = x.Rating+d, x.Low+d, x.High+d
+		}
+	}
+}
+
 // Rating is one row of a tournament's Bradley-Terry rating table, best
 // first.
 type Rating struct {
 	Rank   int    `json:"rank"`
 	Engine string `json:"engine"`
-	// Rating is relative to the anchor; Low and High bound it at the
+	// Rating is relative to the anchor (rated the tournament's
+	// RatingOffset); Low and High bound it at the
 	// report's level and Error is half their distance (Ordo's "error").
 	Rating Float `json:"rating"`
 	Error  Float `json:"error"`

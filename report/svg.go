@@ -281,9 +281,9 @@ func label(s string) string {
 }
 
 // xRange is the horizontal range of an interval chart: every finite
-// value, low and high, and 0 (the anchor), with a margin.
+// value, low and high, and the reference (0, or the anchor's rating), with a margin.
 func (c intervalChart) xRange() (lo, hi float64) {
-	lo, hi = 0, 0
+	lo, hi = c.ref, c.ref
 	for _, r := range c.rows {
 		for _, v := range []float64{r.value, r.low, r.high} {
 			if finite(v) {
@@ -337,7 +337,7 @@ func (c intervalChart) svg() string {
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(x), num(top), num(x), num(bottom))
 		fmt.Fprintf(&b, `<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, num(x), num(bottom+14), tickLabel(t))
 	}
-	fmt.Fprintf(&b, `<line class="ref zero" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(px(0)), num(top), num(px(0)), num(bottom))
+	fmt.Fprintf(&b, `<line class="ref zero" x1="%s" y1="%s" x2="%s" y2="%s"/>`, num(px(c.ref)), num(top), num(px(c.ref)), num(bottom))
 	fmt.Fprintf(&b, `<text class="axis" x="%s" y="%d" text-anchor="middle">%s</text>`, num((left+right)/2), height-6,
 		html.EscapeString(c.xLabel))
 

@@ -84,3 +84,33 @@ func TestIntervalChart(t *testing.T) {
 		t.Errorf("%d points, want 2 (the -inf rating is an arrowhead)", got)
 	}
 }
+
+// A rating table on a scale (Tournament.OffsetRatings) is charted around its
+// anchor's rating: the reference line there, the scale not stretched to 0,
+// the labels unsigned; an unconnected engine keeps its meaningless 0.
+func TestRatingChartOnAScale(t *testing.T) {
+	tr := Tournament{Name: "g", RatingAnchor: "sf", Ratings: []Rating{
+		{Engine: "sf", Status: "rated", Games: 10},
+		{Engine: "x", Rating: -80, Low: -180, High: 20, Error: 100, Status: "rated", Games: 10},
+		{Engine: "y", Rating: Float(math.Inf(-1)), Low: Float(math.Inf(-1)), High: Float(math.Inf(1)), Status: "-inf", Games: 10},
+		{Engine: "z", Status: "unconnected", Low: Float(math.Inf(-1)), High: Float(math.Inf(1))},
+	}}
+	tr.OffsetRatings(1000) // twice: the second sets the offset, it does not add to it
+	tr.OffsetRatings(2000)
+	want := []Float{2000, 1920, Float(math.Inf(-1)), 0}
+	for i, r := range tr.Ratings {
+		if r.Rating != want[i] {
+			t.Errorf("%s rated %v, want %v", r.Engine, r.Rating, want[i])
+		}
+	}
+	if tr.Ratings[1].Low != 1820 || tr.Ratings[1].High != 2020 || tr.Ratings[1].Error != 100 {
+		t.Errorf("x's interval [%v, %v] ± %v", tr.Ratings[1].Low, tr.Ratings[1].High, tr.Ratings[1].Error)
+	}
+	c := ratingChart(tr, 0.95)
+	if lo, hi := c.xRange(); lo < 1800 || hi > 2100 {
+		t.Errorf("scale [%v, %v]: want about [1820, 2020]", lo, hi)
+	}
+	if c.ref != 2000 || !strings.Contains(c.xLabel, "sf = 2000") || c.rows[1].text != "1920.0 ± 100.0" {
+		t.Errorf("ref %v, label %q, x's text %q", c.ref, c.xLabel, c.rows[1].text)
+	}
+}

@@ -227,3 +227,17 @@ func parseFlagsAndFiles(fs *flag.FlagSet, args []string) (files []string, err er
 	}
 	return files, nil
 }
+
+// anchorRatingFlag registers -anchor-rating, report's and ratings' Ordo -a.
+func anchorRatingFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("anchor-rating", 0,
+		"rating of the anchor, or of the average without -anchor (Ordo's -a): e.g. 2000 reads the table on a scale where the anchor is 2000")
+}
+
+// checkAnchorRating rejects an -anchor-rating that is not a plain rating.
+func checkAnchorRating(v float64) error {
+	if !(v >= -1e5 && v <= 1e5) { // also NaN
+		return usageErrorf("-anchor-rating %v: want a rating between -100000 and 100000", v)
+	}
+	return nil
+}

@@ -25,6 +25,7 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	out := fs.String("o", "", "output file (default: standard output)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
 	anchor := fs.String("anchor", "", "engine rated 0 (default: the average is 0)")
+	anchorRating := anchorRatingFlag(fs)
 	window := fs.Int("pair-window", pgnrate.DefaultWindow, "unpaired games searched back for a game's colour-swapped partner")
 	quiet := fs.Bool("q", false, "do not list malformed games on standard error (they are still counted)")
 	files, err := parseFlagsAndFiles(fs, args)
@@ -40,6 +41,9 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	}
 	if !(*level > 0 && *level < 1) {
 		return usageErrorf("-level %v is not in (0, 1)", *level)
+	}
+	if err := checkAnchorRating(*anchorRating); err != nil {
+		return err
 	}
 	if *window < 1 {
 		return usageErrorf("-pair-window %d: want at least 1", *window)
@@ -74,5 +78,6 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	r.OffsetRatings(*anchorRating)
 	return writeOutput(e, *out, func(w io.Writer) error { return write(w, r) }, files...)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -182,6 +184,9 @@ func TestRatingsBadInput(t *testing.T) {
 		{"unknown anchor", []string{good, "-anchor", "z"}, exitUsage, []string{`anchor "z"`, "x, y"}},
 		{"unknown format", []string{"-format", "pdf", good}, exitUsage, []string{"pdf"}},
 		{"bad level", []string{"-level", "95", good}, exitUsage, []string{"-level"}},
+		{"anchor rating not a number", []string{"-anchor-rating", "2k", good}, exitUsage, []string{"-anchor-rating"}},
+		{"anchor rating NaN", []string{"-anchor-rating", "NaN", good}, exitUsage, []string{"-anchor-rating NaN: want a rating between"}},
+		{"anchor rating infinite", []string{"-anchor-rating", "-Inf", good}, exitUsage, []string{"-anchor-rating -Inf: want a rating between"}},
 		{"nothing rated", []string{writeFile(t, dir, "star.pgn", "[White \"a\"]\n[Black \"b\"]\n\n*\n")}, exitUsage,
 			[]string{"no rated games", "1 without a result"}},
 		{"malformed listed", []string{broken}, exitOK, []string{"broken.pgn:1: game (x vs y) skipped: Result tag", "1 malformed games skipped"}},
@@ -237,3 +242,64 @@ func TestRatingsArguments(t *testing.T) {
 		t.Errorf("help: exit %d, the command list lacks ratings:\n%s", code, out)
 	}
 }
+
+// -anchor-rating (Ordo's -a) moves every rating and bound by the same
+// amount, for an anchor and for the average, in ratings and report alike;
+// errors and LOS stay; the text prints the scale's ratings unsigned.
+func TestAnchorRating(t *testing.T) {
+	dir := t.TempDir()
+	cfg := rrConfig.Write(t, dir, "rr.toml")
+	if code, _, stderr := run(t, "run", "-config", cfg); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	db := filepath.Join(dir, "games.db")
+	pgn := filepath.Join(dir, "rr.pgn")
+	if code, _, stderr := run(t, "export", "-db", db, "-o", pgn); code != exitOK {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		name   string
+		anchor []string
+		offset string
+		want   float64
+		header string
+	}{
+		{"anchor", []string{"-anchor", "a"}, "2000", 2000, "a = 2000"},
+		{"average", nil, "1500.5", 1500.5, "average rating = 1500.5"},
+		{"negative", []string{"-anchor", "b"}, "-100", -100, "b = -100"},
+	} {
+		for _, cmd := range [][]string{{"ratings", pgn}, {"report", "-db", db}} {
+			base := append(append([]string{}, cmd...), tc.anchor...)
+			_, out, stderr := run(t, append(base, "-format", "json")...)
+			plain := jsonReport(t, out).Tournaments[0]
+			code, out, stderr := run(t, append(base, "-format", "json", "-anchor-rating", tc.offset)...)
+			if code != exitOK {
+				t.Fatalf("%s %s: exit %d: %s", tc.name, cmd[0], code, stderr)
+			}
+			moved := jsonReport(t, out).Tournaments[0]
+			if float64(moved.RatingOffset) != tc.want || len(moved.Ratings) != len(plain.Ratings) || len(plain.Ratings) < 3 {
+				t.Fatalf("%s %s: offset %v, %d rows against %d", tc.name, cmd[0], moved.RatingOffset, len(moved.Ratings), len(plain.Ratings))
+			}
+			for i, m := range moved.Ratings {
+				p := plain.Ratings[i]
+				shifted := func(got, was report.Float) bool { // JSON keeps 10 significant digits
+					return math.Abs(float64(got-was)-tc.want) < 1e-5
+				}
+				if m.Engine != p.Engine || !shifted(m.Rating, p.Rating) || !shifted(m.Low, p.Low) ||
+					!shifted(m.High, p.High) || m.Error != p.Error || !sameLOS(m.LOSNext, p.LOSNext) {
+					t.Errorf("%s %s: row %+v, without the offset %+v", tc.name, cmd[0], m, p)
+				}
+			}
+			_, text, _ := run(t, append(base, "-anchor-rating", tc.offset)...)
+			if !strings.Contains(text, "Ratings (Bradley-Terry, "+tc.header+", 95% intervals") {
+				t.Errorf("%s %s: the heading lacks %q:\n%s", tc.name, cmd[0], tc.header, text)
+			}
+			top := fmt.Sprintf("%.1f", float64(moved.Ratings[0].Rating))
+			if !strings.Contains(text, "  "+top+"  ") || strings.Contains(text, "+"+top) {
+				t.Errorf("%s %s: the table does not print %s unsigned:\n%s", tc.name, cmd[0], top, text)
+			}
+		}
+	}
+}
+
+func sameLOS(a, b *report.Float) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

@@ -25,14 +25,18 @@ func reportWriters() map[string]func(io.Writer, report.Report) error {
 // anchor, an -o file that cannot be created; 1 when reading or writing
 // fails otherwise; 130 when interrupted.
 func cmdReport(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet(e, "report", "[-db selfplay.db] [-tournament NAME] [-format text|json|html] [-o FILE] [-level 0.95] [-anchor ENGINE]")
+	fs := newFlagSet(e, "report", "[-db selfplay.db] [-tournament NAME] [-format text|json|html] [-o FILE] [-level 0.95] [-anchor ENGINE] [-anchor-rating R]")
 	dbPath := fs.String("db", "selfplay.db", "database file")
 	tournament := fs.String("tournament", "", "only this tournament (default: all)")
 	format := fs.String("format", "text", "output format: text, json or html")
 	out := fs.String("o", "", "output file (default: standard output)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
 	anchor := fs.String("anchor", "", "engine rated 0 in the rating tables (default: the average is 0)")
+	anchorRating := anchorRatingFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkAnchorRating(*anchorRating); err != nil {
 		return err
 	}
 	write, ok := reportWriters()[*format]
@@ -61,5 +65,6 @@ func cmdReport(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return readFailed(ctx, *dbPath, err)
 	}
+	r.OffsetRatings(*anchorRating)
 	return writeOutput(e, *out, func(w io.Writer) error { return write(w, r) }, store.Files(*dbPath)...)
 }
