@@ -89,10 +89,7 @@ func llrChart(p Pairing) lineChart {
 // ratingChart is the tournament's rating table as points with interval
 // bars, best first, on a scale that holds every finite interval.
 func ratingChart(t Tournament, lvl float64) intervalChart {
-	anchor := "average = " + offsetText(t.RatingOffset)
-	if t.RatingAnchor != "" {
-		anchor = t.RatingAnchor + " = " + offsetText(t.RatingOffset)
-	}
+	anchor := anchorText(t, "average")
 	c := intervalChart{
 		title:  fmt.Sprintf("Ratings of %s (Bradley-Terry, %s intervals)", t.Name, stats.FormatLevel(lvl)),
 		xLabel: "rating (Elo, " + anchor + ")",
@@ -110,7 +107,7 @@ func ratingChart(t Tournament, lvl float64) intervalChart {
 		case finite(row.value) && finite(row.low) && finite(row.high):
 			row.text = ratingText(t, r.Rating) + " ± " + errorText(r.Error)
 		default:
-			row.text = ratingText(t, r.Rating) + " [" + ratingText(t, r.Low) + ", " + ratingText(t, r.High) + "]"
+			row.text = ratingText(t, r.Rating) + " " + ratingInterval(t, r.Low, r.High)
 		}
 		c.rows = append(c.rows, row)
 	}

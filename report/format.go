@@ -20,8 +20,20 @@ func ratingText(t Tournament, x Float) string {
 	return stats.FormatFloat(float64(x), 1)
 }
 
-// offsetText prints the anchor's rating: 0, 2000, 1500.5.
-func offsetText(x Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64) }
+// ratingInterval prints the bounds of a rating of t's table, as ratingText.
+func ratingInterval(t Tournament, low, high Float) string {
+	return "[" + ratingText(t, low) + ", " + ratingText(t, high) + "]"
+}
+
+// anchorText says what t's ratings are relative to: "sf-2000 = 2000", or
+// with no anchor engine, average (the caller's word for it) "= 0".
+func anchorText(t Tournament, average string) string {
+	who := average
+	if t.RatingAnchor != "" {
+		who = t.RatingAnchor
+	}
+	return who + " = " + strconv.FormatFloat(float64(t.RatingOffset), 'f', -1, 64)
+}
 
 // interval prints a two-sided interval of Elo figures.
 func interval(low, high Float) string { return "[" + elo(low) + ", " + elo(high) + "]" }

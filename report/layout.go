@@ -108,10 +108,7 @@ func headerPart(t Tournament) part {
 }
 
 func ratingsPart(t Tournament, lvl float64) part {
-	anchor := "average rating = " + offsetText(t.RatingOffset)
-	if t.RatingAnchor != "" {
-		anchor = t.RatingAnchor + " = " + offsetText(t.RatingOffset)
-	}
+	anchor := anchorText(t, "average rating")
 	tb := &table{
 		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score", "LOS"},
 		numeric: []bool{true, false, true, true, true, true, true, true, true, true},
