@@ -14,7 +14,8 @@ import (
 // (results/falcon-sprt), played again from its committed config, gives the
 // same moves with the same score, depth and nodes at every move as the
 // committed PGN. Texts that later commits changed on purpose (result
-// comments, the sign of a zero score) and times are not compared.
+// comments, the sign of a zero score, the count in a mate score) and times
+// are not compared.
 func TestCommittedGamesReplay(t *testing.T) {
 	dir := t.TempDir()
 	results := filepath.Join("..", "..", "results", "falcon-sprt")
@@ -63,7 +64,7 @@ func TestCommittedGamesReplay(t *testing.T) {
 // searchedMove is what a replay must reproduce of one engine move.
 type searchedMove struct {
 	san   string
-	score string // centipawns, or a mate as written (M3, -M3)
+	score string // centipawns, or M and -M for a mate for and against
 	depth int
 	nodes int64
 }
@@ -78,7 +79,7 @@ func searchedMoves(pgn string) [][]searchedMove {
 		text := strings.Join(strings.Fields(game), " ")
 		var moves []searchedMove
 		for _, m := range searchedMoveRE.FindAllStringSubmatch(text, -1) {
-			score := m[2] + m[3]
+			score := m[2] + "M"
 			if cp, err := strconv.ParseFloat(m[3], 64); err == nil {
 				if m[2] == "-" {
 					cp = -cp
