@@ -19,16 +19,8 @@ import (
 func TestCommittedGamesReplay(t *testing.T) {
 	dir := t.TempDir()
 	results := filepath.Join("..", "..", "results", "falcon-sprt")
-	config, err := os.ReadFile(filepath.Join(results, "sprt.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(dir, "sprt.toml")
-	if err := os.WriteFile(cfgPath, config, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	db := filepath.Join(dir, "replay.db")
-	if code, _, stderr := run(t, "run", "-config", cfgPath, "-db", db, "-pairs", "1"); code != exitOK {
+	if code, _, stderr := run(t, "run", "-config", filepath.Join(results, "sprt.toml"), "-db", db, "-pairs", "1"); code != exitOK {
 		t.Fatalf("run: exit %d, stderr %q", code, stderr)
 	}
 	code, replayed, stderr := run(t, "export", "-db", db)
