@@ -107,13 +107,21 @@ func NewEvaluator() *Evaluator {
 }
 
 // Evaluate is evaluateUncached with the pawn cache.
-func (ev *Evaluator) Evaluate(b *board.Board) (e, t int) { return evaluate(b, ev) }
+func (ev *Evaluator) Evaluate(b *board.Board) (e, t int) { return evaluate(b, ev, true) }
+
+// Score is Evaluate's e alone. It skips the threat function, which only
+// fail-high reductions read (4.5% of a non-FHR search's time in a CPU
+// profile).
+func (ev *Evaluator) Score(b *board.Board) int {
+	e, _ := evaluate(b, ev, false)
+	return e
+}
 
 // evaluateUncached returns the static evaluation e from the side to move's
 // point of view and the threat value t >= 0 against the side to move
 // (Feldmann's t(v)): threatInCheck when in check, otherwise the scored
 // threats the evaluation detected. It allocates nothing.
-func evaluateUncached(b *board.Board) (e, t int) { return evaluate(b, nil) }
+func evaluateUncached(b *board.Board) (e, t int) { return evaluate(b, nil, true) }
 
 // pawnStructure returns the pawns' score (white minus black) and passed pawns.
 func (ev *Evaluator) pawnStructure(b *board.Board) (mg, eg int, passed [2]board.Bitboard) {
@@ -137,7 +145,7 @@ func (ev *Evaluator) pawnStructure(b *board.Board) (mg, eg int, passed [2]board.
 	return mg, eg, passed
 }
 
-func evaluate(b *board.Board, ev *Evaluator) (e, t int) {
+func evaluate(b *board.Board, ev *Evaluator, withThreat bool) (e, t int) {
 	var att [2][7]board.Bitboard // attacks by color and piece type; [c][0] = all
 	var mg, eg [2]int
 	var kingAttackers, kingDanger [2]int
@@ -246,6 +254,9 @@ func evaluate(b *board.Board, ev *Evaluator) (e, t int) {
 	score += tempo
 	if b.IsInsufficientMaterial() {
 		score = 0
+	}
+	if !withThreat {
+		return score, 0
 	}
 	return score, threat(b, us, &att, passed[us.Other()], kings[us])
 }

@@ -152,8 +152,9 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
-// The pawn cache must change speed only: the cached evaluator agrees with
-// the uncached one along random games (which revisit pawn structures).
+// The pawn cache and skipping the threat must change speed only: the cached
+// evaluator and its Score agree with the uncached one along random games
+// (which revisit pawn structures).
 func TestEvaluatorCacheAgrees(t *testing.T) {
 	ev := NewEvaluator()
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -165,6 +166,9 @@ func TestEvaluatorCacheAgrees(t *testing.T) {
 			e2, t2 := ev.Evaluate(b)
 			if e1 != e2 || t1 != t2 {
 				t.Fatalf("%s: uncached (%d,%d), cached (%d,%d)", b.FEN(), e1, t1, e2, t2)
+			}
+			if e3 := ev.Score(b); e3 != e1 {
+				t.Fatalf("%s: Score %d, Evaluate's e %d", b.FEN(), e3, e1)
 			}
 			b.Generate(&l, board.All)
 			if l.N == 0 {

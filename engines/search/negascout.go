@@ -66,8 +66,7 @@ func (s *Searcher) negascout(alpha, beta engines.Score, depth, ply int, flags no
 			return -engines.Mate + engines.Score(ply)
 		}
 		if ply >= engines.MaxPly-1 {
-			e, _ := s.ev.Evaluate(b)
-			return engines.Score(e)
+			return engines.Score(s.ev.Score(b))
 		}
 	}
 	origAlpha := alpha
@@ -373,8 +372,7 @@ func (s *Searcher) qsearch(alpha, beta engines.Score, ply int, inCheck bool, sta
 		return drawScore
 	}
 	if ply >= engines.MaxPly-1 {
-		e, _ := s.ev.Evaluate(b)
-		return engines.Score(e)
+		return engines.Score(s.ev.Score(b))
 	}
 	best := -infinity
 	if inCheck {
@@ -384,7 +382,7 @@ func (s *Searcher) qsearch(alpha, beta engines.Score, ply int, inCheck bool, sta
 		}
 	} else {
 		if standPat == noEval {
-			standPat, _ = s.ev.Evaluate(b)
+			standPat = s.ev.Score(b)
 		}
 		best = engines.Score(standPat)
 		if best >= beta {
