@@ -6,6 +6,12 @@ import "selfplay/engines/board"
 // scores zero (an average piece).
 var mobilityMG = [7]int{0, 0, 4, 5, 2, 1, 0}
 var mobilityEG = [7]int{0, 0, 4, 5, 4, 2, 0}
+var mobility = func() (m [7]score) {
+	for pt := range m {
+		m[pt] = pack(mobilityMG[pt], mobilityEG[pt])
+	}
+	return m
+}()
 var mobilityBase = [7]int{0, 0, 4, 6, 6, 12, 0}
 
 // kingAttackWeight counts how dangerous a piece type is near the enemy king.
@@ -31,6 +37,18 @@ const (
 	hangingMG, hangingEG             = 18, 14
 	hangingPawnMG, hangingPawnEG     = 4, 8
 	threatPassed6th, threatPassed7th = 60, 150 // in t: enemy passed pawns close to promotion
+)
+
+// The terms above packed as pack packs them (constants, so written out).
+const (
+	doubled           = score(doubledMG)<<32 + doubledEG
+	isolated          = score(isolatedMG)<<32 + isolatedEG
+	bishopPair        = score(bishopPairMG)<<32 + bishopPairEG
+	threatByPawn      = score(threatByPawnMG)<<32 + threatByPawnEG
+	threatByMinor     = score(threatByMinorMG)<<32 + threatByMinorEG
+	threatByRook      = score(threatByRookMG)<<32 + threatByRookEG
+	threatHanging     = score(hangingMG)<<32 + hangingEG
+	threatHangingPawn = score(hangingPawnMG)<<32 + hangingPawnEG
 )
 
 // masks used by the pawn evaluation, read-only after init.
@@ -95,7 +113,7 @@ type Evaluator struct {
 
 type pawnEntry struct {
 	key    uint64
-	mg, eg int32 // white minus black
+	sc     score // white minus black
 	passed [2]board.Bitboard
 }
 
@@ -124,32 +142,89 @@ func (ev *Evaluator) Score(b *board.Board) int {
 func evaluateUncached(b *board.Board) (e, t int) { return evaluate(b, nil, true) }
 
 // pawnStructure returns the pawns' score (white minus black) and passed pawns.
-func (ev *Evaluator) pawnStructure(b *board.Board) (mg, eg int, passed [2]board.Bitboard) {
+func (ev *Evaluator) pawnStructure(b *board.Board) (sc score, passed [2]board.Bitboard) {
 	var entry *pawnEntry
 	if ev != nil {
 		key := b.PawnHash()
 		entry = &ev.pawns[key&(pawnCacheEntries-1)]
 		if entry.key == key {
-			return int(entry.mg), int(entry.eg), entry.passed
+			return entry.sc, entry.passed
 		}
 		entry.key = key
 	}
-	var m, g [2]int
+	var side [2]score
 	for c := board.White; c <= board.Black; c++ {
-		passed[c] = evalPawns(b, c, &m[c], &g[c])
+		passed[c] = evalPawns(b, c, &side[c])
 	}
-	mg, eg = m[board.White]-m[board.Black], g[board.White]-g[board.Black]
+	sc = side[board.White] - side[board.Black]
 	if entry != nil {
-		entry.mg, entry.eg, entry.passed = int32(mg), int32(eg), passed
+		entry.sc, entry.passed = sc, passed
 	}
-	return mg, eg, passed
+	return sc, passed
+}
+
+// pieceSums are one side's knight, bishop, rook and queen terms: three
+// words, so the compiler keeps them in registers through the loops.
+type pieceSums struct {
+	sc                score
+	attackers, danger int
+}
+
+// plus adds a piece of type pt on sq that attacks a, given the side's rows
+// of psq, its mobility area and the enemy king's zone.
+func (s pieceSums) plus(pt board.PieceType, sq board.Square, a board.Bitboard, row *[7][64]score, area, zone board.Bitboard) pieceSums {
+	mob := (a & area).Count() - mobilityBase[pt]
+	n := (a & zone).Count()
+	return pieceSums{
+		sc:        s.sc + row[pt][sq] + mobility[pt]*score(mob),
+		attackers: s.attackers + min(n, 1),
+		danger:    s.danger + kingAttackWeight[pt]*n,
+	}
+}
+
+// pieceTerms sums c's knights, bishops, rooks and queens and records their
+// attacks by type in att. It is the evaluation's hottest code, so: a
+// function of its own, whose few live values stay in registers (inside
+// evaluate they did not); one loop per piece type, so that plus inlines
+// with the type's table offsets as constants; squares masked with 63, which
+// changes nothing but lets the compiler drop the tables' bounds checks.
+func pieceTerms(b *board.Board, c board.Color, occ, mobilityArea, zone board.Bitboard, att *[7]board.Bitboard) (ps pieceSums) {
+	row := &psq[c]
+	for pcs := b.Pieces(c, board.Knight); pcs != 0; pcs &= pcs - 1 {
+		sq := pcs.First() & 63
+		a := board.KnightAttacks(sq)
+		att[board.Knight] |= a
+		ps = ps.plus(board.Knight, sq, a, row, mobilityArea, zone)
+	}
+	for pcs := b.Pieces(c, board.Bishop); pcs != 0; pcs &= pcs - 1 {
+		sq := pcs.First() & 63
+		a := board.BishopAttacks(sq, occ)
+		att[board.Bishop] |= a
+		ps = ps.plus(board.Bishop, sq, a, row, mobilityArea, zone)
+	}
+	for pcs := b.Pieces(c, board.Rook); pcs != 0; pcs &= pcs - 1 {
+		sq := pcs.First() & 63
+		a := board.RookAttacks(sq, occ)
+		att[board.Rook] |= a
+		ps = ps.plus(board.Rook, sq, a, row, mobilityArea, zone)
+	}
+	for pcs := b.Pieces(c, board.Queen); pcs != 0; pcs &= pcs - 1 {
+		sq := pcs.First() & 63
+		a := board.QueenAttacks(sq, occ)
+		att[board.Queen] |= a
+		ps = ps.plus(board.Queen, sq, a, row, mobilityArea, zone)
+	}
+	return ps
 }
 
 func evaluate(b *board.Board, ev *Evaluator, withThreat bool) (e, t int) {
 	var att [2][7]board.Bitboard // attacks by color and piece type; [c][0] = all
-	var mg, eg [2]int
+	var sc [2]score              // each side's terms, packed
 	var kingAttackers, kingDanger [2]int
 	phase := 0
+	for pt := board.Knight; pt <= board.Queen; pt++ {
+		phase += phaseWeight[pt] * (b.Pieces(board.White, pt) | b.Pieces(board.Black, pt)).Count()
+	}
 	occ := b.Occupied()
 	kings := [2]board.Square{b.King(board.White), b.King(board.Black)}
 	var kingZone [2]board.Bitboard
@@ -162,46 +237,15 @@ func evaluate(b *board.Board, ev *Evaluator, withThreat bool) (e, t int) {
 	for c := board.White; c <= board.Black; c++ {
 		them := c.Other()
 		mobilityArea := ^b.Occupancy(c) &^ att[them][board.Pawn]
-		for pt := board.Knight; pt <= board.Queen; pt++ {
-			for pcs := b.Pieces(c, pt); pcs != 0; pcs &= pcs - 1 {
-				sq := pcs.First()
-				mg[c] += psq.mg[c][pt][sq]
-				eg[c] += psq.eg[c][pt][sq]
-				phase += phaseWeight[pt]
-				// The switch on the loop's piece type is written out here rather
-				// than calling board.Attacks: this is the evaluation's inner
-				// loop, and the call costs about 3% of all search instructions.
-				var a board.Bitboard
-				switch pt {
-				case board.Knight:
-					a = board.KnightAttacks(sq)
-				case board.Bishop:
-					a = board.BishopAttacks(sq, occ)
-				case board.Rook:
-					a = board.RookAttacks(sq, occ)
-				default:
-					a = board.QueenAttacks(sq, occ)
-				}
-				att[c][pt] |= a
-				mob := (a & mobilityArea).Count() - mobilityBase[pt]
-				mg[c] += mobilityMG[pt] * mob
-				eg[c] += mobilityEG[pt] * mob
-				if z := a & kingZone[them]; z != 0 {
-					kingAttackers[c]++
-					kingDanger[c] += kingAttackWeight[pt] * z.Count()
-				}
-			}
-		}
+		ps := pieceTerms(b, c, occ, mobilityArea, kingZone[them], &att[c])
+		kingAttackers[c], kingDanger[c] = ps.attackers, ps.danger
+		sc[c] += ps.sc + psq[c][board.King][kings[c]]
 		if b.Pieces(c, board.Bishop).More() {
-			mg[c] += bishopPairMG
-			eg[c] += bishopPairEG
+			sc[c] += bishopPair
 		}
-		mg[c] += psq.mg[c][board.King][kings[c]]
-		eg[c] += psq.eg[c][board.King][kings[c]]
 	}
-	pawnMG, pawnEG, passed := ev.pawnStructure(b)
-	mg[board.White] += pawnMG
-	eg[board.White] += pawnEG
+	pawns, passed := ev.pawnStructure(b)
+	sc[board.White] += pawns
 	for c := board.White; c <= board.Black; c++ {
 		att[c][0] = att[c][board.Pawn] | att[c][board.Knight] | att[c][board.Bishop] |
 			att[c][board.Rook] | att[c][board.Queen] | att[c][board.King]
@@ -213,77 +257,64 @@ func evaluate(b *board.Board, ev *Evaluator, withThreat bool) (e, t int) {
 		// counted only when two or more pieces join in; a missing pawn shield.
 		if kingAttackers[c] >= 2 {
 			d := kingDanger[c] * kingDanger[c] / 4
-			mg[c] += min(d, maxKingDanger)
+			sc[c] += pack(min(d, maxKingDanger), 0)
 		}
 		k := kings[c]
 		if f := k.File(); (f <= 2 || f >= 5) && relRank(c, k) <= 1 {
 			have := (masks.shield[c][k] & b.Pieces(c, board.Pawn)).Count()
-			mg[c] -= shieldMissingMG * max(0, 3-have)
+			sc[c] -= pack(shieldMissingMG*max(0, 3-have), 0)
 		}
 		// Threats: enemy pieces attacked by our cheaper pieces or left hanging.
 		enemyPieces := b.Occupancy(them) &^ b.Pieces(them, board.Pawn) &^ b.Pieces(them, board.King)
 		byPawn := (att[c][board.Pawn] & enemyPieces).Count()
-		mg[c] += threatByPawnMG * byPawn
-		eg[c] += threatByPawnEG * byPawn
 		majors := b.Pieces(them, board.Rook) | b.Pieces(them, board.Queen)
 		byMinor := ((att[c][board.Knight] | att[c][board.Bishop]) & majors).Count()
-		mg[c] += threatByMinorMG * byMinor
-		eg[c] += threatByMinorEG * byMinor
 		byRook := (att[c][board.Rook] & b.Pieces(them, board.Queen)).Count()
-		mg[c] += threatByRookMG * byRook
-		eg[c] += threatByRookEG * byRook
 		hanging := att[c][0] &^ att[them][0]
 		hp := (hanging & enemyPieces).Count()
-		mg[c] += hangingMG * hp
-		eg[c] += hangingEG * hp
 		hpawn := (hanging & b.Pieces(them, board.Pawn)).Count()
-		mg[c] += hangingPawnMG * hpawn
-		eg[c] += hangingPawnEG * hpawn
+		sc[c] += threatByPawn*score(byPawn) + threatByMinor*score(byMinor) + threatByRook*score(byRook) +
+			threatHanging*score(hp) + threatHangingPawn*score(hpawn)
 	}
 
 	if phase > maxPhase {
 		phase = maxPhase
 	}
-	mgScore := mg[board.White] - mg[board.Black]
-	egScore := eg[board.White] - eg[board.Black]
-	score := (mgScore*phase + egScore*(maxPhase-phase)) / maxPhase
+	total := sc[board.White] - sc[board.Black]
+	v := (total.mg()*phase + total.eg()*(maxPhase-phase)) / maxPhase
 	us := b.Side()
 	if us == board.Black {
-		score = -score
+		v = -v
 	}
-	score += tempo
+	v += tempo
 	if b.IsInsufficientMaterial() {
-		score = 0
+		v = 0
 	}
 	if !withThreat {
-		return score, 0
+		return v, 0
 	}
-	return score, threat(b, us, &att, passed[us.Other()], kings[us])
+	return v, threat(b, us, &att, passed[us.Other()], kings[us])
 }
 
-// evalPawns scores c's pawns (material, tables, structure) into mg/eg and
-// returns c's passed pawns.
-func evalPawns(b *board.Board, c board.Color, mg, eg *int) board.Bitboard {
+// evalPawns adds c's pawns (material, tables, structure) to sc and returns
+// c's passed pawns.
+func evalPawns(b *board.Board, c board.Color, sc *score) board.Bitboard {
 	own := b.Pieces(c, board.Pawn)
 	enemy := b.Pieces(c.Other(), board.Pawn)
 	var passed board.Bitboard
 	for p := own; p != 0; p &= p - 1 {
 		sq := p.First()
-		*mg += psq.mg[c][board.Pawn][sq]
-		*eg += psq.eg[c][board.Pawn][sq]
+		*sc += psq[c][board.Pawn][sq]
 		if masks.front[c][sq]&own != 0 {
-			*mg -= doubledMG
-			*eg -= doubledEG
+			*sc -= doubled
 		}
 		if masks.adjacent[sq.File()]&own == 0 {
-			*mg -= isolatedMG
-			*eg -= isolatedEG
+			*sc -= isolated
 		}
 		if masks.passed[c][sq]&enemy == 0 && masks.front[c][sq]&own == 0 {
 			passed |= board.SquareBB(sq)
 			r := relRank(c, sq)
-			*mg += passedMG[r]
-			*eg += passedEG[r]
+			*sc += pack(passedMG[r], passedEG[r])
 		}
 	}
 	return passed

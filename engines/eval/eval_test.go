@@ -178,3 +178,54 @@ func TestEvaluatorCacheAgrees(t *testing.T) {
 		}
 	}
 }
+
+// The packed score must unpack to exactly what was packed, and sums and
+// multiples of packed scores must be the packed sums and multiples, or the
+// evaluation would change.
+func TestPackedScore(t *testing.T) {
+	halves := [][2]int{
+		{0, 0}, {1, -1}, {-1, 1}, {-1, -1}, {0, -1}, {-1, 0}, {37, -12},
+		{-20000, 20000}, {1<<31 - 1, -1 << 31}, {-1 << 31, 1<<31 - 1},
+	}
+	for _, h := range halves {
+		s := pack(h[0], h[1])
+		if s.mg() != h[0] || s.eg() != h[1] {
+			t.Errorf("pack(%d, %d) unpacks to (%d, %d)", h[0], h[1], s.mg(), s.eg())
+		}
+	}
+	small := [][2]int{{0, 0}, {5, -7}, {-300, 250}, {-1, -1}, {900, -900}}
+	for _, a := range small {
+		for _, b := range small {
+			if s, want := pack(a[0], a[1])+pack(b[0], b[1]), pack(a[0]+b[0], a[1]+b[1]); s != want {
+				t.Errorf("pack%v + pack%v = (%d, %d), want (%d, %d)", a, b, s.mg(), s.eg(), want.mg(), want.eg())
+			}
+			if s, want := pack(a[0], a[1])-pack(b[0], b[1]), pack(a[0]-b[0], a[1]-b[1]); s != want {
+				t.Errorf("pack%v - pack%v = (%d, %d), want (%d, %d)", a, b, s.mg(), s.eg(), want.mg(), want.eg())
+			}
+		}
+		for _, k := range []int{-13, -1, 0, 3, 27} {
+			if s, want := pack(a[0], a[1])*score(k), pack(a[0]*k, a[1]*k); s != want {
+				t.Errorf("pack%v × %d = (%d, %d), want (%d, %d)", a, k, s.mg(), s.eg(), want.mg(), want.eg())
+			}
+		}
+	}
+	consts := []struct {
+		name   string
+		packed score
+		mg, eg int
+	}{
+		{"doubled", doubled, doubledMG, doubledEG},
+		{"isolated", isolated, isolatedMG, isolatedEG},
+		{"bishopPair", bishopPair, bishopPairMG, bishopPairEG},
+		{"threatByPawn", threatByPawn, threatByPawnMG, threatByPawnEG},
+		{"threatByMinor", threatByMinor, threatByMinorMG, threatByMinorEG},
+		{"threatByRook", threatByRook, threatByRookMG, threatByRookEG},
+		{"threatHanging", threatHanging, hangingMG, hangingEG},
+		{"threatHangingPawn", threatHangingPawn, hangingPawnMG, hangingPawnEG},
+	}
+	for _, c := range consts {
+		if c.packed != pack(c.mg, c.eg) {
+			t.Errorf("%s = (%d, %d), want (%d, %d)", c.name, c.packed.mg(), c.packed.eg(), c.mg, c.eg)
+		}
+	}
+}

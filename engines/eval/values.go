@@ -161,21 +161,27 @@ var pstEG = [7][64]int{
 	},
 }
 
-// pieceSquare[c][pt][sq] holds material plus table value, from c's own point
-// of view, precomputed so the evaluation does one lookup per piece.
-type pieceSquare struct {
-	mg, eg [2][7][64]int
-}
+// score packs a middlegame and an endgame value into one word, the
+// middlegame in the high half: sums and multiples by an int of packed
+// values are the packed sums and multiples, so the evaluation's piece loop
+// adds one word where it added two. Exact while each half stays within
+// ±2^31, far beyond any evaluation term.
+type score int64
 
-var psq = func() *pieceSquare {
-	p := &pieceSquare{}
+func pack(mg, eg int) score { return score(mg)<<32 + score(eg) }
+
+// mg and eg unpack the halves; the low half is signed, so mg rounds it away.
+func (s score) mg() int { return int((s + 1<<31) >> 32) }
+func (s score) eg() int { return int(int32(s)) }
+
+// psq[c][pt][sq] holds material plus table value, from c's own point of
+// view, packed and precomputed so the evaluation does one lookup per piece.
+var psq = func() (p [2][7][64]score) {
 	for pt := board.Pawn; pt <= board.King; pt++ {
 		for sq := 0; sq < 64; sq++ {
 			// The tables are written rank 8 first: white on sq reads row of sq^56.
-			p.mg[board.White][pt][sq] = materialMG[pt] + pstMG[pt][sq^56]
-			p.eg[board.White][pt][sq] = materialEG[pt] + pstEG[pt][sq^56]
-			p.mg[board.Black][pt][sq] = materialMG[pt] + pstMG[pt][sq]
-			p.eg[board.Black][pt][sq] = materialEG[pt] + pstEG[pt][sq]
+			p[board.White][pt][sq] = pack(materialMG[pt]+pstMG[pt][sq^56], materialEG[pt]+pstEG[pt][sq^56])
+			p[board.Black][pt][sq] = pack(materialMG[pt]+pstMG[pt][sq], materialEG[pt]+pstEG[pt][sq])
 		}
 	}
 	return p
