@@ -6,7 +6,7 @@ import "selfplay/engines/board"
 // scores zero (an average piece).
 var mobilityMG = [7]int{0, 0, 4, 5, 2, 1, 0}
 var mobilityEG = [7]int{0, 0, 4, 5, 4, 2, 0}
-var mobility = func() (m [7]score) {
+var mobility = func() (m [7]score) { // the two, packed
 	for pt := range m {
 		m[pt] = pack(mobilityMG[pt], mobilityEG[pt])
 	}
