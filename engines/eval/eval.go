@@ -39,7 +39,8 @@ const (
 	threatPassed6th, threatPassed7th = 60, 150 // in t: enemy passed pawns close to promotion
 )
 
-// The terms above packed as pack packs them (constants, so written out).
+// The pawn, bishop-pair and threat terms above as pack packs them
+// (constants, so written out).
 const (
 	doubled           = score(doubledMG)<<32 + doubledEG
 	isolated          = score(isolatedMG)<<32 + isolatedEG

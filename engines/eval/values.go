@@ -164,8 +164,8 @@ var pstEG = [7][64]int{
 // score packs a middlegame and an endgame value into one word, the
 // middlegame in the high half: sums and multiples by an int of packed
 // values are the packed sums and multiples, so the evaluation's piece loop
-// adds one word where it added two. Exact while each half stays within
-// ±2^31, far beyond any evaluation term.
+// adds one word where it added two. Exact while the halves of every value
+// unpacked stay within [-2^31, 2^31), far beyond any evaluation's.
 type score int64
 
 func pack(mg, eg int) score { return score(mg)<<32 + score(eg) }
