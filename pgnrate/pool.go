@@ -375,6 +375,19 @@ func startKey(g *pgnscan.Game) uint64 {
 	return h.Sum64()
 }
 
+// Pairings are copies of the pool's pairings so far, each with its counts,
+// in the order their first games were read.
+func (p *Pool) Pairings() ([]standings.PairingTally, error) {
+	if p.err != nil {
+		return nil, fmt.Errorf("counting the games: %w", p.err)
+	}
+	out := make([]standings.PairingTally, len(p.pairings))
+	for i, pt := range p.pairings {
+		out[i] = *pt
+	}
+	return out, nil
+}
+
 // Input is what the pool has read so far.
 func (p *Pool) Input() report.Input { return p.input }
 

@@ -68,6 +68,7 @@ func commands() []command {
 		{name: "export", summary: "write stored games as PGN", run: cmdExport},
 		{name: "serve", summary: "a read-only web site over the database: live standings, charts, games on a board", run: cmdServe, ownStdout: true},
 		{name: "ratings", summary: "ratings and statistics of the games of PGN files (cutechess, fastchess, ...)", run: cmdRatings},
+		{name: "compare", summary: "the Elo difference of two matches (PGN files), or the interaction of four (a 2×2 design)", run: cmdCompare},
 		{name: "merge", summary: "merge databases (the shards of a tournament) into one", run: cmdMerge},
 		{name: "elo", summary: "Elo, confidence interval, LOS and SPRT for a W/L/D or pentanomial result", run: cmdElo},
 		{name: "search", summary: "search one position and print the iterations", run: cmdSearch},

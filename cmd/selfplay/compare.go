@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"selfplay/internal/termtext"
+	"selfplay/pgnrate"
+	"selfplay/pgnscan"
+	"selfplay/stats"
+)
+
+// comparedMatch is one file of compare: its one pairing's estimate, turned
+// to the orientation of the first file with the same two engines.
+type comparedMatch struct {
+	label, file   string
+	first, second string
+	est           stats.Estimate
+}
+
+// cmdCompare compares independent matches, one per PGN file: with two files
+// the difference of their Elo (A − B), with four the interaction of a 2×2
+// design ((A − B) − (C − D)), each with its interval and p-value. Exit
+// codes as ratings': 2 for bad flags, a file that cannot be read, a file
+// without exactly one pairing, or a match without a standard error.
+func cmdCompare(ctx context.Context, e env, args []string) error {
+	fs := newFlagSet(e, "compare", "[flags] A.pgn B.pgn [C.pgn D.pgn]",
+		"A − B, or with four files (A − B) − (C − D): the Elo of independent matches combined, with its interval.")
+	out := fs.String("o", "", "output file (default: standard output)")
+	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
+	window := fs.Int("pair-window", pgnrate.DefaultWindow, "unpaired games searched back for a game's colour-swapped partner")
+	quiet := fs.Bool("q", false, "do not list malformed games on standard error (they are still counted)")
+	files, err := parseFlagsAndFiles(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 2 && len(files) != 4 {
+		return withUsage(fs, usageErrorf("%d files: want 2 (A − B) or 4 ((A − B) − (C − D))", len(files)))
+	}
+	if !(*level > 0 && *level < 1) {
+		return usageErrorf("-level %v is not in (0, 1)", *level)
+	}
+	if *window < 1 {
+		return usageErrorf("-pair-window %d: want at least 1", *window)
+	}
+	matches := make([]comparedMatch, len(files))
+	for i, path := range files {
+		m, err := readMatch(ctx, e, path, *window, *level, *quiet)
+		if err != nil {
+			return err
+		}
+		m.label = string(rune('A' + i))
+		// The same two engines read the same way round in every file.
+		for _, prev := range matches[:i] {
+			if prev.first == m.second && prev.second == m.first {
+				m.first, m.second, m.est = m.second, m.first, m.est.Reversed()
+				break
+			}
+		}
+		matches[i] = m
+	}
+	ests := make([]stats.Estimate, len(matches))
+	for i, m := range matches {
+		ests[i] = m.est
+	}
+	type line struct {
+		name string
+		c    stats.Contrast
+	}
+	var lines []line
+	for _, c := range []struct {
+		name string
+		coef []float64
+	}{
+		{"A − B", []float64{1, -1, 0, 0}},
+		{"C − D", []float64{0, 0, 1, -1}},
+		{"(A − B) − (C − D)", []float64{1, -1, -1, 1}},
+	} {
+		if len(matches) == 2 && c.name != "A − B" {
+			break
+		}
+		idx := []int{}
+		for i, k := range c.coef[:len(matches)] {
+			if k != 0 {
+				idx = append(idx, i)
+			}
+		}
+		var es []stats.Estimate
+		var coef []float64
+		for _, i := range idx {
+			es = append(es, ests[i])
+			coef = append(coef, c.coef[i])
+		}
+		con, err := stats.NewContrast(es, coef, *level)
+		if err != nil {
+			return inputErrorf("%s: %w", c.name, err)
+		}
+		lines = append(lines, line{c.name, con})
+	}
+	return writeOutput(e, *out, func(w io.Writer) error {
+		fmt.Fprintf(w, "== Comparison of %d matches ==\n\n", len(matches))
+		// Numbers right-aligned; the text after the last tab is no column.
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "match\tgames\tpairs\tElo\t±\tSE\t  pairing (model), file")
+		for _, m := range matches {
+			se, _ := m.est.EloSE() // NewContrast has checked it
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t  %s vs %s (%s), %s\n", m.label, m.est.Games, m.est.Pairs,
+				stats.FormatSigned(m.est.Elo, 1), stats.FormatFloat(m.est.HalfWidth(), 1), stats.FormatFloat(se, 1),
+				termtext.Escape(m.first), termtext.Escape(m.second), m.est.Model, termtext.Escape(m.file))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+		for _, l := range lines {
+			fmt.Fprintf(w, "%s: %s\n", l.name, l.c)
+		}
+		return nil
+	}, files...)
+}
+
+// readMatch reads one file of compare: its games must be those of one
+// pairing; the estimate is the verdict's (pentanomial when the games come
+// in colour-swapped pairs, else trinomial), from the view of the pairing's
+// first engine.
+func readMatch(ctx context.Context, e env, path string, window int, level float64, quiet bool) (comparedMatch, error) {
+	pool := pgnrate.NewPool(window)
+	problem := func(ge *pgnscan.GameError) {
+		if !quiet {
+			fmt.Fprintf(e.stderr, "selfplay compare: %s\n", termtext.Escape(ge.Error()))
+		}
+	}
+	if err := pool.ReadFile(ctx, path, e.stdin, problem); err != nil {
+		if ctx.Err() != nil {
+			return comparedMatch{}, interruptedErrorf("interrupted while reading %s", path)
+		}
+		return comparedMatch{}, inputError(err)
+	}
+	if in := pool.Input(); in.Malformed > 0 {
+		fmt.Fprintf(e.stderr, "selfplay compare: %s: %d malformed games skipped\n", termtext.Escape(path), in.Malformed)
+	}
+	pairings, err := pool.Pairings()
+	if err != nil {
+		return comparedMatch{}, err
+	}
+	var names []string
+	match := -1
+	for i, pt := range pairings {
+		if pt.Games.Games() > 0 {
+			names = append(names, pt.First+" vs "+pt.Second)
+			match = i
+		}
+	}
+	if len(names) != 1 {
+		return comparedMatch{}, inputErrorf("%s: %d pairings with rated games (%s): compare needs one match per file",
+			termtext.Escape(path), len(names), termtext.Escape(strings.Join(names, ", ")))
+	}
+	pt := pairings[match]
+	est, err := pt.Estimate(level)
+	if err != nil {
+		return comparedMatch{}, err
+	}
+	return comparedMatch{file: path, first: pt.First, second: pt.Second, est: est}, nil
+}

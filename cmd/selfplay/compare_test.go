@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// matchPGN writes colour-swapped pairs of first against second, counts[k]
+// pairs of first's pair score k/2 (LL, LD, DD, WD, WW), each pair opening
+// with the same position; reversed puts second on White in each pair's
+// first game, so the file's pairing reads "second vs first".
+func matchPGN(first, second string, counts [5]int, reversed bool) string {
+	// Each pair's two results from first's view: first as White, then as Black.
+	results := [5][2]string{{"0-1", "1-0"}, {"0-1", "1/2-1/2"}, {"1/2-1/2", "1/2-1/2"}, {"1-0", "1/2-1/2"}, {"1-0", "0-1"}}
+	var b strings.Builder
+	round := 0
+	game := func(white, black, result string) {
+		fmt.Fprintf(&b, "[Event \"m\"]\n[Site \"?\"]\n[Date \"2026.11.27\"]\n[Round \"%d\"]\n[White %q]\n[Black %q]\n[Result %q]\n"+
+			"[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\"]\n[SetUp \"1\"]\n\n2. Nf3 Nc6 %s\n\n",
+			round, white, black, result, result)
+	}
+	for k, n := range counts {
+		for range n {
+			round++
+			asWhite, asBlack := results[k][0], results[k][1]
+			if reversed {
+				game(second, first, asBlack)
+				game(first, second, asWhite)
+			} else {
+				game(first, second, asWhite)
+				game(second, first, asBlack)
+			}
+		}
+	}
+	return b.String()
+}
+
+// The expected figures were computed apart from selfplay (Python: the
+// pentanomial mean and variance per pair, Elo = -400·log10(1/s - 1), each
+// match's Elo SE by the delta method, statistics.NormalDist for z and p).
+func TestCompare(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.pgn", matchPGN("Alpha", "Beta", [5]int{2, 5, 10, 8, 5}, false))
+	b := writeFile(t, dir, "b.pgn", matchPGN("Alpha", "Beta", [5]int{4, 8, 10, 5, 3}, true))
+	c := writeFile(t, dir, "c.pgn", matchPGN("Gamma", "Delta", [5]int{4, 8, 10, 5, 3}, false))
+	same := writeFile(t, dir, "same.pgn", matchPGN("Alpha", "Beta", [5]int{0, 0, 0, 0, 6}, false))
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		holds []string // in standard output, or standard error when code is not exitOK
+	}{
+		{"difference, B read the other way round", []string{a, b}, exitOK, []string{
+			"A     60     30  +52.5  73.0  36.7  Alpha vs Beta (pentanomial), " + a,
+			"B     60     30  -29.0  73.5  37.0  Alpha vs Beta (pentanomial), " + b,
+			"A − B: +81.5 ± 102.0 Elo (95%), SE 52.1, z +1.57, p 0.117 — not significant at the 5% level\n",
+		}},
+		{"other engines keep their own view", []string{a, c}, exitOK, []string{
+			"B     60     30  -29.0  73.5  37.0  Gamma vs Delta (pentanomial)",
+			"A − B: +81.5 ± 102.0 Elo (95%)",
+		}},
+		{"interaction", []string{a, b, a, b}, exitOK, []string{
+			"C − D: +81.5 ± 102.0 Elo (95%)",
+			"(A − B) − (C − D): 0.0 ± 144.3 Elo (95%), SE 73.6, z 0.00, p 1.000 — not significant at the 5% level\n",
+		}},
+		{"99%", []string{"-level", "0.99", a, b}, exitOK, []string{"A − B: +81.5 ± 134.1 Elo (99%), SE 52.1"}},
+		{"three files", []string{a, b, c}, exitUsage, []string{"3 files: want 2"}},
+		{"two pairings in a file", []string{a, "../../pgnrate/testdata/roundrobin.pgn"}, exitUsage, []string{"6 pairings with rated games"}},
+		{"every pair alike", []string{a, same}, exitUsage, []string{"A − B: match 2: no standard error"}},
+		{"no such file", []string{a, dir + "/none.pgn"}, exitUsage, []string{"none.pgn"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"compare"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			got := stdout
+			if code != exitOK {
+				got = stderr
+			}
+			for _, h := range tt.holds {
+				if !strings.Contains(got, h) {
+					t.Errorf("output lacks %q:\n%s", h, got)
+				}
+			}
+		})
+	}
+}
