@@ -31,6 +31,7 @@ func TestHelpTopics(t *testing.T) {
 		{"report", "report", "A verdict line reads:"},
 		{"serve", "serve: watching a run in the browser", "serve only reads"},
 		{"ratings", "Ratings of any PGN", "selfplay ratings FILE.pgn... reads the games"},
+		{"compare", "compare: the difference between matches", "The matches must be independent"},
 		{"uci", "UCI: external engines and selfplay as an engine", "Every variant as a UCI engine"},
 		{"debugging", "Debugging an engine: the UCI traffic log, compliance, PV checks", "selfplay compliance ENGINE"},
 		{"config", "tournaments.toml", "[tournament.sprt]"},
