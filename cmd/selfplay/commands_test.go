@@ -446,6 +446,7 @@ func TestOutputIsInputRefused(t *testing.T) {
 		{"report through a hard link", []string{"report", "-db", db, "-o", linked}, db},
 		{"export", []string{"export", "-db", db, "-o", db}, db},
 		{"ratings", []string{"ratings", "-o", pgn, pgn}, pgn},
+		{"compare", []string{"compare", "-o", pgn, pgn, pgn}, pgn},
 		{"suite", []string{"suite", "-epd", epd, "-depth", "1", "-o", epd}, epd},
 	}
 	for _, tt := range tests {

@@ -46,6 +46,9 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 	if *window < 1 {
 		return usageErrorf("-pair-window %d: want at least 1", *window)
 	}
+	if err := checkOutputNotInput(*out, files...); err != nil {
+		return err // before reading: the inputs may hold no match at all
+	}
 	matches := make([]comparedMatch, len(files))
 	for i, path := range files {
 		m, err := readMatch(ctx, e, path, *window, *level, *quiet)
