@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,14 @@ func TestCompare(t *testing.T) {
 		{"two pairings in a file", []string{a, "../../pgnrate/testdata/roundrobin.pgn"}, exitUsage, []string{"6 pairings with rated games"}},
 		{"every pair alike", []string{a, same}, exitUsage, []string{"A − B: match 2: no standard error"}},
 		{"no such file", []string{a, dir + "/none.pgn"}, exitUsage, []string{"none.pgn"}},
+	}
+	if _, err := os.Stat("/dev/full"); err == nil { // writing fails: exit 1
+		tests = append(tests, struct {
+			name  string
+			args  []string
+			code  int
+			holds []string
+		}{"a full disk", []string{"-o", "/dev/full", a, b}, exitFailure, []string{"/dev/full"}})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
