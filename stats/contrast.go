@@ -21,9 +21,9 @@ type Contrast struct {
 	Matches, Samples int     // matches combined; their games or pairs
 }
 
-// ErrNoSpread is returned for a match whose Elo or interval is infinite or
+// errNoSpread is wrapped by NewContrast's error for a match whose Elo or interval is infinite or
 // whose samples all had the same result: it has no standard error.
-var ErrNoSpread = errors.New("no standard error")
+var errNoSpread = errors.New("no standard error")
 
 // NewContrast combines the estimates of independent matches with the
 // coefficients coef (one per estimate, such as +1 and -1). A match's
@@ -59,7 +59,7 @@ func NewContrast(es []Estimate, coef []float64, level float64) (Contrast, error)
 	}
 	c.SE = math.Sqrt(variance)
 	if c.SE == 0 {
-		return Contrast{}, fmt.Errorf("the coefficients are all 0: %w", ErrNoSpread)
+		return Contrast{}, fmt.Errorf("the coefficients are all 0: %w", errNoSpread)
 	}
 	z := twoSidedZ(level)
 	c.EloLow, c.EloHigh = c.Elo-z*c.SE, c.Elo+z*c.SE
@@ -69,11 +69,11 @@ func NewContrast(es []Estimate, coef []float64, level float64) (Contrast, error)
 }
 
 // EloSE is the estimate's standard error in Elo (NewContrast's delta
-// method), or ErrNoSpread.
+// method), or errNoSpread.
 func (e Estimate) EloSE() (float64, error) {
 	if e.Games == 0 || e.Exact || math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0) ||
 		e.ScoreLow <= 0 || e.ScoreHigh >= 1 {
-		return 0, fmt.Errorf("%w (%s)", ErrNoSpread, FormatEloInterval(e))
+		return 0, fmt.Errorf("%w (%s)", errNoSpread, FormatEloInterval(e))
 	}
 	if err := validLevel(e.Level); err != nil {
 		return 0, err

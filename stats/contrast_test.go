@@ -97,8 +97,8 @@ func TestNewContrastErrors(t *testing.T) {
 			t.Errorf("%s: no error", tt.name)
 			continue
 		}
-		if errors.Is(err, ErrNoSpread) != tt.noSpread {
-			t.Errorf("%s: %v; ErrNoSpread %v, want %v", tt.name, err, errors.Is(err, ErrNoSpread), tt.noSpread)
+		if errors.Is(err, errNoSpread) != tt.noSpread {
+			t.Errorf("%s: %v; errNoSpread %v, want %v", tt.name, err, errors.Is(err, errNoSpread), tt.noSpread)
 		}
 	}
 }
