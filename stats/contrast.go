@@ -21,8 +21,9 @@ type Contrast struct {
 	Matches, Samples int     // matches combined; their games or pairs
 }
 
-// errNoSpread is wrapped by NewContrast's error for a match whose Elo or interval is infinite or
-// whose samples all had the same result: it has no standard error.
+// errNoSpread is wrapped by NewContrast's error for a match whose Elo or
+// interval is infinite or whose samples all had the same result: it has
+// no standard error.
 var errNoSpread = errors.New("no standard error")
 
 // NewContrast combines the estimates of independent matches with the
