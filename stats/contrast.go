@@ -12,13 +12,12 @@ import (
 // depth help one engine more than the other?), with its interval in the
 // normal approximation.
 type Contrast struct {
-	Level            float64 // confidence level of the interval
-	Elo              float64 // the signed sum of the matches' Elo
-	SE               float64 // its standard error
-	EloLow, EloHigh  float64 // Elo ∓ z·SE
-	Z                float64 // Elo / SE
-	P                float64 // two-sided p-value of a true contrast of 0
-	Matches, Samples int     // matches combined; their games or pairs
+	Level           float64 // confidence level of the interval
+	Elo             float64 // the signed sum of the matches' Elo
+	SE              float64 // its standard error
+	EloLow, EloHigh float64 // Elo ∓ z·SE
+	Z               float64 // Elo / SE
+	P               float64 // two-sided p-value of a true contrast of 0
 }
 
 // errNoSpread is wrapped by NewContrast's error for a match whose Elo or
@@ -43,7 +42,7 @@ func NewContrast(es []Estimate, coef []float64, level float64) (Contrast, error)
 	if len(es) == 0 || len(es) != len(coef) {
 		return Contrast{}, fmt.Errorf("%d estimates with %d coefficients", len(es), len(coef))
 	}
-	c := Contrast{Level: level, Matches: len(es)}
+	c := Contrast{Level: level}
 	variance := 0.0
 	for i, e := range es {
 		se, err := e.EloSE()
@@ -52,11 +51,6 @@ func NewContrast(es []Estimate, coef []float64, level float64) (Contrast, error)
 		}
 		c.Elo += coef[i] * e.Elo
 		variance += coef[i] * coef[i] * se * se
-		if e.Model == ModelPentanomial {
-			c.Samples += e.Pairs
-		} else {
-			c.Samples += e.Games
-		}
 	}
 	c.SE = math.Sqrt(variance)
 	if c.SE == 0 {
@@ -72,9 +66,17 @@ func NewContrast(es []Estimate, coef []float64, level float64) (Contrast, error)
 // EloSE is the estimate's standard error in Elo (NewContrast's delta
 // method), or errNoSpread.
 func (e Estimate) EloSE() (float64, error) {
-	if e.Games == 0 || e.Exact || math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0) ||
-		e.ScoreLow <= 0 || e.ScoreHigh >= 1 {
-		return 0, fmt.Errorf("%w (%s)", errNoSpread, FormatEloInterval(e))
+	switch {
+	case e.Games == 0:
+		return 0, fmt.Errorf("no games: %w", errNoSpread)
+	case e.Exact:
+		unit := "game"
+		if e.Model == ModelPentanomial {
+			unit = "pair"
+		}
+		return 0, fmt.Errorf("every %s had the same result: %w", unit, errNoSpread)
+	case math.IsInf(e.Elo, 0) || math.IsInf(e.EloLow, 0) || math.IsInf(e.EloHigh, 0):
+		return 0, fmt.Errorf("the Elo interval is unbounded (%s): %w", FormatEloInterval(e), errNoSpread)
 	}
 	if err := validLevel(e.Level); err != nil {
 		return 0, err
@@ -88,7 +90,7 @@ func (c Contrast) Significant() bool { return c.EloLow > 0 || c.EloHigh < 0 }
 
 // String is the contrast in one line, e.g.
 //
-//	+27.8 ± 36.8 Elo (95%), SE 18.8, z 1.48, p 0.139 — not significant at the 5% level
+//	+27.8 ± 36.7 Elo (95%), SE 18.7, z +1.49, p 0.138 — not significant at the 5% level
 func (c Contrast) String() string {
 	verdict := "not significant"
 	if c.Significant() {

@@ -29,19 +29,18 @@ func TestNewContrast(t *testing.T) {
 		coef                  []float64
 		level                 float64
 		elo, se, low, high, p float64
-		samples               int
 		significant           bool
 		text                  string
 	}{
 		{"difference", []Estimate{a, b}, []float64{1, -1}, 0.95,
-			81.531833, 52.055424, -20.494924, 183.558589, 0.11729, 60, false,
+			81.531833, 52.055424, -20.494924, 183.558589, 0.11729, false,
 			"+81.5 ± 102.0 Elo (95%), SE 52.1, z +1.57, p 0.117 — not significant at the 5% level"},
 		{"difference at 99%", []Estimate{a, b}, []float64{1, -1}, 0.99,
-			81.531833, 52.055424, -52.554054, 215.61772, 0.11729, 60, false, "(99%)"},
+			81.531833, 52.055424, -52.554054, 215.61772, 0.11729, false, "(99%)"},
 		{"interaction", []Estimate{a, b, c, d}, []float64{1, -1, -1, 1}, 0.95,
-			20.571245, 56.564536, -90.293207, 131.435698, 0.716099, 285, false, "p 0.716"},
+			20.571245, 56.564536, -90.293207, 131.435698, 0.716099, false, "p 0.716"},
 		{"one match", []Estimate{c}, []float64{1}, 0.95,
-			33.106216, 16.758338, 0.260477, 65.951955, 0.048211, 100, true, "significant at the 5% level"},
+			33.106216, 16.758338, 0.260477, 65.951955, 0.048211, true, "significant at the 5% level"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,9 +55,6 @@ func TestNewContrast(t *testing.T) {
 				if math.Abs(f.got-f.want) > 1e-5 {
 					t.Errorf("%s = %.6f, want %.6f", f.name, f.got, f.want)
 				}
-			}
-			if c.Samples != tt.samples || c.Matches != len(tt.es) {
-				t.Errorf("samples %d, matches %d; want %d, %d", c.Samples, c.Matches, tt.samples, len(tt.es))
 			}
 			if c.Significant() != tt.significant {
 				t.Errorf("significant %v, want %v", c.Significant(), tt.significant)
@@ -117,10 +113,41 @@ func TestEstimateReversed(t *testing.T) {
 		}
 		assertSameEstimate(t, e.Reversed(), m)
 	}
-	tri := Trinomial{Wins: 31, Losses: 22, Draws: 40}
-	e, _ := AnalyzeTrinomial(tri, 0.9)
-	m, _ := AnalyzeTrinomial(Trinomial{Wins: 22, Losses: 31, Draws: 40}, 0.9)
-	assertSameEstimate(t, e.Reversed(), m)
+	for _, c := range [][2]Trinomial{
+		{{Wins: 31, Losses: 22, Draws: 40}, {Wins: 22, Losses: 31, Draws: 40}},
+		{{Wins: 7}, {Losses: 7}}, // exact: every game won
+		{{Draws: 5}, {Draws: 5}}, // exact: every game drawn
+	} {
+		e, err := AnalyzeTrinomial(c[0], 0.9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := AnalyzeTrinomial(c[1], 0.9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertSameEstimate(t, e.Reversed(), m)
+	}
+}
+
+func TestEloSEErrors(t *testing.T) {
+	won, _ := AnalyzeTrinomial(Trinomial{Wins: 7}, 0.95)
+	drawn, _ := AnalyzePentanomial(PentanomialFromCounts([5]int{0, 0, 6, 0, 0}), 0.95)
+	for _, tt := range []struct {
+		name string
+		e    Estimate
+		text string
+	}{
+		{"no games", Estimate{Level: 0.95}, "no games"},
+		{"every game won", won, "every game had the same result"},
+		{"every pair drawn", drawn, "every pair had the same result"},
+		{"unbounded", Estimate{Games: 4, Level: 0.95, Elo: 200, EloLow: 10, EloHigh: math.Inf(1)}, "unbounded"},
+	} {
+		_, err := tt.e.EloSE()
+		if !errors.Is(err, errNoSpread) || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%s: %v; want errNoSpread saying %q", tt.name, err, tt.text)
+		}
+	}
 }
 
 func assertSameEstimate(t *testing.T, got, want Estimate) {

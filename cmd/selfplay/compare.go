@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -24,13 +25,15 @@ type comparedMatch struct {
 // cmdCompare compares independent matches, one per PGN file: with two files
 // the difference of their Elo (A − B), with four the interaction of a 2×2
 // design ((A − B) − (C − D)), each with its interval and p-value. Exit
-// codes as ratings': 2 for bad flags, a file that cannot be read, a file
-// without exactly one pairing, or a match without a standard error.
+// codes as ratings': 2 for bad flags, a file that cannot be read or is
+// given twice, a file without exactly one pairing, or a match without a
+// standard error.
 func cmdCompare(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet(e, "compare", "[flags] A.pgn B.pgn [C.pgn D.pgn]",
+	fs := newFlagSet(e, "compare", "[flags] A.pgn B.pgn [C.pgn D.pgn] (- for standard input, once)",
 		"A − B, or with four files (A − B) − (C − D): the Elo of independent matches combined, with its interval.")
 	out := fs.String("o", "", "output file (default: standard output)")
 	level := fs.Float64("level", stats.DefaultLevel, "confidence level of the intervals, in (0, 1)")
+	first := fs.String("first", "", "comma-separated engines whose view a match is read from where they play (default: the first file's orientation, else each file's own)")
 	window := fs.Int("pair-window", pgnrate.DefaultWindow, "unpaired games searched back for a game's colour-swapped partner")
 	quiet := fs.Bool("q", false, "do not list malformed games on standard error (they are still counted)")
 	files, err := parseFlagsAndFiles(fs, args)
@@ -38,7 +41,7 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	if len(files) != 2 && len(files) != 4 {
-		return withUsage(fs, usageErrorf("%d files: want 2 (A − B) or 4 ((A − B) − (C − D))", len(files)))
+		return withUsage(fs, usageErrorf("want 2 files (A − B) or 4 ((A − B) − (C − D)), got %d", len(files)))
 	}
 	if !(*level > 0 && *level < 1) {
 		return usageErrorf("-level %v is not in (0, 1)", *level)
@@ -49,6 +52,15 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 	if err := checkOutputNotInput(*out, files...); err != nil {
 		return err // before reading: the inputs may hold no match at all
 	}
+	if err := checkDistinctFiles(files); err != nil {
+		return err
+	}
+	views := map[string]bool{}
+	for _, name := range strings.Split(*first, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			views[name] = true
+		}
+	}
 	matches := make([]comparedMatch, len(files))
 	for i, path := range files {
 		m, err := readMatch(ctx, e, path, *window, *level, *quiet)
@@ -56,12 +68,24 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		m.label = string(rune('A' + i))
-		// The same two engines read the same way round in every file.
-		for _, prev := range matches[:i] {
-			if prev.first == m.second && prev.second == m.first {
-				m.first, m.second, m.est = m.second, m.first, m.est.Reversed()
-				break
+		if len(views) > 0 {
+			if views[m.first] && views[m.second] {
+				return inputErrorf("%s: -first names both %s and %s", termtext.Escape(path), termtext.Escape(m.first), termtext.Escape(m.second))
 			}
+			if views[m.second] {
+				m = m.reversed()
+			}
+		} else {
+			// The same two engines read the same way round in every file.
+			for _, prev := range matches[:i] {
+				if prev.first == m.second && prev.second == m.first {
+					m = m.reversed()
+					break
+				}
+			}
+		}
+		if _, err := m.est.EloSE(); err != nil {
+			return inputErrorf("%s (%s): %w", m.label, termtext.Escape(path), err)
 		}
 		matches[i] = m
 	}
@@ -109,7 +133,7 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "match\tgames\tpairs\tElo\t±\tSE\t  pairing (model), file")
 		for _, m := range matches {
-			se, _ := m.est.EloSE() // NewContrast has checked it
+			se, _ := m.est.EloSE() // checked as the file was read
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t  %s vs %s (%s), %s\n", m.label, m.est.Games, m.est.Pairs,
 				stats.FormatSigned(m.est.Elo, 1), stats.FormatFloat(m.est.HalfWidth(), 1), stats.FormatFloat(se, 1),
 				termtext.Escape(m.first), termtext.Escape(m.second), m.est.Model, termtext.Escape(m.file))
@@ -123,6 +147,34 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 		}
 		return nil
 	}, files...)
+}
+
+// reversed is the match from its second engine's view.
+func (m comparedMatch) reversed() comparedMatch {
+	m.first, m.second, m.est = m.second, m.first, m.est.Reversed()
+	return m
+}
+
+// checkDistinctFiles refuses a file given twice (by any name), and standard
+// input more than once: the matches must be independent, and standard
+// input can be read only once.
+func checkDistinctFiles(files []string) error {
+	for i, a := range files {
+		for _, b := range files[:i] {
+			if a == "-" && b == "-" {
+				return usageErrorf("standard input (-) given twice")
+			}
+			if a == "-" || b == "-" {
+				continue
+			}
+			fa, errA := os.Stat(a)
+			fb, errB := os.Stat(b)
+			if a == b || (errA == nil && errB == nil && os.SameFile(fa, fb)) {
+				return inputErrorf("%s and %s are the same file: the matches must be independent", termtext.Escape(b), termtext.Escape(a))
+			}
+		}
+	}
+	return nil
 }
 
 // readMatch reads one file of compare: its games must be those of one
@@ -156,6 +208,9 @@ func readMatch(ctx context.Context, e env, path string, window int, level float6
 			names = append(names, pt.First+" vs "+pt.Second)
 			match = i
 		}
+	}
+	if len(names) == 0 {
+		return comparedMatch{}, inputErrorf("%s: no rated games", termtext.Escape(path))
 	}
 	if len(names) != 1 {
 		return comparedMatch{}, inputErrorf("%s: %d pairings with rated games (%s): compare needs one match per file",

@@ -45,7 +45,16 @@ func TestCompare(t *testing.T) {
 	a := writeFile(t, dir, "a.pgn", matchPGN("Alpha", "Beta", [5]int{2, 5, 10, 8, 5}, false))
 	b := writeFile(t, dir, "b.pgn", matchPGN("Alpha", "Beta", [5]int{4, 8, 10, 5, 3}, true))
 	c := writeFile(t, dir, "c.pgn", matchPGN("Gamma", "Delta", [5]int{4, 8, 10, 5, 3}, false))
+	d := writeFile(t, dir, "d.pgn", matchPGN("Gamma", "Delta", [5]int{10, 30, 60, 20, 5}, false))
+	c2 := writeFile(t, dir, "c2.pgn", matchPGN("Gamma", "Delta", [5]int{3, 20, 41, 27, 9}, false))
 	same := writeFile(t, dir, "same.pgn", matchPGN("Alpha", "Beta", [5]int{0, 0, 0, 0, 6}, false))
+	empty := writeFile(t, dir, "empty.pgn", "")
+	// Unpaired games (Alpha always White): the trinomial model, +5 -2 =3.
+	var tri strings.Builder
+	for i, r := range []string{"1-0", "1-0", "1-0", "1-0", "1-0", "1/2-1/2", "1/2-1/2", "1/2-1/2", "0-1", "0-1"} {
+		fmt.Fprintf(&tri, "[White \"Alpha\"]\n[Black \"Beta\"]\n[Round \"%d\"]\n[Result %q]\n\n1. e4 e5 %s\n\n", i+1, r, r)
+	}
+	trinomial := writeFile(t, dir, "tri.pgn", tri.String())
 	tests := []struct {
 		name  string
 		args  []string
@@ -61,14 +70,25 @@ func TestCompare(t *testing.T) {
 			"B     60     30  -29.0  73.5  37.0  Gamma vs Delta (pentanomial)",
 			"A − B: +81.5 ± 102.0 Elo (95%)",
 		}},
-		{"interaction", []string{a, b, a, b}, exitOK, []string{
-			"C − D: +81.5 ± 102.0 Elo (95%)",
-			"(A − B) − (C − D): 0.0 ± 144.3 Elo (95%), SE 73.6, z 0.00, p 1.000 — not significant at the 5% level\n",
+		{"interaction", []string{a, b, c2, d}, exitOK, []string{
+			"(A − B) − (C − D): +20.6 ± 110.9 Elo (95%), SE 56.6, z +0.36, p 0.716 — not significant at the 5% level\n",
 		}},
+		{"-first turns a match round", []string{"-first", "Beta", a, b}, exitOK, []string{
+			"A     60     30  -52.5  73.0  36.7  Beta vs Alpha (pentanomial)",
+			"B     60     30  +29.0  73.5  37.0  Beta vs Alpha (pentanomial)",
+			"A − B: -81.5 ± 102.0 Elo (95%)",
+		}},
+		{"games without pairs", []string{a, trinomial}, exitOK, []string{
+			"B     10      0  +107.5  215.8  94.3  Alpha vs Beta (trinomial)",
+		}},
+		{"-first names both engines", []string{"-first", "Alpha,Beta", a, b}, exitUsage, []string{"-first names both Alpha and Beta"}},
+		{"the same file twice", []string{a, b, c, b}, exitUsage, []string{"are the same file"}},
+		{"standard input twice", []string{"-", "-"}, exitUsage, []string{"standard input (-) given twice"}},
+		{"a file without games", []string{a, empty}, exitUsage, []string{"empty.pgn: no rated games"}},
 		{"99%", []string{"-level", "0.99", a, b}, exitOK, []string{"A − B: +81.5 ± 134.1 Elo (99%), SE 52.1"}},
-		{"three files", []string{a, b, c}, exitUsage, []string{"3 files: want 2"}},
+		{"three files", []string{a, b, c}, exitUsage, []string{"want 2 files (A − B) or 4 ((A − B) − (C − D)), got 3"}},
 		{"two pairings in a file", []string{a, "../../pgnrate/testdata/roundrobin.pgn"}, exitUsage, []string{"6 pairings with rated games"}},
-		{"every pair alike", []string{a, same}, exitUsage, []string{"A − B: match 2: no standard error"}},
+		{"every pair alike", []string{a, b, c, same}, exitUsage, []string{"D (" + same + "): every pair had the same result: no standard error"}},
 		{"no such file", []string{a, dir + "/none.pgn"}, exitUsage, []string{"none.pgn"}},
 	}
 	if _, err := os.Stat("/dev/full"); err == nil { // writing fails: exit 1
