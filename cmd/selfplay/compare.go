@@ -14,8 +14,9 @@ import (
 	"selfplay/stats"
 )
 
-// comparedMatch is one file of compare: its one pairing's estimate, turned
-// to the orientation of the first file with the same two engines.
+// comparedMatch is one file of compare: its one pairing's estimate, from
+// the view -first names, else that of the first file with the same two
+// engines, else its own.
 type comparedMatch struct {
 	label, file   string
 	first, second string
