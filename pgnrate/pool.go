@@ -81,6 +81,13 @@ type Pool struct {
 	terms *terminations
 	err   error // the first counting error (none is expected: scores are 0, ½ or 1)
 
+	// Complete pairs' scores by pairing and start, when KeepOpenings was
+	// called (nil otherwise), at most maxOpenings of them; openingsFull
+	// once a pair found no room.
+	openings     map[openingKey]*OpeningScore
+	maxOpenings  int
+	openingsFull bool
+
 	// The current file's unpaired games within the window: by what a
 	// partner must match, and in reading order for eviction.
 	pending map[pendingKey][]*pendingGame
@@ -307,6 +314,67 @@ func (p *Pool) countPair(a, b *pendingGame) {
 	p.keep(pt.Games.Add(sb))
 	p.keep(pt.Pairs.AddPair(sa, sb))
 	p.input.Pairs++
+	if p.openings != nil {
+		k := openingKey{pairing: p.byEngine[[2]int32{min(a.key.white, a.key.black), max(a.key.white, a.key.black)}], start: a.key.start}
+		o := p.openings[k]
+		if o == nil {
+			if len(p.openings) == p.maxOpenings {
+				p.openingsFull = true
+				return
+			}
+			o = &OpeningScore{}
+			p.openings[k] = o
+		}
+		o.Sum += sa + sb
+		o.Pairs++
+	}
+}
+
+// DefaultMaxOpenings bounds the starts KeepOpenings remembers by default
+// (about 64 MiB).
+const DefaultMaxOpenings = 1 << 20
+
+type openingKey struct {
+	pairing int // index in p.pairings
+	start   uint64
+}
+
+// OpeningScore is what the complete pairs of one pairing that began from
+// one start (FEN and book moves) scored: the first engine's points, 0 to 2
+// per pair, summed, and the number of pairs.
+type OpeningScore struct {
+	Sum   float64
+	Pairs int
+}
+
+// KeepOpenings makes the pool remember every complete pair's score by its
+// start from now on, for Openings; memory then grows with the starts, up
+// to limit of them (DefaultMaxOpenings when limit <= 0).
+func (p *Pool) KeepOpenings(limit int) {
+	if limit <= 0 {
+		limit = DefaultMaxOpenings
+	}
+	p.maxOpenings = limit
+	if p.openings == nil {
+		p.openings = map[openingKey]*OpeningScore{}
+	}
+}
+
+// Openings returns the complete pairs' scores by start (a hash of the FEN
+// and book moves) of the pairing with index i in Pairings' order, from its
+// first engine's view; ok is false when KeepOpenings was not called or
+// a pair found no room within its limit.
+func (p *Pool) Openings(i int) (scores map[uint64]OpeningScore, ok bool) {
+	if p.openings == nil || p.openingsFull {
+		return nil, false
+	}
+	scores = map[uint64]OpeningScore{}
+	for k, o := range p.openings {
+		if k.pairing == i {
+			scores[k.start] = *o
+		}
+	}
+	return scores, true
 }
 
 // countSingle counts an unpaired game.

@@ -360,3 +360,43 @@ func TestRoundRobinGolden(t *testing.T) {
 	}
 	golden.Check(t, "roundrobin.txt.golden", b.String(), *update)
 }
+
+// KeepOpenings remembers each complete pair's score by pairing and start,
+// from the pairing's first engine's view; past its limit Openings says so.
+func TestOpenings(t *testing.T) {
+	fenA := "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	fenB := "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+	text := game("1", "x", "y", "1-0", fenA) + game("1", "y", "x", "1/2-1/2", fenA) + // x: 1.5
+		game("2", "y", "x", "1-0", fenB) + game("2", "x", "y", "0-1", fenB) + // x: 0
+		game("3", "x", "y", "1/2-1/2", fenA) + game("3", "y", "x", "0-1", fenA) + // x: 1.5
+		game("4", "x", "y", "1-0", fenB) // unpaired
+	read := func(p *Pool) {
+		if err := p.Read(context.Background(), strings.NewReader(text), "o.pgn", func(e *pgnscan.GameError) { t.Error(e) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := NewPool(0)
+	if _, ok := p.Openings(0); ok {
+		t.Error("Openings without KeepOpenings: ok")
+	}
+	p.KeepOpenings(0)
+	read(p)
+	got, ok := p.Openings(0)
+	if !ok || len(got) != 2 {
+		t.Fatalf("Openings(0) = %v, %v; want two starts", got, ok)
+	}
+	var sums []OpeningScore
+	for _, o := range got {
+		sums = append(sums, o)
+	}
+	slices.SortFunc(sums, func(a, b OpeningScore) int { return a.Pairs - b.Pairs })
+	if want := []OpeningScore{{Sum: 0, Pairs: 1}, {Sum: 3, Pairs: 2}}; !slices.Equal(sums, want) {
+		t.Errorf("scores %v, want %v", sums, want)
+	}
+	small := NewPool(0)
+	small.KeepOpenings(1)
+	read(small)
+	if _, ok := small.Openings(0); ok {
+		t.Error("two starts within a limit of one: ok")
+	}
+}

@@ -122,3 +122,58 @@ func (e Estimate) Reversed() Estimate {
 	r.LOS = 1 - e.LOS
 	return r
 }
+
+// Correlation is Pearson's r of paired samples with its interval at level
+// by Fisher's z transformation (tanh(atanh r ± z/√(n − 3))).
+type Correlation struct {
+	N            int
+	R, Low, High float64
+	Level        float64
+}
+
+// NewCorrelation computes r of x and y (the same length, at least 4, and
+// neither constant). Level 0 means DefaultLevel.
+func NewCorrelation(x, y []float64, level float64) (Correlation, error) {
+	if level == 0 {
+		level = DefaultLevel
+	}
+	if err := validLevel(level); err != nil {
+		return Correlation{}, err
+	}
+	n := len(x)
+	if n != len(y) {
+		return Correlation{}, fmt.Errorf("%d values against %d", len(x), len(y))
+	}
+	if n < 4 {
+		return Correlation{}, fmt.Errorf("%d samples: want at least 4", n)
+	}
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(n)
+	my /= float64(n)
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return Correlation{}, errors.New("a constant sample has no correlation")
+	}
+	r := max(-1, min(1, sxy/math.Sqrt(sxx*syy)))
+	c := Correlation{N: n, R: r, Level: level, Low: r, High: r}
+	if math.Abs(r) < 1 {
+		h := twoSidedZ(level) / math.Sqrt(float64(n-3))
+		c.Low, c.High = math.Tanh(math.Atanh(r)-h), math.Tanh(math.Atanh(r)+h)
+	}
+	return c, nil
+}
+
+// String is the correlation in one line, e.g. "r -0.071 [-0.224, +0.086] over 158".
+func (c Correlation) String() string {
+	return fmt.Sprintf("r %s [%s, %s] over %d", FormatSigned(c.R, 3), FormatSigned(c.Low, 3), FormatSigned(c.High, 3), c.N)
+}

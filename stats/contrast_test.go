@@ -167,3 +167,42 @@ func assertSameEstimate(t *testing.T, got, want Estimate) {
 		}
 	}
 }
+
+// The expected r and interval were computed apart (Python: Pearson's r,
+// tanh(atanh r ± 1.959964/√(n − 3))).
+func TestNewCorrelation(t *testing.T) {
+	x := []float64{0, 1, 2, 1, 0.5, 1.5, 2, 0, 1, 1}
+	y := []float64{1, 1, 2, 0.5, 0, 2, 1.5, 0.5, 1, 0}
+	c, err := NewCorrelation(x, y, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c.R-0.650600) > 1e-6 || math.Abs(c.Low-0.035527) > 1e-6 || math.Abs(c.High-0.908197) > 1e-6 || c.N != 10 {
+		t.Errorf("got %+v, want r 0.650600 [0.035527, 0.908197] over 10", c)
+	}
+	if s := c.String(); s != "r +0.651 [+0.036, +0.908] over 10" {
+		t.Errorf("String() = %q", s)
+	}
+	neg := make([]float64, len(y))
+	for i, v := range y {
+		neg[i] = -v
+	}
+	if c2, _ := NewCorrelation(x, neg, 0.95); math.Abs(c2.R+c.R) > 1e-12 || math.Abs(c2.Low+c.High) > 1e-12 {
+		t.Errorf("negating y gave %+v, want the mirror of %+v", c2, c)
+	}
+	if c3, _ := NewCorrelation(x, x, 0.95); c3.R != 1 || c3.Low != 1 {
+		t.Errorf("x against itself: %+v", c3)
+	}
+	for _, bad := range []struct {
+		name string
+		x, y []float64
+	}{
+		{"lengths differ", x, y[:9]},
+		{"three samples", x[:3], y[:3]},
+		{"constant", x, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+	} {
+		if _, err := NewCorrelation(bad.x, bad.y, 0.95); err == nil {
+			t.Errorf("%s: no error", bad.name)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -21,6 +22,8 @@ type comparedMatch struct {
 	label, file   string
 	first, second string
 	est           stats.Estimate
+	openings      map[uint64]pgnrate.OpeningScore // complete pairs by start, first's view
+	openingsOK    bool                            // false past pgnrate's bound on starts
 }
 
 // cmdCompare compares independent matches, one per PGN file: with two files
@@ -146,6 +149,14 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 		for _, l := range lines {
 			fmt.Fprintf(w, "%s: %s\n", l.name, l.c)
 		}
+		// The interval assumes independent matches; matches on the same
+		// openings may not be: how their pair scores per opening correlate.
+		fmt.Fprintf(w, "\nPair scores per opening both matches played, correlated (%s):\n", stats.FormatLevel(*level))
+		for i := range matches {
+			for j := i + 1; j < len(matches); j++ {
+				fmt.Fprintf(w, "%s, %s: %s\n", matches[i].label, matches[j].label, openingCorrelation(matches[i], matches[j], *level))
+			}
+		}
 		return nil
 	}, files...)
 }
@@ -153,7 +164,40 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 // reversed is the match from its second engine's view.
 func (m comparedMatch) reversed() comparedMatch {
 	m.first, m.second, m.est = m.second, m.first, m.est.Reversed()
+	turned := make(map[uint64]pgnrate.OpeningScore, len(m.openings))
+	for k, o := range m.openings {
+		turned[k] = pgnrate.OpeningScore{Sum: 2*float64(o.Pairs) - o.Sum, Pairs: o.Pairs}
+	}
+	m.openings = turned
 	return m
+}
+
+// openingCorrelation is r of two matches' mean pair scores over the starts
+// both played; a sentence instead when there is none to give.
+func openingCorrelation(a, b comparedMatch, level float64) string {
+	if !a.openingsOK || !b.openingsOK {
+		return fmt.Sprintf("not compared: more than %d openings", pgnrate.DefaultMaxOpenings)
+	}
+	var starts []uint64
+	for k := range a.openings {
+		if _, ok := b.openings[k]; ok {
+			starts = append(starts, k)
+		}
+	}
+	if len(starts) < 4 {
+		return fmt.Sprintf("%d openings in common, too few", len(starts))
+	}
+	slices.Sort(starts) // a fixed order: the same sums, to the last bit
+	x, y := make([]float64, len(starts)), make([]float64, len(starts))
+	for i, k := range starts {
+		oa, ob := a.openings[k], b.openings[k]
+		x[i], y[i] = oa.Sum/float64(oa.Pairs), ob.Sum/float64(ob.Pairs)
+	}
+	c, err := stats.NewCorrelation(x, y, level)
+	if err != nil {
+		return fmt.Sprintf("%d openings in common: %v", len(starts), err)
+	}
+	return c.String() + " openings"
 }
 
 // checkDistinctFiles refuses a file given twice (by any name), and standard
@@ -184,6 +228,7 @@ func checkDistinctFiles(files []string) error {
 // first engine.
 func readMatch(ctx context.Context, e env, path string, window int, level float64, quiet bool) (comparedMatch, error) {
 	pool := pgnrate.NewPool(window)
+	pool.KeepOpenings(0)
 	problem := func(ge *pgnscan.GameError) {
 		if !quiet {
 			fmt.Fprintf(e.stderr, "selfplay compare: %s\n", termtext.Escape(ge.Error()))
@@ -222,5 +267,6 @@ func readMatch(ctx context.Context, e env, path string, window int, level float6
 	if err != nil {
 		return comparedMatch{}, err
 	}
-	return comparedMatch{file: path, first: pt.First, second: pt.Second, est: est}, nil
+	openings, ok := pool.Openings(match)
+	return comparedMatch{file: path, first: pt.First, second: pt.Second, est: est, openings: openings, openingsOK: ok}, nil
 }

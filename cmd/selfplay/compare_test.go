@@ -8,9 +8,10 @@ import (
 )
 
 // matchPGN writes colour-swapped pairs of first against second, counts[k]
-// pairs of first's pair score k/2 (LL, LD, DD, WD, WW), each pair opening
-// with the same position; reversed puts second on White in each pair's
-// first game, so the file's pairing reads "second vs first".
+// pairs of first's pair score k/2 (LL, LD, DD, WD, WW) in that order, pair
+// i opening from its own position (a FEN with move number i + 1), the same
+// in every file; reversed puts second on White in each pair's first game,
+// so the file's pairing reads "second vs first".
 func matchPGN(first, second string, counts [5]int, reversed bool) string {
 	// Each pair's two results from first's view: first as White, then as Black.
 	results := [5][2]string{{"0-1", "1-0"}, {"0-1", "1/2-1/2"}, {"1/2-1/2", "1/2-1/2"}, {"1-0", "1/2-1/2"}, {"1-0", "0-1"}}
@@ -18,8 +19,8 @@ func matchPGN(first, second string, counts [5]int, reversed bool) string {
 	round := 0
 	game := func(white, black, result string) {
 		fmt.Fprintf(&b, "[Event \"m\"]\n[Site \"?\"]\n[Date \"2026.11.27\"]\n[Round \"%d\"]\n[White %q]\n[Black %q]\n[Result %q]\n"+
-			"[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\"]\n[SetUp \"1\"]\n\n2. Nf3 Nc6 %s\n\n",
-			round, white, black, result, result)
+			"[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 %d\"]\n[SetUp \"1\"]\n\n%d. Nf3 Nc6 %s\n\n",
+			round, white, black, result, round+1, round+1, result)
 	}
 	for k, n := range counts {
 		for range n {
@@ -65,6 +66,7 @@ func TestCompare(t *testing.T) {
 			"A     60     30  +52.5  73.0  36.7  Alpha vs Beta (pentanomial), " + a,
 			"B     60     30  -29.0  73.5  37.0  Alpha vs Beta (pentanomial), " + b,
 			"A − B: +81.5 ± 102.0 Elo (95%), SE 52.1, z +1.57, p 0.117 — not significant at the 5% level\n",
+			"\nPair scores per opening both matches played, correlated (95%):\nA, B: r +0.905 [+0.808, +0.954] over 30 openings\n",
 		}},
 		{"other engines keep their own view", []string{a, c}, exitOK, []string{
 			"B     60     30  -29.0  73.5  37.0  Gamma vs Delta (pentanomial)",
@@ -72,6 +74,8 @@ func TestCompare(t *testing.T) {
 		}},
 		{"interaction", []string{a, b, c2, d}, exitOK, []string{
 			"(A − B) − (C − D): +20.6 ± 110.9 Elo (95%), SE 56.6, z +0.36, p 0.716 — not significant at the 5% level\n",
+			"A, C: r +0.830 [+0.670, +0.916] over 30 openings\n",
+			"C, D: r +0.756 [+0.658, +0.829] over 100 openings\n",
 		}},
 		{"-first turns a match round", []string{"-first", "Beta", a, b}, exitOK, []string{
 			"A     60     30  -52.5  73.0  36.7  Beta vs Alpha (pentanomial)",
@@ -80,6 +84,7 @@ func TestCompare(t *testing.T) {
 		}},
 		{"games without pairs", []string{a, trinomial}, exitOK, []string{
 			"B     10      0  +107.5  215.8  94.3  Alpha vs Beta (trinomial)",
+			"A, B: 0 openings in common, too few\n",
 		}},
 		{"-first names both engines", []string{"-first", "Alpha,Beta", a, b}, exitUsage, []string{"-first names both Alpha and Beta"}},
 		{"the same file twice", []string{a, b, c, b}, exitUsage, []string{"are the same file"}},
