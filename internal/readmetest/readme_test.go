@@ -53,6 +53,7 @@ func TestREADMECommands(t *testing.T) {
 		t.Logf("README.md or docs/ has uncommitted changes; this test runs the committed files (HEAD) in a fresh clone")
 	}
 	head := strings.TrimSpace(gitOut(t, root, "rev-parse", "HEAD"))
+	touchHeadFiles(t, root)
 
 	tmp := t.TempDir()
 	clone := filepath.Join(tmp, "selfplay")
@@ -253,6 +254,22 @@ func stoppedByInterrupt(err error) bool {
 		return ws.Signal() == syscall.SIGINT
 	}
 	return ee.ExitCode() == 130
+}
+
+// touchHeadFiles opens the files that name HEAD's commit. go test caches a
+// passing result by the files the test itself opens; the clone is made by
+// git, so without this a new commit would get the old commit's result.
+func touchHeadFiles(t *testing.T, root string) {
+	t.Helper()
+	gitDir := strings.TrimSpace(gitOut(t, root, "rev-parse", "--absolute-git-dir"))
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
+		os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))) // absent when packed
+	}
+	os.ReadFile(filepath.Join(gitDir, "packed-refs")) // absent in a fresh repository
 }
 
 func repoRoot(t *testing.T) string {
