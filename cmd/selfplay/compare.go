@@ -59,28 +59,42 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 	if err := checkDistinctFiles(files); err != nil {
 		return err
 	}
+	matches, err := readMatches(ctx, e, files, *first, *window, *level, *quiet)
+	if err != nil {
+		return err
+	}
+	lines, err := contrasts(matches, *level)
+	if err != nil {
+		return err
+	}
+	return writeOutput(e, *out, func(w io.Writer) error { return writeComparison(w, matches, lines, *level) }, files...)
+}
+
+// readMatches reads compare's files and turns each match to its view: that
+// of the engine -first names (first, comma-separated), else that of the
+// first earlier file with the same two engines, else its own.
+func readMatches(ctx context.Context, e env, files []string, first string, window int, level float64, quiet bool) ([]comparedMatch, error) {
 	views := map[string]bool{}
-	for _, name := range strings.Split(*first, ",") {
+	for _, name := range strings.Split(first, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			views[name] = true
 		}
 	}
 	matches := make([]comparedMatch, len(files))
 	for i, path := range files {
-		m, err := readMatch(ctx, e, path, *window, *level, *quiet)
+		m, err := readMatch(ctx, e, path, window, level, quiet)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		m.label = string(rune('A' + i))
 		if len(views) > 0 {
 			if views[m.first] && views[m.second] {
-				return inputErrorf("%s: -first names both %s and %s", termtext.Escape(path), termtext.Escape(m.first), termtext.Escape(m.second))
+				return nil, inputErrorf("%s: -first names both %s and %s", termtext.Escape(path), termtext.Escape(m.first), termtext.Escape(m.second))
 			}
 			if views[m.second] {
 				m = m.reversed()
 			}
 		} else {
-			// The same two engines read the same way round in every file.
 			for _, prev := range matches[:i] {
 				if prev.first == m.second && prev.second == m.first {
 					m = m.reversed()
@@ -89,19 +103,22 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 			}
 		}
 		if _, err := m.est.EloSE(); err != nil {
-			return inputErrorf("%s (%s): %w", m.label, termtext.Escape(path), err)
+			return nil, inputErrorf("%s (%s): %w", m.label, termtext.Escape(path), err)
 		}
 		matches[i] = m
 	}
-	ests := make([]stats.Estimate, len(matches))
-	for i, m := range matches {
-		ests[i] = m.est
-	}
-	type line struct {
-		name string
-		c    stats.Contrast
-	}
-	var lines []line
+	return matches, nil
+}
+
+// namedContrast is one line of compare's result.
+type namedContrast struct {
+	name string
+	c    stats.Contrast
+}
+
+// contrasts are A − B, and with four matches C − D and (A − B) − (C − D).
+func contrasts(matches []comparedMatch, level float64) ([]namedContrast, error) {
+	var out []namedContrast
 	for _, c := range []struct {
 		name string
 		coef []float64
@@ -113,52 +130,54 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 		if len(matches) == 2 && c.name != "A − B" {
 			break
 		}
-		idx := []int{}
-		for i, k := range c.coef[:len(matches)] {
-			if k != 0 {
-				idx = append(idx, i)
-			}
-		}
 		var es []stats.Estimate
 		var coef []float64
-		for _, i := range idx {
-			es = append(es, ests[i])
-			coef = append(coef, c.coef[i])
-		}
-		con, err := stats.NewContrast(es, coef, *level)
-		if err != nil {
-			return inputErrorf("%s: %w", c.name, err)
-		}
-		lines = append(lines, line{c.name, con})
-	}
-	return writeOutput(e, *out, func(w io.Writer) error {
-		fmt.Fprintf(w, "== Comparison of %d matches ==\n\n", len(matches))
-		// Numbers right-aligned; the text after the last tab is no column.
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "match\tgames\tpairs\tElo\t±\tSE\t  pairing (model), file")
-		for _, m := range matches {
-			se, _ := m.est.EloSE() // checked as the file was read
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t  %s vs %s (%s), %s\n", m.label, m.est.Games, m.est.Pairs,
-				stats.FormatSigned(m.est.Elo, 1), stats.FormatFloat(m.est.HalfWidth(), 1), stats.FormatFloat(se, 1),
-				termtext.Escape(m.first), termtext.Escape(m.second), m.est.Model, termtext.Escape(m.file))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-		for _, l := range lines {
-			fmt.Fprintf(w, "%s: %s\n", l.name, l.c)
-		}
-		// The interval assumes independent matches; matches on the same
-		// openings may not be: how their pair scores per opening correlate.
-		fmt.Fprintf(w, "\nPair scores per opening both matches played, correlated (%s):\n", stats.FormatLevel(*level))
-		for i := range matches {
-			for j := i + 1; j < len(matches); j++ {
-				fmt.Fprintf(w, "%s, %s: %s\n", matches[i].label, matches[j].label, openingCorrelation(matches[i], matches[j], *level))
+		for i, k := range c.coef[:len(matches)] {
+			if k != 0 {
+				es = append(es, matches[i].est)
+				coef = append(coef, k)
 			}
 		}
-		return nil
-	}, files...)
+		con, err := stats.NewContrast(es, coef, level)
+		if err != nil {
+			return nil, inputErrorf("%s: %w", c.name, err)
+		}
+		out = append(out, namedContrast{c.name, con})
+	}
+	return out, nil
+}
+
+// writeComparison prints the matches, the contrasts and the matches'
+// correlations through shared openings.
+func writeComparison(w io.Writer, matches []comparedMatch, lines []namedContrast, level float64) error {
+	fmt.Fprintf(w, "== Comparison of %d matches ==\n\n", len(matches))
+	// Numbers right-aligned; the text after the last tab is no column.
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "match\tgames\tpairs\tElo\t±\tSE\t  pairing (model), file")
+	for _, m := range matches {
+		se, _ := m.est.EloSE() // checked as the file was read
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t  %s vs %s (%s), %s\n", m.label, m.est.Games, m.est.Pairs,
+			stats.FormatSigned(m.est.Elo, 1), stats.FormatFloat(m.est.HalfWidth(), 1), stats.FormatFloat(se, 1),
+			termtext.Escape(m.first), termtext.Escape(m.second), m.est.Model, termtext.Escape(m.file))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s: %s\n", l.name, l.c)
+	}
+	// The intervals assume independent matches; matches on the same
+	// openings may not be: how their pair scores per opening correlate.
+	fmt.Fprintf(w, "\nPair scores per opening both matches played, correlated (%s):\n", stats.FormatLevel(level))
+	for i := range matches {
+		for j := i + 1; j < len(matches); j++ {
+			if _, err := fmt.Fprintf(w, "%s, %s: %s\n", matches[i].label, matches[j].label, openingCorrelation(matches[i], matches[j], level)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // reversed is the match from its second engine's view.
