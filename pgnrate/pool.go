@@ -84,7 +84,8 @@ type Pool struct {
 	// Complete pairs' scores by pairing and start, when KeepOpenings was
 	// called (nil otherwise), at most maxOpenings of them; openingsFull
 	// once a pair found no room.
-	openings     map[openingKey]*OpeningScore
+	openings     map[int]map[uint64]OpeningScore // by index in pairings, then start
+	nOpenings    int                             // entries in all of them
 	maxOpenings  int
 	openingsFull bool
 
@@ -315,29 +316,27 @@ func (p *Pool) countPair(a, b *pendingGame) {
 	p.keep(pt.Pairs.AddPair(sa, sb))
 	p.input.Pairs++
 	if p.openings != nil {
-		k := openingKey{pairing: p.byEngine[[2]int32{min(a.key.white, a.key.black), max(a.key.white, a.key.black)}], start: a.key.start}
-		o := p.openings[k]
-		if o == nil {
-			if len(p.openings) == p.maxOpenings {
+		i := p.byEngine[[2]int32{min(a.key.white, a.key.black), max(a.key.white, a.key.black)}]
+		byStart := p.openings[i]
+		if byStart == nil {
+			byStart = map[uint64]OpeningScore{}
+			p.openings[i] = byStart
+		}
+		o, ok := byStart[a.key.start]
+		if !ok {
+			if p.nOpenings == p.maxOpenings {
 				p.openingsFull = true
 				return
 			}
-			o = &OpeningScore{}
-			p.openings[k] = o
+			p.nOpenings++
 		}
-		o.Sum += sa + sb
-		o.Pairs++
+		byStart[a.key.start] = OpeningScore{Sum: o.Sum + sa + sb, Pairs: o.Pairs + 1}
 	}
 }
 
 // DefaultMaxOpenings bounds the starts KeepOpenings remembers by default
-// (about 64 MiB).
+// (about 40 MiB).
 const DefaultMaxOpenings = 1 << 20
-
-type openingKey struct {
-	pairing int // index in p.pairings
-	start   uint64
-}
 
 // OpeningScore is what the complete pairs of one pairing that began from
 // one start (FEN and book moves) scored: the first engine's points, 0 to 2
@@ -356,23 +355,21 @@ func (p *Pool) KeepOpenings(limit int) {
 	}
 	p.maxOpenings = limit
 	if p.openings == nil {
-		p.openings = map[openingKey]*OpeningScore{}
+		p.openings = map[int]map[uint64]OpeningScore{}
 	}
 }
 
 // Openings returns the complete pairs' scores by start (a hash of the FEN
 // and book moves) of the pairing with index i in Pairings' order, from its
-// first engine's view; ok is false when KeepOpenings was not called or
-// a pair found no room within its limit.
+// first engine's view (the pool's own map: read it, do not change it); ok
+// is false when KeepOpenings was not called or a pair found no room within
+// its limit.
 func (p *Pool) Openings(i int) (scores map[uint64]OpeningScore, ok bool) {
 	if p.openings == nil || p.openingsFull {
 		return nil, false
 	}
-	scores = map[uint64]OpeningScore{}
-	for k, o := range p.openings {
-		if k.pairing == i {
-			scores[k.start] = *o
-		}
+	if scores = p.openings[i]; scores == nil {
+		scores = map[uint64]OpeningScore{}
 	}
 	return scores, true
 }
