@@ -335,7 +335,7 @@ func (p *Pool) countPair(a, b *pendingGame) {
 }
 
 // DefaultMaxOpenings bounds the starts KeepOpenings remembers by default
-// (about 40 MiB).
+// (53 MiB of map for 2^20 of them, measured with runtime.MemStats).
 const DefaultMaxOpenings = 1 << 20
 
 // OpeningScore is what the complete pairs of one pairing that began from

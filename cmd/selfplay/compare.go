@@ -11,7 +11,6 @@ import (
 
 	"selfplay/internal/termtext"
 	"selfplay/pgnrate"
-	"selfplay/pgnscan"
 	"selfplay/stats"
 )
 
@@ -22,8 +21,7 @@ type comparedMatch struct {
 	label, file   string
 	first, second string
 	est           stats.Estimate
-	openings      map[uint64]pgnrate.OpeningScore // complete pairs by start, first's view
-	openingsOK    bool                            // false past pgnrate's bound on starts
+	openings      map[uint64]pgnrate.OpeningScore // complete pairs by start, first's view; nil past pgnrate's bound on starts
 }
 
 // cmdCompare compares independent matches, one per PGN file: with two files
@@ -118,18 +116,19 @@ type namedContrast struct {
 
 // contrasts are A − B, and with four matches C − D and (A − B) − (C − D).
 func contrasts(matches []comparedMatch, level float64) ([]namedContrast, error) {
-	var out []namedContrast
-	for _, c := range []struct {
+	defs := []struct {
 		name string
 		coef []float64
 	}{
 		{"A − B", []float64{1, -1, 0, 0}},
 		{"C − D", []float64{0, 0, 1, -1}},
 		{"(A − B) − (C − D)", []float64{1, -1, -1, 1}},
-	} {
-		if len(matches) == 2 && c.name != "A − B" {
-			break
-		}
+	}
+	if len(matches) == 2 {
+		defs = defs[:1]
+	}
+	var out []namedContrast
+	for _, c := range defs {
 		var es []stats.Estimate
 		var coef []float64
 		for i, k := range c.coef[:len(matches)] {
@@ -183,6 +182,9 @@ func writeComparison(w io.Writer, matches []comparedMatch, lines []namedContrast
 // reversed is the match from its second engine's view.
 func (m comparedMatch) reversed() comparedMatch {
 	m.first, m.second, m.est = m.second, m.first, m.est.Reversed()
+	if m.openings == nil {
+		return m
+	}
 	turned := make(map[uint64]pgnrate.OpeningScore, len(m.openings))
 	for k, o := range m.openings {
 		turned[k] = pgnrate.OpeningScore{Sum: 2*float64(o.Pairs) - o.Sum, Pairs: o.Pairs}
@@ -194,7 +196,7 @@ func (m comparedMatch) reversed() comparedMatch {
 // openingCorrelation is r of two matches' mean pair scores over the starts
 // both played; a sentence instead when there is none to give.
 func openingCorrelation(a, b comparedMatch, level float64) string {
-	if !a.openingsOK || !b.openingsOK {
+	if a.openings == nil || b.openings == nil {
 		return fmt.Sprintf("not compared: more than %d openings", pgnrate.DefaultMaxOpenings)
 	}
 	var starts []uint64
@@ -248,16 +250,8 @@ func checkDistinctFiles(files []string) error {
 func readMatch(ctx context.Context, e env, path string, window int, level float64, quiet bool) (comparedMatch, error) {
 	pool := pgnrate.NewPool(window)
 	pool.KeepOpenings(0)
-	problem := func(ge *pgnscan.GameError) {
-		if !quiet {
-			fmt.Fprintf(e.stderr, "selfplay compare: %s\n", termtext.Escape(ge.Error()))
-		}
-	}
-	if err := pool.ReadFile(ctx, path, e.stdin, problem); err != nil {
-		if ctx.Err() != nil {
-			return comparedMatch{}, interruptedErrorf("interrupted while reading %s", path)
-		}
-		return comparedMatch{}, inputError(err)
+	if err := readPGNFile(ctx, e, pool, "compare", path, quiet); err != nil {
+		return comparedMatch{}, err
 	}
 	if in := pool.Input(); in.Malformed > 0 {
 		fmt.Fprintf(e.stderr, "selfplay compare: %s: %d malformed games skipped\n", termtext.Escape(path), in.Malformed)
@@ -286,6 +280,6 @@ func readMatch(ctx context.Context, e env, path string, window int, level float6
 	if err != nil {
 		return comparedMatch{}, err
 	}
-	openings, ok := pool.Openings(match)
-	return comparedMatch{file: path, first: pt.First, second: pt.Second, est: est, openings: openings, openingsOK: ok}, nil
+	openings, _ := pool.Openings(match) // nil when not ok
+	return comparedMatch{file: path, first: pt.First, second: pt.Second, est: est, openings: openings}, nil
 }

@@ -50,17 +50,9 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	}
 
 	pool := pgnrate.NewPool(*window)
-	problem := func(ge *pgnscan.GameError) {
-		if !*quiet {
-			fmt.Fprintf(e.stderr, "selfplay ratings: %s\n", termtext.Escape(ge.Error())) // quotes the file's names and text
-		}
-	}
 	for _, path := range files {
-		if err := pool.ReadFile(ctx, path, e.stdin, problem); err != nil {
-			if ctx.Err() != nil {
-				return interruptedErrorf("interrupted while reading %s", path)
-			}
-			return inputError(err)
+		if err := readPGNFile(ctx, e, pool, "ratings", path, *quiet); err != nil {
+			return err
 		}
 	}
 	in := pool.Input()
@@ -80,4 +72,22 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	}
 	r.OffsetRatings(*anchorRating)
 	return writeOutput(e, *out, func(w io.Writer) error { return write(w, r) }, files...)
+}
+
+// readPGNFile reads a PGN file (- for standard input) into pool for the
+// command cmd: malformed games are listed on standard error unless quiet;
+// an interruption or a file that cannot be read is the command's error.
+func readPGNFile(ctx context.Context, e env, pool *pgnrate.Pool, cmd, path string, quiet bool) error {
+	problem := func(ge *pgnscan.GameError) {
+		if !quiet {
+			fmt.Fprintf(e.stderr, "selfplay %s: %s\n", cmd, termtext.Escape(ge.Error())) // quotes the file's names and text
+		}
+	}
+	if err := pool.ReadFile(ctx, path, e.stdin, problem); err != nil {
+		if ctx.Err() != nil {
+			return interruptedErrorf("interrupted while reading %s", path)
+		}
+		return inputError(err)
+	}
+	return nil
 }
