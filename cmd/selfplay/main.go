@@ -15,8 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"selfplay/internal/termtext"
 )
@@ -84,13 +82,12 @@ func commands() []command {
 }
 
 // main cancels the commands' context on the first SIGINT or SIGTERM, so
-// that they stop cleanly (exit 130), and restores the default handling right
-// away: a second signal kills the process, whatever the command is doing.
+// that they stop cleanly (exit 130); a second signal a second or more later
+// kills the process, whatever the command is doing (signals.go).
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	context.AfterFunc(ctx, stop)
+	ctx, release := stopOnSignals()
 	code := dispatch(ctx, env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
-	stop()
+	release()
 	os.Exit(code)
 }
 

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -241,6 +242,29 @@ func TestInterruptExitCode(t *testing.T) {
 		t.Skip("finished before the interrupt")
 	}
 	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
+	}
+	if !strings.Contains(out.String(), "run the same command again to resume") {
+		t.Fatalf("no resume hint:\n%s", out.String())
+	}
+}
+
+// SIGTERM twice within milliseconds, as GNU timeout sends it (to the process
+// and to its process group): the copy must not kill the run, which stops as
+// after one signal.
+func TestTerminateTwiceAtOnce(t *testing.T) {
+	bin := selfplayBinary(t)
+	var out bytes.Buffer
+	cmd, _, db := startRun(t, bin, &out)
+	waitForGames(t, cmd, db, 2)
+	cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(20 * time.Millisecond) // past the handling of the first
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if n, _ := countGames(t, db); n >= 50 {
+		t.Fatalf("the run finished before the signals; make its games longer\n%s", out.String())
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
 	}
 	if !strings.Contains(out.String(), "run the same command again to resume") {
