@@ -228,46 +228,40 @@ func waitForGames(t *testing.T, cmd *exec.Cmd, db string, n int) {
 	}
 }
 
-// SIGINT: the run stops starting games, keeps the finished ones, exits 130
-// and says how to resume.
+// SIGINT or SIGTERM: the run stops starting games, keeps the finished ones,
+// exits 130 and says how to resume. SIGTERM twice within milliseconds, as GNU
+// timeout sends it (to the process and to its process group), is one signal:
+// the copy must not kill the run.
 func TestInterruptExitCode(t *testing.T) {
+	tests := []struct {
+		name    string
+		signals []os.Signal // 20 ms apart: past the handling of the first
+	}{
+		{"SIGINT", []os.Signal{os.Interrupt}},
+		{"SIGTERM twice at once", []os.Signal{syscall.SIGTERM, syscall.SIGTERM}},
+	}
 	bin := selfplayBinary(t)
-	var out bytes.Buffer
-	cmd, _, db := startRun(t, bin, &out)
-	waitForGames(t, cmd, db, 2)
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if n, _ := countGames(t, db); n >= 50 {
-		t.Fatalf("the run finished before the interrupt; make its games longer\n%s", out.String())
-	}
-	if !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
-	}
-	if !strings.Contains(out.String(), "run the same command again to resume") {
-		t.Fatalf("no resume hint:\n%s", out.String())
-	}
-}
-
-// SIGTERM twice within milliseconds, as GNU timeout sends it (to the process
-// and to its process group): the copy must not kill the run, which stops as
-// after one signal.
-func TestTerminateTwiceAtOnce(t *testing.T) {
-	bin := selfplayBinary(t)
-	var out bytes.Buffer
-	cmd, _, db := startRun(t, bin, &out)
-	waitForGames(t, cmd, db, 2)
-	cmd.Process.Signal(syscall.SIGTERM)
-	time.Sleep(20 * time.Millisecond) // past the handling of the first
-	cmd.Process.Signal(syscall.SIGTERM)
-	err := cmd.Wait()
-	if n, _ := countGames(t, db); n >= 50 {
-		t.Fatalf("the run finished before the signals; make its games longer\n%s", out.String())
-	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
-	}
-	if !strings.Contains(out.String(), "run the same command again to resume") {
-		t.Fatalf("no resume hint:\n%s", out.String())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			cmd, _, db := startRun(t, bin, &out)
+			waitForGames(t, cmd, db, 2)
+			for i, sig := range tt.signals {
+				if i > 0 {
+					time.Sleep(20 * time.Millisecond)
+				}
+				cmd.Process.Signal(sig)
+			}
+			err := cmd.Wait()
+			if n, _ := countGames(t, db); n >= 50 {
+				t.Fatalf("the run finished before the signals; make its games longer\n%s", out.String())
+			}
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+				t.Fatalf("exit = %v, want %d\n%s", err, exitInterrupted, out.String())
+			}
+			if !strings.Contains(out.String(), "run the same command again to resume") {
+				t.Fatalf("no resume hint:\n%s", out.String())
+			}
+		})
 	}
 }
