@@ -82,8 +82,8 @@ func commands() []command {
 }
 
 // main cancels the commands' context on the first SIGINT or SIGTERM, so
-// that they stop cleanly (exit 130); a second signal a second or more later
-// kills the process, whatever the command is doing (signals.go).
+// that they stop cleanly (exit 130); a second signal a quarter of a second or
+// more later kills the process, whatever the command is doing (signals.go).
 func main() {
 	ctx, release := stopOnSignals()
 	code := dispatch(ctx, env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])

@@ -12,9 +12,9 @@ import (
 // taken for the same signal delivered twice rather than a request to kill.
 // GNU timeout signals both the process and its process group, and Slurm or
 // a shell may signal every process of a job as well as the one that forwards
-// to them: the copies arrive within milliseconds. A person pressing Ctrl-C a
-// second time to force the end is slower than this.
-const repeatGrace = time.Second
+// to them: the copies arrive within milliseconds. A person who presses Ctrl-C
+// again to force the end is almost always slower than this.
+const repeatGrace = 250 * time.Millisecond
 
 // signalStopper turns the first SIGINT or SIGTERM into a cancellation, so
 // that the command stores what it has and exits 130, and a later one, at
