@@ -21,7 +21,6 @@ const repeatGrace = 250 * time.Millisecond
 // least repeatGrace after the first, into the signal's default action.
 type signalStopper struct {
 	cancel context.CancelFunc
-	grace  time.Duration
 	kill   func(os.Signal) // ends the process by the signal
 	first  time.Time       // when the first signal came; zero before
 }
@@ -31,7 +30,7 @@ func (s *signalStopper) handle(sig os.Signal, now time.Time) {
 	case s.first.IsZero():
 		s.first = now
 		s.cancel()
-	case now.Sub(s.first) >= s.grace:
+	case now.Sub(s.first) >= repeatGrace:
 		s.kill(sig)
 	}
 }
@@ -42,7 +41,7 @@ func stopOnSignals() (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	s := &signalStopper{cancel: cancel, grace: repeatGrace, kill: raiseDefault}
+	s := &signalStopper{cancel: cancel, kill: raiseDefault}
 	go func() {
 		for sig := range sigs {
 			s.handle(sig, time.Now())

@@ -17,8 +17,8 @@ func TestSignalStopper(t *testing.T) {
 	}{
 		{"one signal cancels", []time.Duration{0}, 1, 0},
 		{"a copy at once is ignored", []time.Duration{0, 0}, 1, 0},
-		{"copies within the grace are ignored", []time.Duration{0, 5 * time.Millisecond, 999 * time.Millisecond}, 1, 0},
-		{"a second one after the grace kills", []time.Duration{0, time.Second}, 1, 1},
+		{"copies within the grace are ignored", []time.Duration{0, 5 * time.Millisecond, repeatGrace - time.Millisecond}, 1, 0},
+		{"a second one at the grace kills", []time.Duration{0, repeatGrace}, 1, 1},
 		{"a copy, then a second one later", []time.Duration{0, time.Millisecond, 3 * time.Second}, 1, 1},
 	}
 	for _, tt := range tests {
@@ -26,7 +26,6 @@ func TestSignalStopper(t *testing.T) {
 			cancels, kills := 0, 0
 			s := &signalStopper{
 				cancel: func() { cancels++ },
-				grace:  time.Second,
 				kill: func(sig os.Signal) {
 					if sig != syscall.SIGTERM {
 						t.Errorf("killed by %v, want the signal received", sig)
