@@ -1,7 +1,10 @@
 // Package pgnout keeps a live game file, PGN or EPD, that a run appends to
 // game by game: each game goes out in one write followed by an fsync, and
-// opening the file cuts off a torn last game (a kill, or a crash of the
-// machine, in the middle of a write), so the file never holds half a game.
+// opening the file cuts off a torn last game (a crash of the machine or a
+// full disk in the middle of a write), so the file never holds half a game.
+// A last game that is whole but lacks the blank line (or the EPD line its
+// line break) that selfplay ends a game with, as files of other tools and
+// editors may, is kept, and the missing end written.
 // Opening also reads which games the file holds, by key (the PGN's Event,
 // Round, White and Black tags, the EPD line's c0 and id operations), so that a resumed
 // run continues after the last one instead of writing a game twice.
@@ -41,6 +44,7 @@ type File struct {
 	f       *os.File
 	path    string
 	written []Key
+	cut     int64 // bytes of a torn last game cut off by Open
 }
 
 // Open opens (creating it if need be) the live file at path, cuts off a
@@ -50,15 +54,16 @@ func Open(path string, format Format) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live %s file: %w", format, err)
 	}
-	keys, end, err := scan(bufio.NewReader(f), format)
+	keys, end, pad, err := scan(bufio.NewReader(f), format)
+	var cut int64
 	if err == nil {
-		err = truncateTorn(f, end)
+		cut, err = truncateTorn(f, end, pad)
 	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("live %s file %s: %w", format, path, err)
 	}
-	return &File{f: f, path: path, written: keys}, nil
+	return &File{f: f, path: path, written: keys, cut: cut}, nil
 }
 
 func (fm Format) String() string {
@@ -68,24 +73,38 @@ func (fm Format) String() string {
 	return "PGN"
 }
 
-// truncateTorn cuts the file after its last whole game (at end) and puts
-// the write offset there.
-func truncateTorn(f *os.File, end int64) error {
+// truncateTorn cuts the file after its last whole game (at end), writes
+// pad there (the end that game lacks, if any) and leaves the write offset
+// after it. It returns how many bytes it cut.
+func truncateTorn(f *os.File, end int64, pad string) (cut int64, err error) {
 	st, err := f.Stat()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if st.Size() > end {
+		cut = st.Size() - end
 		if err := f.Truncate(end); err != nil {
-			return fmt.Errorf("cutting off a torn last game: %w", err)
-		}
-		if err := f.Sync(); err != nil {
-			return err
+			return 0, fmt.Errorf("cutting off a torn last game: %w", err)
 		}
 	}
-	_, err = f.Seek(end, io.SeekStart)
-	return err
+	if _, err = f.Seek(end, io.SeekStart); err != nil {
+		return 0, err
+	}
+	if pad != "" {
+		if _, err := f.WriteString(pad); err != nil {
+			return 0, fmt.Errorf("ending its last game: %w", err)
+		}
+	}
+	if cut > 0 || pad != "" {
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+	}
+	return cut, nil
 }
+
+// Cut is how many bytes of a torn last game Open cut off (0: none).
+func (f *File) Cut() int64 { return f.cut }
 
 // Written returns the keys of the games the file held when opened, in
 // file order.
@@ -126,9 +145,10 @@ func (f *File) Empty() error {
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
-// scan reads the games of a live file: their keys, and the offset just
-// after the last whole one (where a torn tail starts).
-func scan(r *bufio.Reader, format Format) (keys []Key, end int64, err error) {
+// scan reads the games of a live file: their keys, the offset just after
+// the last whole one (where a torn tail starts), and the end that this
+// last game lacks ("" when it has it).
+func scan(r *bufio.Reader, format Format) (keys []Key, end int64, pad string, err error) {
 	if format == EPD {
 		return scanEPD(r)
 	}
@@ -136,7 +156,8 @@ func scan(r *bufio.Reader, format Format) (keys []Key, end int64, err error) {
 }
 
 // PGN reading states: a game is tag lines, a blank line, movetext lines
-// and a blank line; it is whole only once that last blank line is read.
+// and a blank line; it is whole once that last blank line is read, or at
+// the end of the file once its movetext has ended (movetext.ended).
 const (
 	between = iota // before a game (blank lines between games are allowed)
 	inTags
@@ -144,24 +165,34 @@ const (
 	inMoves
 )
 
-func scanPGN(r *bufio.Reader) (keys []Key, end int64, err error) {
+func scanPGN(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 	state := between
 	var pos int64
 	var key Key
+	var moves movetext
 	for {
 		line, rerr := r.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
-			return nil, 0, rerr
-		}
-		if rerr == io.EOF && line == "" {
-			return keys, end, nil
+			return nil, 0, "", rerr
 		}
 		pos += int64(len(line))
-		whole := strings.HasSuffix(line, "\n")
-		if !whole {
-			return keys, end, nil // a torn last line
-		}
 		blank := strings.TrimRight(line, "\r\n") == ""
+		if rerr == io.EOF {
+			// The end of the file, after line (a last line without its
+			// line break, or nothing).
+			if !blank && (state == afterTags || state == inMoves) {
+				moves.feed(line)
+				state = inMoves
+			}
+			if state != inMoves || !moves.ended() {
+				return keys, end, "", nil // nothing, or a torn last game
+			}
+			pad = "\n" // the blank line
+			if strings.TrimSpace(line) != "" {
+				pad = "\n\n" // the line break too
+			}
+			return append(keys, key), pos, pad, nil
+		}
 		switch {
 		case state == between && blank:
 			end = pos
@@ -169,19 +200,64 @@ func scanPGN(r *bufio.Reader) (keys []Key, end int64, err error) {
 			state = inTags
 			readTag(line, &key)
 		case state == between:
-			return nil, 0, fmt.Errorf("line %q is not PGN as selfplay writes it (a tag line, then the moves)", strings.TrimSpace(line))
+			return nil, 0, "", fmt.Errorf("line %q is not PGN as selfplay writes it (a tag line, then the moves)", strings.TrimSpace(line))
 		case state == inTags && blank:
 			state = afterTags
 		case state == afterTags && !blank, state == inMoves && !blank:
 			state = inMoves
+			moves.feed(line)
 		case state == inMoves && blank:
 			keys = append(keys, key)
-			key = Key{}
+			key, moves = Key{}, movetext{}
 			end, state = pos, between
 		default: // not a torn tail (that ends the file): damage
-			return nil, 0, fmt.Errorf("line %q is not PGN as selfplay writes it (a game without moves)", strings.TrimSpace(line))
+			return nil, 0, "", fmt.Errorf("line %q is not PGN as selfplay writes it (a game without moves)", strings.TrimSpace(line))
 		}
 	}
+}
+
+// movetext follows a game's movetext far enough to tell whether it has
+// ended: its last token outside comments is a game termination marker and
+// no comment is open. (Only a crash in the middle of a write tears a game
+// of selfplay's; a tear just after the marker loses the comment that
+// follows it, the reason of the result, and keeps the game.)
+type movetext struct {
+	inComment bool   // inside a {} comment
+	last      string // the last token outside comments
+}
+
+func (m *movetext) feed(line string) {
+	tok := -1 // where the token being read starts; -1: none
+	flush := func(i int) {
+		if tok >= 0 {
+			m.last, tok = line[tok:i], -1
+		}
+	}
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case m.inComment:
+			m.inComment = c != '}'
+		case c == '{':
+			flush(i)
+			m.inComment = true
+		case c == ';':
+			flush(i)
+			return // a comment to the end of the line
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			flush(i)
+		case tok < 0:
+			tok = i
+		}
+	}
+	flush(len(line))
+}
+
+func (m *movetext) ended() bool {
+	switch m.last {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return !m.inComment
+	}
+	return false
 }
 
 // readTag keeps the Event, Round, White and Black tags of a tag line.
@@ -206,14 +282,19 @@ func readTag(line string, key *Key) {
 	}
 }
 
-func scanEPD(r *bufio.Reader) (keys []Key, end int64, err error) {
+func scanEPD(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 	for {
 		line, rerr := r.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
-			return nil, 0, rerr
+			return nil, 0, "", rerr
 		}
 		if !strings.HasSuffix(line, "\n") {
-			return keys, end, nil // the end, or a torn last line
+			// The end, or a last line without its line break: whole if it
+			// ends as selfplay's lines do, with the id operation's ";".
+			if k, ok := epdKey(line); ok && strings.HasSuffix(strings.TrimSpace(line), ";") {
+				return append(keys, k), end + int64(len(line)), "\n", nil
+			}
+			return keys, end, "", nil
 		}
 		end += int64(len(line))
 		if strings.TrimSpace(line) == "" {
@@ -221,7 +302,7 @@ func scanEPD(r *bufio.Reader) (keys []Key, end int64, err error) {
 		}
 		k, ok := epdKey(line)
 		if !ok {
-			return nil, 0, fmt.Errorf("line %q has no c0 and id operations (the tournament and the game)", strings.TrimSpace(line))
+			return nil, 0, "", fmt.Errorf("line %q has no c0 and id operations (the tournament and the game)", strings.TrimSpace(line))
 		}
 		keys = append(keys, k)
 	}

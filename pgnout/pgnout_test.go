@@ -37,19 +37,30 @@ func TestOpenReadsPlayers(t *testing.T) {
 	}
 }
 
-// Every cut of the file, as a kill or a crash mid-write leaves it, reads
-// as the games wholly before the cut, and the rest is cut off.
+// Every cut of the file, as a crash mid-write leaves it, reads as the
+// games wholly before the cut and a last game that is whole but for its
+// end (a PGN game's movetext ended by its termination marker, no comment
+// open; an EPD line ended by its ";"): the rest is cut off, and the
+// missing end written.
 func TestOpenCutsTornTail(t *testing.T) {
 	for _, c := range []struct {
 		format Format
 		lines  []string
+		// whole reports whether the first n bytes of a game's text make
+		// it whole but for its end.
+		whole func(game string, n int) bool
 	}{
-		{PGN, games},
+		{PGN, games, func(g string, n int) bool {
+			_, result, _ := strings.Cut(g, "[Result \"")
+			result, _, _ = strings.Cut(result, "\"")
+			marker := strings.LastIndex(g, result) + len(result)
+			return n >= marker && strings.Count(g[marker:n], "{") == strings.Count(g[marker:n], "}")
+		}},
 		{EPD, []string{
 			"8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"t \\\"1\\\"\"; id \"1.1\";\n",
 			"8/8/8/8/8/8/8/K6k b - - hmvc 3; fmvn 9; c0 \"t \\\"1\\\"\"; id \"1.2\";\n",
 			"8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"other\"; id \"1.1\";\n",
-		}},
+		}, func(l string, n int) bool { return n >= len(l)-1 }},
 	} {
 		text := strings.Join(c.lines, "")
 		for cut := 0; cut <= len(text); cut++ {
@@ -66,8 +77,23 @@ func TestOpenCutsTornTail(t *testing.T) {
 				end += len(c.lines[whole])
 				whole++
 			}
+			kept, cutOff := text[:end], int64(cut-end)
+			if whole < len(c.lines) && c.whole(c.lines[whole], cut-end) {
+				// Whole but for (some of) its end, which is written.
+				kept, cutOff = text[:cut], 0
+				switch {
+				case c.format == EPD, strings.HasSuffix(kept, "\n"):
+					kept += "\n"
+				default:
+					kept += "\n\n"
+				}
+				whole++
+			}
 			if got := f.Written(); !slices.Equal(got, keys[:whole]) {
 				t.Fatalf("%s cut at %d: keys %q, want %q", c.format, cut, got, keys[:whole])
+			}
+			if got := f.Cut(); got != cutOff {
+				t.Fatalf("%s cut at %d: Cut() %d, want %d", c.format, cut, got, cutOff)
 			}
 			// Appending continues right after the last whole game.
 			if err := f.Append(c.lines[0]); err != nil {
@@ -75,10 +101,54 @@ func TestOpenCutsTornTail(t *testing.T) {
 			}
 			f.Close()
 			b, _ := os.ReadFile(path)
-			if want := text[:end] + c.lines[0]; string(b) != want {
+			if want := kept + c.lines[0]; string(b) != want {
 				t.Fatalf("%s cut at %d: file %q, want %q", c.format, cut, b, want)
 			}
 		}
+	}
+}
+
+// Files of other tools and editors end their last game otherwise than
+// selfplay does; their games are kept.
+func TestOpenKeepsOtherEndings(t *testing.T) {
+	first := "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+	for _, c := range []struct {
+		name, last string
+		games      int
+		cut        int64
+	}{
+		{"no blank line", "[Round \"2\"]\n\n1. e4 e5 0-1\n", 2, 0},
+		{"no line break", "[Round \"2\"]\n\n1. e4 e5 0-1", 2, 0},
+		{"CRLF", "[Round \"2\"]\r\n\r\n1. e4 e5 0-1\r\n", 2, 0},
+		{"a ; comment after the result", "[Round \"2\"]\n\n1. e4 e5 0-1 ; lost on time\n", 2, 0},
+		{"a comment on its own line", "[Round \"2\"]\n\n1. e4 e5 1/2-1/2\n{agreed}\n", 2, 0},
+		{"an unfinished game", "[Round \"2\"]\n\n1. e4 e5 *\n", 2, 0},
+		{"no result: torn", "[Round \"2\"]\n\n1. e4 e5\n", 1, int64(len("[Round \"2\"]\n\n1. e4 e5\n"))},
+		{"a result in an open comment: torn", "[Round \"2\"]\n\n1. e4 e5 {1-0\n", 1, int64(len("[Round \"2\"]\n\n1. e4 e5 {1-0\n"))},
+	} {
+		path := filepath.Join(t.TempDir(), "live.pgn")
+		os.WriteFile(path, []byte(first+c.last), 0o644)
+		f, err := Open(path, PGN)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(f.Written()) != c.games || f.Cut() != c.cut {
+			t.Errorf("%s: %d games, %d bytes cut; want %d, %d", c.name, len(f.Written()), f.Cut(), c.games, c.cut)
+		}
+		if err := f.Append(first); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		// The file still reads whole, its games separated by blank lines.
+		g, err := Open(path, PGN)
+		if err != nil {
+			t.Fatalf("%s: reopened: %v", c.name, err)
+		}
+		if len(g.Written()) != c.games+1 || g.Cut() != 0 {
+			b, _ := os.ReadFile(path)
+			t.Errorf("%s: reopened with %d games, %d bytes cut: %q", c.name, len(g.Written()), g.Cut(), b)
+		}
+		g.Close()
 	}
 }
 

@@ -63,6 +63,9 @@ func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, er
 			return nil, fmt.Errorf("tournament %s: %w", t.Name, err)
 		}
 		l.files = append(l.files, &liveFile{f: f, format: out.format})
+		if f.Cut() > 0 {
+			fmt.Fprintf(opts.Progress, "%s: cut off the torn last game of %s (%d bytes, a write that a crash or a full disk interrupted)\n", t.Name, f.Path(), f.Cut())
+		}
 		if !slices.Contains(opts.Restart, t.Name) {
 			continue
 		}
