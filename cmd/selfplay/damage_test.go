@@ -32,8 +32,17 @@ func synthDamaged(t *testing.T, dir, name, marker string) string {
 // database is not written to.
 func TestDamagedDatabaseCommands(t *testing.T) {
 	dir := t.TempDir()
-	pgnDamaged := synthDamaged(t, dir, "pgns.db", `[Round "`)     // a page of PGN: export fails midway
-	gamesDamaged := synthDamaged(t, dir, "games.db", "e2e4 e7e5") // a page of the games table: report fails
+	pgnDamaged := synthDamaged(t, dir, "pgns.db", `[Round "`)     // a page of PGN: export would fail midway
+	gamesDamaged := synthDamaged(t, dir, "games.db", "e2e4 e7e5") // a page of the games table: report would fail
+	// Cells scrambled in a page of PGN: SQLite reads the table without an
+	// error and export would leave games out; quick_check finds it.
+	scrambled := filepath.Join(dir, "scrambled.db")
+	if err := storetest.Generate(context.Background(), scrambled, storetest.Options{Games: 100, NoMoves: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storetest.ScrambleCells(scrambled, `[Round "`); err != nil {
+		t.Fatal(err)
+	}
 	cfg := tinyConfig().Write(t, dir, "t.toml")
 	earlier := writeFile(t, dir, "earlier.pgn", "an earlier export\n")
 	tests := []struct {
@@ -44,14 +53,17 @@ func TestDamagedDatabaseCommands(t *testing.T) {
 		wantErr []string
 	}{
 		{"export -o", []string{"export", "-db", pgnDamaged, "-o", filepath.Join(dir, "new.pgn")}, pgnDamaged, filepath.Join(dir, "new.pgn"),
-			[]string{"selfplay export: reading the database " + pgnDamaged + ": reading games: database disk image is malformed",
-				"the database is damaged", "sqlite3 " + pgnDamaged + " .recover"}},
+			[]string{"selfplay export: database " + pgnDamaged + ": damaged (SQLite quick_check: ", "sqlite3 " + pgnDamaged + " .recover"}},
 		{"export over an earlier file", []string{"export", "-db", pgnDamaged, "-o", earlier}, pgnDamaged, earlier,
-			[]string{"reading the database " + pgnDamaged}},
+			[]string{"database " + pgnDamaged + ": damaged"}},
+		{"export of scrambled cells", []string{"export", "-db", scrambled, "-o", filepath.Join(dir, "s.pgn")}, scrambled, filepath.Join(dir, "s.pgn"),
+			[]string{"selfplay export: database " + scrambled + ": damaged (SQLite quick_check: ", "sqlite3 " + scrambled + " .recover"}},
 		{"report", []string{"report", "-db", gamesDamaged}, gamesDamaged, "",
-			[]string{"selfplay report: reading the database " + gamesDamaged + ": ", "the database is damaged"}},
+			[]string{"selfplay report: database " + gamesDamaged + ": damaged (SQLite quick_check: "}},
 		{"report -o", []string{"report", "-db", gamesDamaged, "-o", filepath.Join(dir, "r.txt")}, gamesDamaged, filepath.Join(dir, "r.txt"),
-			[]string{"the database is damaged"}},
+			[]string{"damaged (SQLite quick_check: "}},
+		{"report of scrambled cells", []string{"report", "-db", scrambled}, scrambled, "",
+			[]string{"selfplay report: database " + scrambled + ": damaged (SQLite quick_check: "}},
 		{"run", []string{"run", "-config", cfg, "-db", pgnDamaged}, pgnDamaged, "",
 			[]string{"selfplay run: database " + pgnDamaged + ": damaged (SQLite quick_check: ", "nothing was written to it",
 				"sqlite3 " + pgnDamaged + " .recover", "selfplay export -db " + pgnDamaged}},

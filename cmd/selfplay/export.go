@@ -28,7 +28,7 @@ func cmdExport(ctx context.Context, e env, args []string) error {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 	defer st.Close()
 	filter := store.GameFilter{Engine: *engine}

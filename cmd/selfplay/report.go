@@ -48,7 +48,7 @@ func cmdReport(ctx context.Context, e env, args []string) error {
 	}
 	st, err := openExisting(ctx, *dbPath)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
 	defer st.Close()
 	// One snapshot: figures read by separate queries agree while a run

@@ -10,9 +10,20 @@ import (
 
 // openExisting opens a database that must already exist, read-only (report,
 // export): a mistyped path is an error, not a new empty database, and
-// nothing is written to the file, whatever it is.
+// nothing is written to the file, whatever it is. It checks the whole file
+// first (SQLite's quick_check): SQLite can walk a damaged table without an
+// error, and the command would then leave games out without a word. Its
+// errors are classified.
 func openExisting(ctx context.Context, path string) (*store.Reader, error) {
-	return store.OpenReader(ctx, path)
+	r, err := store.OpenReader(ctx, path)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	if err := r.CheckIntegrity(ctx); err != nil {
+		r.Close()
+		return nil, readFailed(ctx, path, err)
+	}
+	return r, nil
 }
 
 // openWriter opens the database for the command (run, suite -db). Its
@@ -55,6 +66,9 @@ func (e *readError) classified() error {
 	switch {
 	case e.interrupted:
 		return interruptedErrorf("interrupted while reading the database %s", e.path)
+	case errors.Is(e.err, store.ErrDamaged):
+		// Found by quick_check before any reading: said as run says it.
+		return inputErrorf("database %s: %w; %s", e.path, e.err, store.Recovery(e.path))
 	case store.IsDamaged(e.err):
 		return inputErrorf("%w: the database is damaged; %s", e, store.Recovery(e.path))
 	}
