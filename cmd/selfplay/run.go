@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"selfplay/config"
@@ -163,6 +165,14 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		return inputError(err)
 	}
+	fresh := absentOutputs(cfg, opts.Only)
+	defer func() {
+		// After the traffic logs are closed (deferred next), their last
+		// lines written.
+		if failedBeforeStoring(err) {
+			removeEmpty(fresh)
+		}
+	}()
 	traffic, err := openTrafficLogs(cfg, opts.Only)
 	if err != nil {
 		return inputError(err)
@@ -189,7 +199,7 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		return err
 	}
 	defer func() {
-		if err == nil || kindOf(err) == kindInterrupted {
+		if !failedBeforeStoring(err) {
 			st.Close()
 			return
 		}
@@ -274,4 +284,41 @@ func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener
 		}
 		h.Close()
 	}, nil
+}
+
+// failedBeforeStoring reports whether a run's error may be a failure
+// before anything was stored: not an interruption, whose files a resume
+// goes on with. (What it stored, the callers check: an empty database, an
+// empty file.)
+func failedBeforeStoring(err error) bool {
+	return err != nil && kindOf(err) != kindInterrupted
+}
+
+// absentOutputs are the files that the run's tournaments (only: their
+// names; empty: all) write besides the database, live game files and
+// traffic logs, that do not exist yet.
+func absentOutputs(cfg *config.File, only []string) []string {
+	var paths []string
+	for _, t := range cfg.Tournaments {
+		if len(only) > 0 && !slices.Contains(only, t.Name) {
+			continue
+		}
+		for _, p := range []string{t.Live.PGN, t.Live.EPD, t.Log} {
+			if _, err := os.Lstat(p); p != "" && errors.Is(err, fs.ErrNotExist) && !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
+
+// removeEmpty removes the files of paths that are empty regular files: a
+// run that failed before its first game leaves none it created (a log
+// that holds the failing engine's lines stays).
+func removeEmpty(paths []string) {
+	for _, p := range paths {
+		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			os.Remove(p)
+		}
+	}
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // An engine that cannot be started fails the run before its first game
-// (exit 2) and leaves nothing the run created: no empty database, no
-// empty engine log. A database that existed stays as it was.
+// (exit 2), not called a crash, and leaves nothing the run created: no
+// empty database, no empty engine log, live game file or traffic log. A
+// database that existed stays as it was.
 func TestEngineSetupFailureLeavesNothing(t *testing.T) {
 	config := testkit.Config{
 		Database: "games.db",
@@ -21,13 +22,14 @@ func TestEngineSetupFailureLeavesNothing(t *testing.T) {
 			Name: "t", Engines: []string{"a", "x"},
 			Openings: testkit.Table{"set": "fhr25"},
 			Limits:   testkit.Table{"nodes": 200},
+			Body:     "pgn_out = \"live.pgn\"\nepd_out = \"live.epd\"\nlog = \"uci.log\"\n",
 		}},
 	}
 	dir := t.TempDir()
 	cfg := config.Write(t, dir, "t.toml")
 	code, _, stderr := run(t, "run", "-config", cfg)
-	if code != exitUsage || !strings.Contains(stderr, "/nonexistent/engine") {
-		t.Fatalf("exit %d, stderr %q; want %d naming the engine's command", code, stderr, exitUsage)
+	if code != exitUsage || !strings.Contains(stderr, `engine "x": start: cannot start /nonexistent/engine`) || strings.Contains(stderr, "crash") {
+		t.Fatalf("exit %d, stderr %q; want %d saying the engine's command cannot start", code, stderr, exitUsage)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {

@@ -43,7 +43,13 @@ type engineError struct {
 
 func (e *engineError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "engine %q: %s: %v", e.Engine, e.Op, e.Kind)
+	if e.Op == opStart && e.Kind == engines.ErrCrashed {
+		// A process that never ran did not crash: its detail says why
+		// ("cannot start CMD"), though it counts as a crash.
+		fmt.Fprintf(&b, "engine %q: %s", e.Engine, e.Op)
+	} else {
+		fmt.Fprintf(&b, "engine %q: %s: %v", e.Engine, e.Op, e.Kind)
+	}
 	if e.Detail != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Detail)
