@@ -10,10 +10,11 @@ import (
 
 // The -pgnout keys of fastchess (and cutechess-cli's file) that match
 // takes: the comment fields (pgnOutFields, in fastchess's order), notation
-// and append; all set pgn_out's keys of the same names.
+// and append; all set pgn_out's keys of the same names. fastchess's min
+// and match_line are read too, to be refused by name (pgnOutSettings).
 var (
 	pgnOutFields = []string{"timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv"}
-	pgnOutWords  = append([]string{"file", "append", "notation"}, pgnOutFields...)
+	pgnOutWords  = append([]string{"file", "append", "notation", "min", "match_line"}, pgnOutFields...)
 )
 
 // wordSep joins a flag's words into one flag value (no file name holds it).
@@ -74,7 +75,13 @@ func liveOutSettings(fs *flag.FlagSet, pgn, epd *liveOutFlag) ([]config.MatchSet
 	}
 	if given["epdout"] {
 		file, err := liveOutFile("-epdout", epd.words, func(k, v string) error {
-			return usageErrorf("-epdout %s=%s: unknown key (valid: file)", k, v)
+			if k == "append" && v == "true" {
+				return nil // the default
+			}
+			if k == "append" {
+				return usageErrorf("-epdout append=%s: not supported: the EPD file is always appended to (remove the file to start afresh)", v)
+			}
+			return usageErrorf("-epdout %s=%s: unknown key (valid: file, append=true)", k, v)
 		})
 		if err != nil {
 			return nil, err
@@ -117,6 +124,12 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 	file, err := liveOutFile("-pgnout", words, func(k, v string) error {
 		on, isBool := map[string]bool{"true": true, "false": false}[v]
 		switch {
+		case k == "match_line":
+			return usageErrorf("-pgnout match_line=%s: not supported (engine output is not copied into the PGN; -log file=F engine=true keeps all of it)", v)
+		case k == "min" && v == "false":
+			// the default
+		case k == "min":
+			return usageErrorf("-pgnout min=%s: fastchess's minimal PGN is not supported (leave min out: the full PGN is written)", v)
 		case k == "notation":
 			if !slices.Contains([]string{"san", "lan", "uci"}, v) {
 				return usageErrorf("-pgnout notation=%s: want san, lan or uci", v)
