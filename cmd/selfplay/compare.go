@@ -73,9 +73,11 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 // first earlier file with the same two engines, else its own.
 func readMatches(ctx context.Context, e env, files []string, first string, window int, level float64, quiet bool) ([]comparedMatch, error) {
 	views := map[string]bool{}
+	var named []string // views' names, in -first's order
 	for _, name := range strings.Split(first, ",") {
-		if name = strings.TrimSpace(name); name != "" {
+		if name = strings.TrimSpace(name); name != "" && !views[name] {
 			views[name] = true
+			named = append(named, name)
 		}
 	}
 	matches := make([]comparedMatch, len(files))
@@ -104,6 +106,21 @@ func readMatches(ctx context.Context, e env, files []string, first string, windo
 			return nil, inputErrorf("%s (%s): %w", m.label, termtext.Escape(path), err)
 		}
 		matches[i] = m
+	}
+	// A name that plays nowhere is a typo: the orientation it asked for
+	// would silently not apply.
+	var engines []string
+	for _, m := range matches {
+		for _, name := range []string{m.first, m.second} {
+			if !slices.Contains(engines, name) {
+				engines = append(engines, name)
+			}
+		}
+	}
+	for _, name := range named {
+		if !slices.Contains(engines, name) {
+			return nil, inputErrorf("-first %s: plays in none of the files (engines: %s)", termtext.Escape(name), termtext.Escape(strings.Join(engines, ", ")))
+		}
 	}
 	return matches, nil
 }

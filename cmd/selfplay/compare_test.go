@@ -87,6 +87,7 @@ func TestCompare(t *testing.T) {
 			"A, B: 0 openings in common, too few\n",
 		}},
 		{"-first names both engines", []string{"-first", "Alpha,Beta", a, b}, exitUsage, []string{"-first names both Alpha and Beta"}},
+		{"-first names an engine of no file", []string{"-first", "Beta,Gamma", a, b}, exitUsage, []string{"-first Gamma: plays in none of the files (engines: "}},
 		{"the same file twice", []string{a, b, c, b}, exitUsage, []string{"are the same file"}},
 		{"standard input twice", []string{"-", "-"}, exitUsage, []string{"standard input (-) given twice"}},
 		{"a file without games", []string{a, empty}, exitUsage, []string{"empty.pgn: no rated games"}},
