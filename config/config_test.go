@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -317,20 +318,36 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 id "e4";
 rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 id "d4";
 `
 
+// plies is the most moves taken from each game of a PGN file; "all" takes
+// every move (fastchess's default).
 func TestPGNPlies(t *testing.T) {
-	f := mustLoad(t, engAB+`
+	for _, c := range []struct {
+		plies string
+		want  int
+		moves []int // of each opening
+	}{
+		{"4", 4, []int{4, 4}},
+		{"20", 20, []int{10, 10}},
+		{`"all"`, openings.AllPlies, []int{10, 10}},
+	} {
+		f := mustLoad(t, engAB+`
 [[tournament]]
 name = "p"
 engines = ["a", "b"]
 [tournament.openings]
 file = "book.pgn"
-plies = 4
+plies = `+c.plies+`
 [tournament.limits]
 depth = 3
 `, map[string]string{"book.pgn": pgnBook})
-	o := f.Tournaments[0].Openings
-	if o.Plies != 4 {
-		t.Errorf("plies %d", o.Plies)
+		o := f.Tournaments[0].Openings
+		var moves []int
+		for _, op := range o.List {
+			moves = append(moves, len(op.Moves))
+		}
+		if o.Plies != c.want || !slices.Equal(moves, c.moves) {
+			t.Errorf("plies = %s: plies %d, openings of %v plies; want %d, %v", c.plies, o.Plies, moves, c.want, c.moves)
+		}
 	}
 }
 
@@ -483,7 +500,11 @@ func TestBad(t *testing.T) {
 		{"missing file", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"missing.epd\"\n"), []string{"tournament[0].openings.file:", "missing.epd", "no such file"}},
 		{"bad epd line", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"bad.epd\"\n"), []string{"tournament[0].openings.file: openings:", "bad.epd:3:", "bad position"}},
 		{"bad pgn game", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"bad.pgn\"\nplies = 2\n"), []string{"tournament[0].openings.file: openings:", "bad.pgn:5: game 2"}},
-		{"pgn too short", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"bad.pgn\"\n"), []string{"tournament[0].openings.file:", "bad.pgn:1: game 1"}},
+		{"pgn bad with the default plies", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"bad.pgn\"\n"), []string{"tournament[0].openings.file:", "bad.pgn:5: game 2"}},
+		{"plies neither a number nor all", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"good.pgn\"\nplies = \"most\"\n"),
+			[]string{`tournament[0].openings.plies: want an integer 1..1000 or "all", got string "most"`}},
+		{"all plies of an EPD file", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"book.epd\"\nplies = \"all\"\n"),
+			[]string{"tournament[0].openings.plies: plies applies only to a .pgn file, not to an EPD file"}},
 		{"zero games", engAB + tourn("t", limits+"[tournament.openings]\nfile = \"empty.epd\"\n"), []string{"tournament[0].openings.file:", "empty.epd", "no openings", "zero games"}},
 	}
 	for _, c := range cases {

@@ -374,10 +374,10 @@ func (p *parser) openingsSpec(t *table) Openings {
 	}
 	p.bookSettings(t, &o, isBook)
 	if t.has("plies") {
-		if pl, ok := t.integer("plies", 1, 1000); ok {
+		if pl, ok := pliesValue(t, isBook); ok {
 			switch {
 			case isPGN || isBook:
-				o.Plies = int(pl)
+				o.Plies = pl
 			case o.File != "":
 				t.errf("plies", "plies applies only to a .pgn file, not to an EPD file")
 			case !t.has("file"):
@@ -386,6 +386,24 @@ func (p *parser) openingsSpec(t *table) Openings {
 		}
 	}
 	return o
+}
+
+// pliesValue reads openings.plies: 1..1000, or "all" (every move of each
+// game of a PGN file; a book's plies is a number).
+func pliesValue(t *table, isBook bool) (int, bool) {
+	s, isText := t.m["plies"].(string)
+	switch {
+	case !isText:
+		pl, ok := t.integer("plies", 1, 1000)
+		return int(pl), ok
+	case s != "all":
+		t.errf("plies", `want an integer 1..1000 or "all", got string %q`, s)
+	case isBook:
+		t.errf("plies", `"all" applies only to a .pgn file: a book's plies is its most book moves, 1..1000`)
+	default:
+		return openings.AllPlies, true
+	}
+	return 0, false
 }
 
 // loadOpenings loads the openings of a tournament (cached per spec) and

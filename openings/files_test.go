@@ -190,9 +190,24 @@ func TestPGNGood(t *testing.T) {
 
 	// Whole games: game 1 castles (written 0-0), game 2 skips the comment,
 	// the variation and the ';' comment.
-	all, err := loadPGN(path, 8)
-	if err == nil {
-		t.Fatalf("plies 8: no error, got %d openings", len(all))
+	// plies is the most: each shorter game gives all it has, as with
+	// AllPlies (fastchess's default), which takes every move.
+	for _, plies := range []int{8, AllPlies} {
+		all, err := loadPGN(path, plies)
+		if err != nil {
+			t.Fatalf("plies %d: %v", plies, err)
+		}
+		var lens []int
+		for _, o := range all {
+			lens = append(lens, len(o.Moves))
+			checkLegal(t, o)
+		}
+		if want := []int{8, 7, 3, 3, 3}; plies == 8 && !slices.Equal(lens, want) {
+			t.Errorf("plies 8: openings of %v plies, want %v", lens, want)
+		}
+		if plies == AllPlies && (lens[1] != 7 || lens[0] < 8) {
+			t.Errorf("all plies: openings of %v plies", lens)
+		}
 	}
 	first, err := loadPGN(writeFile(t, "one.pgn", pgnGood[:strings.Index(pgnGood, "[Event \"two")]), 8)
 	if err != nil {
@@ -226,7 +241,8 @@ func TestPGNBad(t *testing.T) {
 		plies      int
 		want       []string
 	}{
-		{"too short", "[Event \"x\"]\n\n1. e4 *\n", 2, []string{":5: game 2", "1 plies, need 2"}},
+		{"not a move", "[Event \"x\"]\n\n1. e4 xx *\n", 2, []string{":7: game 2", `"xx" is not a move in SAN`}},
+		{"a null move", "[Event \"x\"]\n\n1. e4 -- 2. d4 *\n", 2, []string{":7: game 2", `"--" is not a move in SAN`}},
 		{"illegal move", "[Event \"x\"]\n\n1. e4 e4 *\n", 2, []string{":5: game 2", "e4"}},
 		{"illegal later move", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", 2, []string{":5: game 2", "Ke3"}},
 		{"bad FEN tag", "[Event \"x\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n*\n", 0, []string{":5: game 2", "FEN"}},
@@ -253,8 +269,8 @@ func TestPGNBad(t *testing.T) {
 			t.Errorf("%q: error %v does not wrap ErrNoOpenings", content, err)
 		}
 	}
-	_, err := loadPGN(writeFile(t, "ok.pgn", ok), -1)
-	wantErr(t, err, "plies is -1")
+	_, err := loadPGN(writeFile(t, "ok.pgn", ok), -2)
+	wantErr(t, err, "plies is -2")
 }
 
 func TestLoad(t *testing.T) {
@@ -276,7 +292,9 @@ func TestLoad(t *testing.T) {
 		{"neither", Spec{}, 0, []string{"fhr25, two-ply"}},
 		{"plies with a set", Spec{Set: "fhr25", Plies: 2}, 0, []string{"plies"}},
 		{"plies with epd", Spec{File: epd, Plies: 2}, 0, []string{"plies"}},
-		{"negative plies", Spec{File: pgn, Plies: -1}, 0, []string{"plies is -1"}},
+		{"pgn all plies", Spec{File: pgn, Plies: AllPlies}, 1, nil},
+		{"negative plies", Spec{File: pgn, Plies: -2}, 0, []string{"plies is -2"}},
+		{"all plies with a set", Spec{Set: "fhr25", Plies: AllPlies}, 0, []string{"plies"}},
 		{"unknown extension", Spec{File: "book.txt"}, 0, []string{"book.txt", ".epd or .pgn"}},
 		{"missing file", Spec{File: filepath.Join(t.TempDir(), "none.epd")}, 0, []string{"none.epd"}},
 	} {
@@ -302,8 +320,8 @@ func TestLoad(t *testing.T) {
 	if list, sum, err := loadHashed(Spec{Set: "fhr25"}); err != nil || len(list) != 25 || sum != "" {
 		t.Errorf("loadHashed(fhr25) = %d openings, %q, %v", len(list), sum, err)
 	}
-	if _, sum, err := loadHashed(Spec{File: pgn, Plies: 3}); err == nil || sum != "" {
-		t.Errorf("loadHashed of a too short PGN = %q, %v", sum, err)
+	if _, sum, err := loadHashed(Spec{File: writeFile(t, "bad.pgn", "1. e4 e4 *\n"), Plies: 2}); err == nil || sum != "" {
+		t.Errorf("loadHashed of a bad PGN = %q, %v", sum, err)
 	}
 	if !slices.Equal(SetNames(), []string{"fhr25", "two-ply", "startpos"}) {
 		t.Errorf("SetNames() = %v", SetNames())

@@ -23,8 +23,9 @@ type Spec struct {
 	// Format is the file's format, one of FormatNames(), or "" to go by
 	// File's extension.
 	Format string
-	// Plies is, for a PGN file, how many moves of each game make the
-	// opening (>= 0; 0 takes the games' start positions), and for a book
+	// Plies is, for a PGN file, the most moves of each game that make the
+	// opening (a shorter game gives all it has; 0 takes the games' start
+	// positions; AllPlies every move, fastchess's default), and for a book
 	// the most book moves of an opening (>= 1). It must be 0 for a
 	// built-in set or an EPD file.
 	Plies int
@@ -98,7 +99,7 @@ func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error
 		return nil, "", fmt.Errorf("openings: both set %q and file %q given; want one of them", spec.Set, spec.File)
 	case spec.Set == "" && spec.File == "":
 		return nil, "", fmt.Errorf("openings: no opening set or file given (sets: %s)", valid)
-	case spec.Plies < 0:
+	case spec.Plies < 0 && spec.Plies != AllPlies:
 		return nil, "", fmt.Errorf("openings: plies is %d, want >= 0", spec.Plies)
 	case spec.Set != "":
 		list, ok := builtin(spec.Set)

@@ -19,7 +19,7 @@ import (
 
 // loadPGN reads a PGN file; see ParsePGN.
 func loadPGN(path string, plies int) ([]Opening, error) {
-	if plies < 0 {
+	if plies < 0 && plies != AllPlies {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", path, plies)
 	}
 	f, err := os.Open(path)
@@ -30,10 +30,15 @@ func loadPGN(path string, plies int) ([]Opening, error) {
 	return ParsePGN(f, path, plies)
 }
 
+// AllPlies as a PGN file's plies takes every move of each game (fastchess's
+// -openings format=pgn without plies=).
+const AllPlies = -1
+
 // ParsePGN makes one opening of every game in a PGN file: the game's start
 // position (the FEN tag if there is one, else the initial position) and its
-// first plies moves. Every game must parse completely with notnil/chess and
-// have at least plies moves. plies = 0 gives the games' start positions.
+// first plies moves, all of them in a shorter game or with AllPlies. Every
+// game must parse completely with notnil/chess. plies = 0 gives the games'
+// start positions.
 //
 // Openings get the ID "<base name of name>#<game number>" and a name such as
 // "1. d4 Nf6 2. c4 e6". The name is used in errors, which look like
@@ -56,7 +61,7 @@ func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
 
 // parsePGN is ParsePGN with at most limit openings.
 func parsePGN(r io.Reader, name string, plies, limit int) ([]Opening, error) {
-	if plies < 0 {
+	if plies < 0 && plies != AllPlies {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", name, plies)
 	}
 	base := filepath.Base(name)
@@ -107,8 +112,8 @@ func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
 	}
 	g := chess.NewGame(read)
 	moves := g.Moves()
-	if len(moves) < plies {
-		return Opening{}, fmt.Errorf("has %d plies, need %d", len(moves), plies)
+	if plies == AllPlies || plies > len(moves) {
+		plies = len(moves) // a shorter game gives all it has, as in fastchess and cutechess-cli
 	}
 	start := StandardStartFEN
 	for _, tp := range g.TagPairs() {
@@ -125,6 +130,13 @@ func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
 	}
 	return newOpening(id, "", start, uci)
 }
+
+// movetextToken matches a movetext token other than a result, with the
+// parentheses of variations trimmed: a move number, a move in SAN (also
+// after its number, "1.e4"; long forms such as Ng1f3 too), a NAG, an
+// annotation glyph such as "!?" or "+/-" (not "--", a null move), or
+// nothing (a lone parenthesis).
+var movetextToken = regexp.MustCompile(`^(\d+\.*)?((O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?)[+#]?[!?]*(e\.p\.)?)?$|^\$\d+$|^([!?]+|[+=][+=/-]*|-[+/][+=/-]*)$`)
 
 // zeroCastling matches castling written with zeros.
 var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
@@ -230,6 +242,10 @@ func cleanMovetext(line string, inBrace, ended *bool) (string, error) {
 			}
 			if outcome.Result(tok).Valid() {
 				*ended = true
+			} else if !movetextToken.MatchString(strings.Trim(tok, "()")) {
+				// notnil skips what it cannot read without an error: the
+				// game would lose a move, or end early, silently.
+				return fmt.Errorf("%q is not a move in SAN, a move number or an annotation", epd.Clip(tok))
 			}
 		}
 		out.WriteString(s)

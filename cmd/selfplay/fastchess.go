@@ -500,8 +500,13 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 	if format != "" && ext != format {
 		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s", format, file, format)
 	}
-	if plies != "" && ext == "pgn" {
+	switch {
+	case ext != "pgn":
+	case plies != "" && plies != "-1":
 		fc.flag("-openings plies=", "-plies", plies)
+	default:
+		// fastchess's default (and its -1): every move of each game.
+		fc.flag("-openings plies=", "-plies", "all")
 	}
 	return nil
 }

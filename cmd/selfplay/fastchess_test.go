@@ -115,6 +115,12 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic -games 2",
 			"cmd=a name=A nodes=2000 cmd=b name=B movetime=0.5s time_margin=50ms -openings book.pgn -plies 2 " +
 				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic"},
+		// A PGN book without plies=: every move of each game, fastchess's
+		// default (plies=-1 too).
+		{"pgn all plies", "fhr plain -nodes 1 -openings file=book.pgn format=pgn",
+			"fhr plain -nodes 1 -openings book.pgn -plies all"},
+		{"pgn plies -1", "fhr plain -nodes 1 -openings file=book.pgn format=pgn plies=-1",
+			"fhr plain -nodes 1 -openings book.pgn -plies all"},
 		{"mixed", "fhr -engine cmd=sf option.Threads=1 -openings file=book.epd format=epd -nodes 5000",
 			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000"},
 		// -each's option.Hash is an in-process engine's hash.

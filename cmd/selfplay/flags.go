@@ -110,6 +110,22 @@ func intDefault[T ~int | ~int64](n T) *intSetting {
 
 func (*intSetting) typeName() string { return "int" }
 
+// pliesSetting is -plies: an integer, or "all" (every move of each game of
+// a .pgn file), which the config takes as text.
+type pliesSetting struct{ intSetting }
+
+func (*pliesSetting) typeName() string { return "int|all" }
+
+func (s *pliesSetting) value(flagName string) (any, error) {
+	if strings.TrimSpace(s.text) == "all" {
+		return "all", nil
+	}
+	if _, err := s.intSetting.value(flagName); err != nil {
+		return nil, fmt.Errorf("%s %q: want an integer or all", flagName, s.text)
+	}
+	return s.intSetting.value(flagName)
+}
+
 func (s *intSetting) value(flagName string) (any, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s.text), 10, 64)
 	if err != nil {
