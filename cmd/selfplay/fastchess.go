@@ -210,23 +210,29 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 			return fc, usageErrorf("%v", err)
 		}
 	}
-	if mode && !fc.book && !hasOwnOpenings(fc.args) {
+	if mode && !fc.book && !hasFlag(fc.args, "openings") {
 		// fastchess without -openings: the initial position
 		// (opening_book.cpp:28-30 and :55, chess::constants::STARTPOS).
 		fc.flag("(no -openings)", "-openings", openings.SetStartpos)
 	}
+	if mode && !hasFlag(fc.args, "concurrency") {
+		// fastchess's default is one game at a time (types/tournament.hpp:64),
+		// where selfplay's is one per CPU: under a time control the games
+		// depend on it.
+		fc.flag("(no -concurrency)", "-concurrency", "1")
+	}
 	return fc, nil
 }
 
-// hasOwnOpenings tells that selfplay's own -openings is among args.
-func hasOwnOpenings(args []string) bool {
+// hasFlag tells that selfplay's flag -name is among args.
+func hasFlag(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
 		}
-		name, isFlag := strings.CutPrefix(a, "-")
-		name, _, _ = strings.Cut(strings.TrimPrefix(name, "-"), "=") // -openings=two-ply too
-		if isFlag && name == "openings" {
+		n, isFlag := strings.CutPrefix(a, "-")
+		n, _, _ = strings.Cut(strings.TrimPrefix(n, "-"), "=") // -openings=two-ply too
+		if isFlag && n == name {
 			return true
 		}
 	}

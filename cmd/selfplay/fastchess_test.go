@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -154,7 +155,11 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := printConfig(t, strings.Fields(tt.fastchess)...)
-		want := printConfig(t, strings.Fields(tt.own)...)
+		own := tt.own
+		if fastchessMode(strings.Fields(tt.fastchess)) && !strings.Contains(tt.fastchess, "-concurrency") {
+			own += " -concurrency 1" // fastchess's default (TestFastchessConcurrency)
+		}
+		want := printConfig(t, strings.Fields(own)...)
 		if got != want {
 			t.Errorf("%s: fastchess's syntax gives\n%s\nselfplay's\n%s", tt.name, got, want)
 		}
@@ -314,7 +319,7 @@ func TestFastchessFiles(t *testing.T) {
 	fs.String("output", "", "")
 	fs.Int("ratinginterval", 0, "")
 	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games -output format=fastchess -ratinginterval 10"))
-	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10 -openings startpos" {
+	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10 -openings startpos -concurrency 1" {
 		t.Errorf("got %+v, %v", fc, err)
 	}
 }
@@ -376,5 +381,25 @@ func TestFastchessPrintConfigRoundTrip(t *testing.T) {
 				t.Errorf("run of the printed config: exit %d, want %q and %d more games\n%s%s", code, want, tt.games-4, stdout, stderr)
 			}
 		})
+	}
+}
+
+// A fastchess command line without -concurrency plays one game at a time,
+// fastchess's default, where selfplay's own plays one per CPU; with it,
+// or in selfplay's syntax, the flag is as given.
+func TestFastchessConcurrency(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct{ args, want string }{
+		{"-engine cmd=a -engine cmd=b -each tc=10+0.1 -rounds 2 -repeat", "concurrency = 1\n"},
+		{"-engine cmd=a -engine cmd=b -each tc=10+0.1 -rounds 2 -repeat -concurrency 3", "concurrency = 3\n"},
+		{"fhr plain -nodes 100", ""},
+	} {
+		code, stdout, stderr := run(t, append([]string{"match", "-print-config"}, strings.Fields(c.args)...)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d, %s", c.args, code, stderr)
+		}
+		if got := regexp.MustCompile(`(?m)^concurrency = \d+\n`).FindString(stdout); got != c.want {
+			t.Errorf("%s: %q, want %q", c.args, got, c.want)
+		}
 	}
 }
