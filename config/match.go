@@ -143,6 +143,10 @@ type matchEngine struct {
 	// movetime= or tc=), so the match needs no limit flag for it.
 	ownLimit bool
 	external bool // a UCI engine (cmd=)
+	index    int  // its place among the match's engines, from 0
+	// plainName is the default name without the limit words (fhr for
+	// fhr:nodes=1000); "" for a name given with name=.
+	plainName string
 }
 
 type tomlKey struct {
@@ -163,7 +167,7 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 	if len(m.Engines) < 2 {
 		bad("engines", "want at least 2 engines, got %d (each a variant spec such as nmr-r3-4:dr=2, or cmd=PATH for a UCI engine)", len(m.Engines))
 	}
-	names := map[string]int{}
+	parsed := 0
 	for i, words := range m.Engines {
 		label := fmt.Sprintf("engine %d %q", i+1, strings.Join(words, " "))
 		e, err := parseMatchEngine(words)
@@ -171,14 +175,27 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 			bad(label, "%v", err)
 			continue
 		}
-		e.label = label
+		e.label, e.index = label, i
+		g.engines = append(g.engines, e)
+		parsed++
+	}
+	if parsed == len(m.Engines) && !slices.ContainsFunc(m.Settings, func(s MatchSetting) bool {
+		k, ok := strings.CutPrefix(s.Key, "limits.")
+		return ok && slices.Contains(engineLimitKeys, k)
+	}) {
+		m.Settings = append(slices.Clip(m.Settings), g.hoistSharedLimits()...)
+	}
+	names := map[string]int{}
+	kept := g.engines[:0]
+	for _, e := range g.engines {
 		if j, dup := names[e.name]; dup {
-			bad(label, "the name %q is also engine %d's: give one of them another with name=NAME", e.name, j+1)
+			bad(e.label, "the name %q is also engine %d's: give one of them another with name=NAME", e.name, j+1)
 			continue
 		}
-		names[e.name] = i
-		g.engines = append(g.engines, e)
+		names[e.name] = e.index
+		kept = append(kept, e)
 	}
+	g.engines = kept
 	var limits []string
 	allOwn := len(g.engines) > 0
 	for _, e := range g.engines {
@@ -199,8 +216,54 @@ func newMatchGen(m MatchArgs) (*matchGen, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	g.m.Settings = withPlayOutDefault(g.engines, g.m.Settings)
+	g.m.Settings = withPlayOutDefault(g.engines, m.Settings)
 	return g, nil
+}
+
+// hoistSharedLimits makes limits that every engine has, with the same
+// values (fastchess's -each nodes=N, or the same word on each engine), the
+// tournament's: the same games as -nodes N, so the same tournament, and
+// the engines keep names without them (fhr, not fhr:nodes=1000). It
+// returns the settings; nil when the engines' limits differ (node odds),
+// which then stay theirs and in their default names.
+func (g *matchGen) hoistSharedLimits() []MatchSetting {
+	if len(g.engines) < 2 {
+		return nil
+	}
+	shared := g.engines[0].limitKeys()
+	if len(shared) == 0 {
+		return nil
+	}
+	for _, e := range g.engines[1:] {
+		if !slices.Equal(e.limitKeys(), shared) {
+			return nil
+		}
+	}
+	var settings []MatchSetting
+	for _, k := range shared {
+		settings = append(settings, MatchSetting{Flag: fmt.Sprintf("%s=%v (every engine's)", k.key, k.value), Key: "limits." + k.key, Value: k.value})
+	}
+	for i := range g.engines {
+		e := &g.engines[i]
+		e.keys = slices.DeleteFunc(e.keys, func(k tomlKey) bool { return slices.Contains(engineLimitKeys, k.key) })
+		e.ownLimit = false
+		if e.plainName != "" {
+			e.name = e.plainName
+		}
+	}
+	return settings
+}
+
+// limitKeys are the engine's limit keys, sorted by key.
+func (e *matchEngine) limitKeys() []tomlKey {
+	var out []tomlKey
+	for _, k := range e.keys {
+		if slices.Contains(engineLimitKeys, k.key) {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b tomlKey) int { return strings.Compare(a.key, b.key) })
+	return out
 }
 
 // The move-limit adjudication flags: any of them asks for adjudication
@@ -253,6 +316,7 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 	parts := strings.Split(first, ":")
 	set("preset", "preset", parts[0])
 	nameParts := []string{parts[0]}
+	plainParts := []string{parts[0]} // without the limit words
 	kvs := append(parts[1:], rest...)
 	for _, w := range kvs {
 		k, v, ok := strings.Cut(w, "=")
@@ -279,9 +343,11 @@ func parseMatchEngine(words []string) (matchEngine, error) {
 		}
 		set(k, k, scalar(v))
 		nameParts = append(nameParts, w)
+		plainParts = append(plainParts, w)
 	}
 	if e.name == "" {
 		e.name = strings.Join(nameParts, ":")
+		e.plainName = strings.Join(plainParts, ":")
 	}
 	return e, nil
 }

@@ -170,6 +170,52 @@ func TestMatchNameIsStable(t *testing.T) {
 	}
 }
 
+// The same limit on every engine (fastchess's -each nodes=N) is the
+// tournament's: the same tournament as -nodes N, engines named without it;
+// different ones (node odds) stay the engines', in their names.
+func TestMatchSharedLimits(t *testing.T) {
+	parse := func(engines [][]string, settings ...MatchSetting) *Tournament {
+		t.Helper()
+		f, _, err := parseMatch(MatchArgs{Engines: engines, Settings: settings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &f.Tournaments[0]
+	}
+	base := parse([][]string{{"fhr"}, {"plain"}}, MatchSetting{"-nodes", "limits.nodes", int64(1000)})
+	for _, c := range []struct {
+		name    string
+		engines [][]string
+		want    []string // the engines' names
+		same    bool     // the same tournament as base
+	}{
+		{"-each nodes", [][]string{{"fhr", "nodes=1000"}, {"plain", "nodes=1000"}}, []string{"fhr", "plain"}, true},
+		{"in the spec", [][]string{{"fhr:nodes=1000"}, {"plain", "nodes=1000"}}, []string{"fhr", "plain"}, true},
+		{"a name given", [][]string{{"fhr", "nodes=1000", "name=a"}, {"plain", "nodes=1000"}}, []string{"a", "plain"}, false},
+		{"node odds", [][]string{{"fhr", "nodes=1000"}, {"plain", "nodes=2000"}}, []string{"fhr:nodes=1000", "plain:nodes=2000"}, false},
+		{"one engine's", [][]string{{"fhr", "nodes=1000", "dr=2"}, {"plain"}}, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			settings := []MatchSetting(nil)
+			if c.want == nil {
+				settings = append(settings, MatchSetting{"-nodes", "limits.nodes", int64(1000)})
+			}
+			tr := parse(c.engines, settings...)
+			if c.want != nil && !reflect.DeepEqual(tr.Engines, c.want) {
+				t.Errorf("engines %q, want %q", tr.Engines, c.want)
+			}
+			if same := tr.Name == base.Name; same != c.same {
+				t.Errorf("tournament %s, -nodes 1000's %s: same %v, want %v", tr.Name, base.Name, same, c.same)
+			}
+		})
+	}
+	// Two engines that only their limits told apart are then one name.
+	if _, _, err := parseMatch(MatchArgs{Engines: [][]string{{"fhr", "nodes=1000"}, {"fhr", "nodes=1000"}}}); err == nil ||
+		!strings.Contains(err.Error(), `the name "fhr" is also engine 1's`) {
+		t.Errorf("the same engine twice: %v", err)
+	}
+}
+
 // Bad arguments are errors naming the argument, with the config's reason.
 func TestParseMatchErrors(t *testing.T) {
 	nodes := MatchSetting{"-nodes", "limits.nodes", int64(1000)}
