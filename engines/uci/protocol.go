@@ -86,6 +86,9 @@ func parseInfo(f []string) infoLine {
 				continue
 			}
 			i++
+			if n < 0 {
+				continue // a count cannot be negative: garbage, not a figure to store
+			}
 			switch key {
 			case "depth":
 				l.depth, l.hasDepth = int(n), true

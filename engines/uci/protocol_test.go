@@ -71,6 +71,11 @@ func TestParseInfo(t *testing.T) {
 			line: "info depth x score cp banana frobnicate 7 nodes 12 currline 1 e2e4 e7e5 refutation d1h5 g7g6",
 			want: infoLine{nodes: 12, hasNodes: true},
 		},
+		// Negative counts are garbage, left out; a negative score is a score.
+		{
+			line: "info depth -3 seldepth -1 score cp -40 nodes -5 hashfull -2 time -7 pv e2e4",
+			want: infoLine{score: -40, bound: engines.BoundExact, hasScore: true, pv: []string{"e2e4"}, hasPV: true},
+		},
 	}
 	for _, c := range cases {
 		got := parseInfo(strings.Fields(c.line)[1:])
