@@ -61,8 +61,8 @@
 //	                     "pairs", "unpaired"},
 //	    "rating_anchor": "" | engine rated rating_offset in this table,
 //	    "rating_offset": 0 | the anchor's (or the average's) rating, -anchor-rating (Ordo's -a),
-//	    "ratings": [{"rank", "engine", "rating", "error" (half the interval), "low", "high",
-//	                 "status" (rated | +inf | -inf | unconnected), "games", "points", "score" (0..1),
+//	    "ratings": [{"rank", "engine", "rating" (null when unconnected), "error" (half the interval), "low", "high",
+//	                 "status" (rated | +inf | -inf | unconnected), "games", "points", "score" (0..1; null without games),
 //	                 "los_next" (0..1 | null)}],
 //	    "pairings": [{
 //	      "first", "second",          counts are from the first engine's view

@@ -139,7 +139,7 @@ type Rating struct {
 	Rank   int    `json:"rank"`
 	Engine string `json:"engine"`
 	// Rating is relative to the anchor (rated the tournament's
-	// RatingOffset); Low and High bound it at the
+	// RatingOffset; NaN, null in JSON, when unconnected); Low and High bound it at the
 	// report's level and Error is half their distance (Ordo's "error").
 	Rating Float `json:"rating"`
 	Error  Float `json:"error"`
@@ -150,7 +150,7 @@ type Rating struct {
 	Status string `json:"status"`
 	Games  int    `json:"games"`
 	Points Float  `json:"points"`
-	Score  Float  `json:"score"` // points per game, 0..1
+	Score  Float  `json:"score"` // points per game, 0..1; NaN (null) without games
 	// LOSNext is the likelihood of superiority over the engine of the
 	// next row (the probability that this engine is the stronger, from
 	// the fit's covariance); null for the last row and where either row

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -205,6 +206,12 @@ func ratingsReport(names []string, tally *Tally, level float64, anchor string) (
 			Rating: report.Float(r.Rating), Low: report.Float(r.Low), High: report.Float(r.High),
 			Error: report.Float((r.High - r.Low) / 2),
 			Games: r.Games, Points: report.Float(r.Points), Score: report.Float(r.Score),
+		}
+		if r.Status == stats.Unconnected {
+			rows[i].Rating = report.Float(math.NaN()) // null in JSON: no rating, not 0
+		}
+		if r.Games == 0 {
+			rows[i].Score = report.Float(math.NaN())
 		}
 		if los, ok := table.LOS(i, i+1); ok {
 			v := report.Float(los)

@@ -133,11 +133,14 @@ func Ratings(players []string, results []PairResult, opt RatingOptions) (RatingT
 	g := tally(len(names), index, results)
 
 	status, group := classify(g, anchor)
-	ratings, cov, err := fitGroup(group, g)
-	if err != nil {
-		return RatingTable{}, fmt.Errorf("rating fit: %w", err)
+	var ratings []float64
+	var cov [][]float64
+	if len(group) > 0 {
+		if ratings, cov, err = fitGroup(group, g); err != nil {
+			return RatingTable{}, fmt.Errorf("rating fit: %w", err)
+		}
+		ratings, cov = applyAnchor(ratings, cov, slices.Index(group, anchor))
 	}
-	ratings, cov = applyAnchor(ratings, cov, slices.Index(group, anchor))
 
 	z := twoSidedZ(level)
 	rows := make([]PlayerRating, len(names))

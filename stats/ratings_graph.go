@@ -40,25 +40,27 @@ func (g games) playerPoints(i int) float64 {
 	return total
 }
 
-// classify picks the group of players to rate and the status of everyone.
-// It applies Zermelo's (1929) and Ford's (1957) existence condition for
+// classify picks the group of players to rate and the status of everyone. It
+// applies Zermelo's (1929) and Ford's (1957) existence condition for
 // Bradley–Terry maximum-likelihood estimates; Ordo handles the same cases by
 // capping ratings instead.
 //
 // Draw an arrow i→j when i scored against j. Finite maximum-likelihood
 // ratings exist exactly within strongly connected components of this graph
 // (Zermelo's condition). The rated group is the anchor's component, or
-// without an anchor the largest one (ties: more games inside it, then the
-// earlier player). Players the group reaches but who do not reach back lost
-// every point to it, directly or through others, so their rating is -Inf;
-// players who reach the group but are not reached are +Inf; the rest are
-// unconnected.
-func classify(g games, anchor int) ([]RatingStatus, []int) {
+// without an anchor the largest one (ties: more games inside it, then more
+// games of its players, then the earlier player). Players the group reaches
+// but who do not reach back lost every point to it, directly or through
+// others, so their rating is -Inf; players who reach the group but are not
+// reached are +Inf; the rest are unconnected. Without an anchor, a group
+// whose players have no games is none: everyone is unconnected.
+func classify(g games, anchor int) (status []RatingStatus, group []int) {
 	players := len(g.n)
 	scored := func(i, j int) bool { return g.points[i][j] > 0 }
 	comp := strongComponents(players, scored)
 
 	chosen := -1
+	played := map[int]float64{} // games of the component's players
 	if anchor >= 0 {
 		chosen = comp[anchor]
 	} else {
@@ -66,20 +68,30 @@ func classify(g games, anchor int) ([]RatingStatus, []int) {
 		for i := range players {
 			size[comp[i]]++
 			for j := range players {
+				played[comp[i]] += g.n[i][j]
 				if comp[j] == comp[i] {
 					inside[comp[i]] += g.n[i][j]
 				}
 			}
 		}
-		for i := range players { // earliest player breaks ties
-			c := comp[i]
-			if chosen < 0 || size[c] > size[chosen] || (size[c] == size[chosen] && inside[c] > inside[chosen]) {
-				chosen = c
+		// Then more games played by its players (a player without any is
+		// a group of one, never rated); the earliest player breaks ties.
+		better := func(c int) bool {
+			if size[c] != size[chosen] {
+				return size[c] > size[chosen]
+			}
+			if inside[c] != inside[chosen] {
+				return inside[c] > inside[chosen]
+			}
+			return played[c] > played[chosen]
+		}
+		for i := range players {
+			if c := comp[i]; chosen < 0 || better(c) {
+				chosen = comp[i]
 			}
 		}
 	}
 
-	var group []int
 	for i := range players {
 		if comp[i] == chosen {
 			group = append(group, i)
@@ -88,7 +100,7 @@ func classify(g games, anchor int) ([]RatingStatus, []int) {
 	below := reachable(players, group, scored)                                      // group scored against them
 	above := reachable(players, group, func(i, j int) bool { return scored(j, i) }) // they scored against group
 
-	status := make([]RatingStatus, players)
+	status = make([]RatingStatus, players)
 	for i := range players {
 		switch {
 		case comp[i] == chosen:
@@ -100,6 +112,14 @@ func classify(g games, anchor int) ([]RatingStatus, []int) {
 		default:
 			status[i] = Unconnected
 		}
+	}
+	if anchor < 0 && played[chosen] == 0 {
+		// Without games there is nothing to rate against: no group of
+		// one rated 0 (the only kind of group when nobody has played).
+		for i := range status {
+			status[i] = Unconnected
+		}
+		group = nil
 	}
 	return status, group
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -246,6 +247,42 @@ func TestRatingsSinglePlayerWinsAll(t *testing.T) {
 	// the first player) is {x} alone at 0 and y is -inf.
 	if x.Rating != 0 || x.Status != Rated || !math.IsInf(y.Rating, -1) {
 		t.Errorf("x %+v, y %+v", x, y)
+	}
+}
+
+// A player without games is never the rated group, even one listed
+// first; when nobody has played, nobody is rated (not one player at 0 and
+// the others n/a).
+func TestRatingsWithoutGames(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		players []string
+		results []PairResult
+		rated   []string
+	}{
+		{"nobody played", []string{"a", "b"}, []PairResult{{First: "a", Second: "b"}}, nil},
+		{"no results", []string{"a", "b", "c"}, nil, nil},
+		{"the first has no games", []string{"c", "x", "y"}, []PairResult{{First: "x", Second: "y", Wins: 3}}, []string{"x"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			table, err := Ratings(c.players, c.results, RatingOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTableNoNaN(t, table)
+			var rated []string
+			for _, r := range table.Rows {
+				if r.Status == Rated {
+					rated = append(rated, r.Player)
+				}
+				if r.Games == 0 && r.Status != Unconnected {
+					t.Errorf("%s without games: %v", r.Player, r.Status)
+				}
+			}
+			if !slices.Equal(rated, c.rated) {
+				t.Errorf("rated %v, want %v", rated, c.rated)
+			}
+		})
 	}
 }
 
