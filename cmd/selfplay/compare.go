@@ -54,7 +54,7 @@ func cmdCompare(ctx context.Context, e env, args []string) error {
 	if err := checkOutputNotInput(*out, files...); err != nil {
 		return err // before reading: the inputs may hold no match at all
 	}
-	if err := checkDistinctFiles(files); err != nil {
+	if err := checkDistinctFiles(files, "the matches must be independent"); err != nil {
 		return err
 	}
 	matches, err := readMatches(ctx, e, files, *first, *window, *level, *quiet)
@@ -238,10 +238,10 @@ func openingCorrelation(a, b comparedMatch, level float64) string {
 	return c.String() + " openings"
 }
 
-// checkDistinctFiles refuses a file given twice (by any name), and standard
-// input more than once: the matches must be independent, and standard
-// input can be read only once.
-func checkDistinctFiles(files []string) error {
+// checkDistinctFiles refuses a file given twice (by any name), saying why
+// that matters (why), and standard input more than once: it can be read
+// only once.
+func checkDistinctFiles(files []string, why string) error {
 	for i, a := range files {
 		for _, b := range files[:i] {
 			if a == "-" && b == "-" {
@@ -253,7 +253,7 @@ func checkDistinctFiles(files []string) error {
 			fa, errA := os.Stat(a)
 			fb, errB := os.Stat(b)
 			if a == b || (errA == nil && errB == nil && os.SameFile(fa, fb)) {
-				return inputErrorf("%s and %s are the same file: the matches must be independent", termtext.Escape(b), termtext.Escape(a))
+				return inputErrorf("%s and %s are the same file: %s", termtext.Escape(b), termtext.Escape(a), why)
 			}
 		}
 	}

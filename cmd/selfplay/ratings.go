@@ -48,6 +48,9 @@ func cmdRatings(ctx context.Context, e env, args []string) error {
 	if *window < 1 {
 		return usageErrorf("-pair-window %d: want at least 1", *window)
 	}
+	if err := checkDistinctFiles(files, "its games would count twice"); err != nil {
+		return err
+	}
 
 	pool := pgnrate.NewPool(*window)
 	for _, path := range files {

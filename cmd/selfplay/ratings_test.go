@@ -180,6 +180,7 @@ func TestRatingsBadInput(t *testing.T) {
 	}{
 		{"no files", nil, exitUsage, []string{"usage: selfplay ratings"}},
 		{"missing file", []string{filepath.Join(dir, "nope.pgn")}, exitUsage, []string{"nope.pgn"}},
+		{"the same file twice", []string{good, good}, exitUsage, []string{"are the same file: its games would count twice"}},
 		{"not gzip", []string{notGzip}, exitUsage, []string{"plain.pgn.gz", "not gzip"}},
 		{"unknown anchor", []string{good, "-anchor", "z"}, exitUsage, []string{`anchor "z"`, "x, y"}},
 		{"unknown format", []string{"-format", "pdf", good}, exitUsage, []string{"pdf"}},
