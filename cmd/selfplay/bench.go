@@ -66,10 +66,10 @@ func cmdBench(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	if *depth < 1 {
-		return usageErrorf("-depth must be >= 1")
+		return usageErrorf("-depth %d is out of range: want 1..%d", *depth, maxSearchDepth)
 	}
 	if *nodes < 0 {
-		return usageErrorf("-nodes must be >= 1")
+		return usageErrorf("-nodes %d is out of range: want >= 1", *nodes)
 	}
 	lim := engines.Limits{Depth: *depth}
 	if *nodes > 0 {

@@ -94,6 +94,11 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"perft", "-fen", "  "}, "-fen: empty FEN"},
 		{[]string{"search", "-depth", "1", "-fen", ""}, "-fen: empty FEN"},
 		{[]string{"search", "-depth", "121"}, "-depth 121 is out of range: want 1..120"},
+		{[]string{"search", "-depth", "-3"}, "-depth -3 is out of range: want 1..120"},
+		{[]string{"search", "-nodes", "0"}, "-nodes 0 is out of range: want >= 1"},
+		{[]string{"search", "-movetime", "-1s"}, "-movetime -1s: want a positive duration"},
+		{[]string{"search"}, "give a limit: -depth N, -nodes N or -movetime D"},
+		{[]string{"bench", "-depth", "0"}, "-depth 0 is out of range: want 1..120"},
 		{[]string{"search", "-depth", "1", "-hash", "9223372036854775807"}, "-hash: 9223372036854775807 MiB is out of range: want 1..65536"},
 		{[]string{"search", "-depth", "1", "-hash", "0"}, "-hash: 0 MiB is out of range"},
 		{[]string{"bench", "-depth", "99999"}, "-depth 99999 is out of range: want 1..120"},
@@ -375,7 +380,7 @@ func TestBench(t *testing.T) {
 		len(depthCol.FindAllString(stdout, -1)) != 2 {
 		t.Errorf("bench -nodes: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	if code, _, stderr := run(t, "bench", "-nodes", "-5"); code != exitUsage || !strings.Contains(stderr, "-nodes must be >= 1") {
+	if code, _, stderr := run(t, "bench", "-nodes", "-5"); code != exitUsage || !strings.Contains(stderr, "-nodes -5 is out of range: want >= 1") {
 		t.Errorf("bench -nodes -5: exit %d, stderr %q", code, stderr)
 	}
 	for _, tc := range []struct{ variant, want string }{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -25,11 +26,17 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *depth <= 0 && *nodes <= 0 && *movetime <= 0 {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case given["depth"] && (*depth < 1 || *depth > maxSearchDepth):
+		return usageErrorf("-depth %d is out of range: want 1..%d", *depth, maxSearchDepth)
+	case given["nodes"] && *nodes < 1:
+		return usageErrorf("-nodes %d is out of range: want >= 1", *nodes)
+	case given["movetime"] && *movetime <= 0:
+		return usageErrorf("-movetime %v: want a positive duration, such as 500ms", *movetime)
+	case !given["depth"] && !given["nodes"] && !given["movetime"]:
 		return usageErrorf("give a limit: -depth N, -nodes N or -movetime D")
-	}
-	if *depth < 0 || *nodes < 0 || *movetime < 0 {
-		return usageErrorf("limits must be positive")
 	}
 	if err := checkSearchFlags(*depth, *hash); err != nil {
 		return usageError(err)
