@@ -80,6 +80,19 @@ func TestLiveOutBad(t *testing.T) {
 	}
 }
 
+// A live file that is the openings file would append games to the book.
+func TestLiveOutIsTheBook(t *testing.T) {
+	for key, want := range map[string]string{
+		`epd_out = "book.epd"`: "tournament[0].epd_out: ",
+		`pgn_out = "book.epd"`: "tournament[0].pgn_out: ",
+	} {
+		_, _, err := load(t, engAB+tourn("t", key+"\n"+limits+"[tournament.openings]\nfile = \"book.epd\"\n"), map[string]string{"book.epd": epdBook})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "is the openings file: the games would be appended to the book") {
+			t.Errorf("%s: %v", key, err)
+		}
+	}
+}
+
 // event and site (fastchess's -event, -site) are in the snapshot only when
 // set, so that existing tournaments keep theirs; wait is never in it.
 func TestEventSiteWait(t *testing.T) {

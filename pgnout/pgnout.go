@@ -200,7 +200,7 @@ func scanPGN(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 			state = inTags
 			readTag(line, &key)
 		case state == between:
-			return nil, 0, "", fmt.Errorf("line %q is not PGN as selfplay writes it (a tag line, then the moves)", strings.TrimSpace(line))
+			return nil, 0, "", notLive(fmt.Sprintf("line %q is not PGN as selfplay writes it (a tag line, then the moves)", quoted(line)))
 		case state == inTags && blank:
 			state = afterTags
 		case state == afterTags && !blank, state == inMoves && !blank:
@@ -211,7 +211,7 @@ func scanPGN(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 			key, moves = Key{}, movetext{}
 			end, state = pos, between
 		default: // not a torn tail (that ends the file): damage
-			return nil, 0, "", fmt.Errorf("line %q is not PGN as selfplay writes it (a game without moves)", strings.TrimSpace(line))
+			return nil, 0, "", notLive(fmt.Sprintf("line %q is not PGN as selfplay writes it (a game without moves)", quoted(line)))
 		}
 	}
 }
@@ -260,6 +260,16 @@ func (m *movetext) ended() bool {
 	return false
 }
 
+// quoted is a line of the file as an error quotes it: trimmed, and cut to
+// 60 bytes (a binary file's "line" may be kilobytes).
+func quoted(line string) string {
+	line = strings.TrimSpace(line)
+	if len(line) > 60 {
+		line = strings.ToValidUTF8(line[:60], "") + "..."
+	}
+	return line
+}
+
 // readTag keeps the Event, Round, White and Black tags of a tag line.
 func readTag(line string, key *Key) {
 	name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
@@ -302,7 +312,7 @@ func scanEPD(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 		}
 		k, ok := epdKey(line)
 		if !ok {
-			return nil, 0, "", fmt.Errorf("line %q has no c0 and id operations (the tournament and the game)", strings.TrimSpace(line))
+			return nil, 0, "", notLive(fmt.Sprintf("line %q has no c0 and id operations (the tournament and the game)", quoted(line)))
 		}
 		keys = append(keys, k)
 	}
@@ -380,6 +390,18 @@ func readQuoted(s string) (val, rest string, ok bool) {
 	}
 	return "", "", false
 }
+
+// ErrNotLiveFile is matched by the errors of a file that is not a live
+// game file of selfplay's (its text, not its games, is foreign): it is
+// refused, not cut or appended to.
+var ErrNotLiveFile = errors.New("not a live game file")
+
+// notLive is an error of a file that is not a live game file; it matches
+// ErrNotLiveFile.
+type notLive string
+
+func (e notLive) Error() string      { return string(e) }
+func (notLive) Is(target error) bool { return target == ErrNotLiveFile }
 
 // ErrForeign is wrapped by the errors of a live file whose games are not
 // the first games of the tournament's schedule in schedule order.

@@ -335,3 +335,32 @@ func TestLivePGNResumeOlderSchema(t *testing.T) {
 		}
 	}
 }
+
+// A live file that is the database or the openings file, or that holds
+// text other than selfplay's games, is bad input: refused before a game,
+// quoted briefly, nothing written to it.
+func TestLiveOutRefusedFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".", "book.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 id \"e4\";\n")
+	junk := "\x00\x01" + strings.Repeat("binary junk ", 200) + "\n"
+	writeFile(t, ".", "junk.pgn", junk)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-db", "g.db", "-pgnout", "g.db"}, "pgn_out g.db is the database"},
+		{[]string{"-db", "g.db", "-openings", "book.epd", "-epdout", "book.epd"}, "-epdout: book.epd is the openings file: the games would be appended to the book"},
+		{[]string{"-db", "g.db", "-pgnout", "junk.pgn"}, `live PGN file junk.pgn: line "\x00\x01binary junk binary junk`},
+	} {
+		code, _, stderr := run(t, append([]string{"match", "plain", "fhr", "-nodes", "100", "-pairs", "1"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || len(stderr) > 400 {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitUsage, c.want)
+		}
+	}
+	if b, _ := os.ReadFile("junk.pgn"); string(b) != junk {
+		t.Errorf("junk.pgn changed")
+	}
+	if b, _ := os.ReadFile("book.epd"); strings.Count(string(b), "\n") != 1 {
+		t.Errorf("book.epd changed: %q", b)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/pgnout"
 	"selfplay/runner"
 	"selfplay/stats"
 	"selfplay/store"
@@ -165,6 +166,9 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 	if err := runner.CheckNames(cfg, opts); err != nil {
 		return inputError(err)
 	}
+	if err := checkOutputsNotDatabase(cfg, opts.Only); err != nil {
+		return err
+	}
 	fresh := absentOutputs(cfg, opts.Only)
 	defer func() {
 		// After the traffic logs are closed (deferred next), their last
@@ -235,7 +239,8 @@ func runError(err error, database, shardHint string) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, runner.ErrEngineSetup), errors.As(err, new(*runner.ConfigChangedError)):
+	case errors.Is(err, runner.ErrEngineSetup), errors.As(err, new(*runner.ConfigChangedError)),
+		errors.Is(err, pgnout.ErrNotLiveFile), errors.Is(err, pgnout.ErrForeign):
 		return inputError(err)
 	case errors.Is(err, runner.ErrInterrupted):
 		return interruptedErrorf("interrupted; finished games are stored in %s", database)
@@ -292,6 +297,28 @@ func serveBeside(ctx context.Context, e env, cmd, dbPath string, ln net.Listener
 // empty file.)
 func failedBeforeStoring(err error) bool {
 	return err != nil && kindOf(err) != kindInterrupted
+}
+
+// checkOutputsNotDatabase refuses a live game file or traffic log of the
+// run's tournaments (only: their names; empty: all) that is the database:
+// text appended to it would destroy it.
+func checkOutputsNotDatabase(cfg *config.File, only []string) error {
+	db, dbErr := os.Stat(cfg.Database)
+	for _, t := range cfg.Tournaments {
+		if len(only) > 0 && !slices.Contains(only, t.Name) {
+			continue
+		}
+		for _, out := range [][2]string{{"pgn_out", t.Live.PGN}, {"epd_out", t.Live.EPD}, {"log", t.Log}} {
+			if out[1] == "" {
+				continue
+			}
+			st, err := os.Stat(out[1])
+			if out[1] == cfg.Database || (err == nil && dbErr == nil && os.SameFile(st, db)) {
+				return inputErrorf("tournament %s: %s %s is the database", t.Name, out[0], out[1])
+			}
+		}
+	}
+	return nil
 }
 
 // absentOutputs are the files that the run's tournaments (only: their
