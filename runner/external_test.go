@@ -78,9 +78,18 @@ func runHelper(name string, args []string) int {
 	case uciVariant:
 		fs := flag.NewFlagSet(uciVariant, flag.ContinueOnError)
 		variant := fs.String("variant", "plain", "variant spec")
+		variantFile := fs.String("variant-file", "", "read the variant spec from this file (the same command, another engine)")
 		hash := fs.Int("hash", 16, "transposition table MiB")
 		if err := fs.Parse(args); err != nil {
 			return 2
+		}
+		if *variantFile != "" {
+			b, err := os.ReadFile(*variantFile)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+			*variant = strings.TrimSpace(string(b))
 		}
 		srv, err := uciserver.New(*variant, *hash)
 		if err != nil {
@@ -272,6 +281,46 @@ func TestExternalEngineSetupErrors(t *testing.T) {
 				t.Errorf("%d engine processes left running", n)
 			}
 		})
+	}
+}
+
+// The same command starting another engine (a new binary at the path, or
+// another program) is a changed tournament: its games would mix with the
+// stored ones under one name. The engine's id name (or author) against
+// the one of its last stored game tells; -restart starts over.
+func TestResumeRefusesAnotherEngine(t *testing.T) {
+	which := filepath.Join(t.TempDir(), "variant")
+	if err := os.WriteFile(which, []byte("fhr"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := quickConfig(2)
+	c.Engines[1] = testkit.Engine{Name: "fhr", Body: helperEngine(t, uciVariant, "-variant-file", which, "-hash", "1")}
+	cfg := loadConfig(t, c)
+	st := openStore(t, cfg)
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Shard: record.Shard{Pairs: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	// The same engine resumes.
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Shard: record.Shard{Pairs: 2}}); err != nil {
+		t.Fatalf("the same engine: %v", err)
+	}
+	if err := os.WriteFile(which, []byte("null-r3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
+	var changed *ConfigChangedError
+	if !errors.As(err, &changed) || !strings.Contains(err.Error(), `engine fhr: its stored games were played by id name "selfplay fhr"`) ||
+		!strings.Contains(err.Error(), `its command now starts id name "selfplay null-r3"`) {
+		t.Fatalf("another engine at the same command: %v", err)
+	}
+	if games, err := st.Games(context.Background(), store.GameFilter{}); err != nil || len(games) != 4 {
+		t.Errorf("%d games stored (%v), want the 4 of the first engine", len(games), err)
+	}
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Restart: []string{cfg.Tournaments[0].Name}, Shard: record.Shard{Pairs: 1}}); err != nil {
+		t.Fatalf("-restart: %v", err)
+	}
+	if n := processesRunning(uciVariant); n != 0 {
+		t.Errorf("%d engine processes left running", n)
 	}
 }
 

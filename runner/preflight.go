@@ -8,6 +8,7 @@ import (
 
 	"selfplay/config"
 	"selfplay/engines"
+	"selfplay/store/record"
 )
 
 // ErrEngineSetup marks a player that cannot be started with its config
@@ -16,11 +17,13 @@ import (
 var ErrEngineSetup = errors.New("engine setup")
 
 // preflight starts every external engine of the tournament once, so a wrong
-// command or an unknown option is reported before any game is played. The
+// command or an unknown option is reported before any game is played, and
+// so is an engine that says another id name or author than it did in the
+// tournament's stored games (stored: the last of each engine's). The
 // engines it started are kept for the workers (see spares): a start costs
 // an engine such as Stockfish 0.1-0.3 s of loading its network and
 // clearing its hash, which the first games would otherwise pay again.
-func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts Options) (*spares, error) {
+func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts Options, stored map[string]record.EngineID) (*spares, error) {
 	s := &spares{idle: map[string]engines.Engine{}}
 	for _, name := range t.Engines {
 		e, ok := cfg.Engine(name)
@@ -43,6 +46,10 @@ func preflight(ctx context.Context, cfg *config.File, t *config.Tournament, opts
 			return nil, fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}
 		s.idle[name] = eng
+		if change := identityChange(name, stored[name], eng); change != "" {
+			s.close()
+			return nil, &ConfigChangedError{Tournament: t.Name, Changes: []string{change}}
+		}
 	}
 	if len(opts.Affinity) > 0 {
 		s.close() // started on any CPU: the workers start their own, pinned
@@ -91,4 +98,27 @@ func (s *spares) close() {
 		}()
 	}
 	wg.Wait()
+}
+
+// identityChange describes how the engine of config entry name, just
+// started, differs from what it said in the stored games (was; none: no
+// stored identity, nothing to compare): the same command now runs another
+// engine (a new binary, or another program at the path), whose games
+// would mix with the old ones under one name. "" when it does not.
+func identityChange(name string, was record.EngineID, e engines.Engine) string {
+	id, ok := e.(interface{ Identity() (name, author string) })
+	if !ok || was == (record.EngineID{}) {
+		return ""
+	}
+	var now record.EngineID
+	now.Name, now.Author = id.Identity()
+	if now == was {
+		return ""
+	}
+	return fmt.Sprintf("engine %s: its stored games were played by %s, and its command now starts %s", name, idText(was), idText(now))
+}
+
+// idText is an engine identity as the change describes it.
+func idText(id record.EngineID) string {
+	return fmt.Sprintf("id name %q, id author %q", id.Name, id.Author)
 }

@@ -187,7 +187,13 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		if err := t.CheckTables(cfg, min(concurrency, pending)); err != nil {
 			return fmt.Errorf("%w: tournament %s: %w", ErrEngineSetup, t.Name, err)
 		}
-		if spare, err = preflight(ctx, cfg, t, opts); err != nil {
+		var ids map[string]record.EngineID
+		if len(stored) > 0 {
+			if ids, err = st.LastIdentities(ctx, row.ID, t.Engines); err != nil {
+				return err
+			}
+		}
+		if spare, err = preflight(ctx, cfg, t, opts, ids); err != nil {
 			return err
 		}
 		defer spare.close()

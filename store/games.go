@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,6 +190,42 @@ func (r *Reader) identity(ctx context.Context, gameID int64) ([2]record.EngineID
 		Scan(&ids[0].Name, &ids[0].Author, &ids[1].Name, &ids[1].Author)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return ids, fmt.Errorf("reading engine identities: %w", err)
+	}
+	return ids, nil
+}
+
+// LastIdentities returns, for each of the engines named, what it said of
+// itself in the last stored game of the tournament that has its identity;
+// an engine without one is absent (no games, games stored before
+// identities, an engine that said nothing).
+func (r *Reader) LastIdentities(ctx context.Context, tournamentID int64, engines []string) (map[string]record.EngineID, error) {
+	ids := map[string]record.EngineID{}
+	if r.lacks.engineIDs {
+		return ids, nil
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT g.`+string(colWhite)+`, g.`+string(colBlack)+`, `+engineIDColumns+`
+		FROM games g JOIN engine_ids e ON e.game_id = g.id WHERE g.tournament_id = ? ORDER BY g.id DESC`, tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("reading engine identities: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() && len(ids) < len(engines) {
+		var white, black string
+		var w, b record.EngineID
+		if err := rows.Scan(&white, &black, &w.Name, &w.Author, &b.Name, &b.Author); err != nil {
+			return nil, fmt.Errorf("reading engine identities: %w", err)
+		}
+		for _, side := range []struct {
+			name string
+			id   record.EngineID
+		}{{white, w}, {black, b}} {
+			if _, seen := ids[side.name]; !seen && side.id != (record.EngineID{}) && slices.Contains(engines, side.name) {
+				ids[side.name] = side.id
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading engine identities: %w", err)
 	}
 	return ids, nil
 }
