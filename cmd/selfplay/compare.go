@@ -235,6 +235,11 @@ func openingCorrelation(a, b comparedMatch, level float64) string {
 	if err != nil {
 		return fmt.Sprintf("%d openings in common: %v", len(starts), err)
 	}
+	if len(a.openings) == len(b.openings) && len(starts) == len(a.openings) && slices.Equal(x, y) && a.est.Games == b.est.Games {
+		// A copy of one file (under another name) would pass as a second,
+		// independent match.
+		return c.String() + " openings, every one scored alike: the same games twice? (the matches must be independent)"
+	}
 	return c.String() + " openings"
 }
 

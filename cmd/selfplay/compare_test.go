@@ -49,6 +49,7 @@ func TestCompare(t *testing.T) {
 	d := writeFile(t, dir, "d.pgn", matchPGN("Gamma", "Delta", [5]int{10, 30, 60, 20, 5}, false))
 	c2 := writeFile(t, dir, "c2.pgn", matchPGN("Gamma", "Delta", [5]int{3, 20, 41, 27, 9}, false))
 	same := writeFile(t, dir, "same.pgn", matchPGN("Alpha", "Beta", [5]int{0, 0, 0, 0, 6}, false))
+	copyOfA := writeFile(t, dir, "copy.pgn", matchPGN("Alpha", "Beta", [5]int{2, 5, 10, 8, 5}, false))
 	empty := writeFile(t, dir, "empty.pgn", "")
 	// Unpaired games (Alpha always White): the trinomial model, +5 -2 =3.
 	var tri strings.Builder
@@ -85,6 +86,9 @@ func TestCompare(t *testing.T) {
 		{"games without pairs", []string{a, trinomial}, exitOK, []string{
 			"B     10      0  +107.5  215.8  94.3  Alpha vs Beta (trinomial)",
 			"A, B: 0 openings in common, too few\n",
+		}},
+		{"a copy of one file", []string{a, copyOfA}, exitOK, []string{
+			"A, B: r +1.000 [+1.000, +1.000] over 30 openings, every one scored alike: the same games twice? (the matches must be independent)\n",
 		}},
 		{"-first names both engines", []string{"-first", "Alpha,Beta", a, b}, exitUsage, []string{"-first names both Alpha and Beta"}},
 		{"-first names an engine of no file", []string{"-first", "Beta,Gamma", a, b}, exitUsage, []string{"-first Gamma: plays in none of the files (engines: "}},
