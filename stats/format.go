@@ -56,7 +56,11 @@ func FormatPercent(p float64) string {
 // FormatLevel prints a fraction such as 0.95 or 0.05 as "95%" or "5%",
 // with as many decimals as it needs ("99.9%").
 func FormatLevel(f float64) string {
-	pct := math.Round(f*100*1e6) / 1e6
+	// Rounded to 1e-9 percent: fine enough for 99.9999999% (a level)
+	// and 0.0000001% (its complement, 1 - level) to keep their digits,
+	// coarse enough to hide float noise (0.95*100 = 95.00000000000001;
+	// 1 - 0.999999999 is 1e-9 to within 1e-16).
+	pct := math.Round(f*100*1e9) / 1e9
 	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
 }
 

@@ -41,7 +41,8 @@ func TestFormatPercentAndLevel(t *testing.T) {
 			t.Errorf("FormatPercent(%v) = %q, want %q", p, got, want)
 		}
 	}
-	levels := map[float64]string{0.95: "95%", 1 - 0.95: "5%", 0.999: "99.9%", 0.9: "90%", 1 - 0.999: "0.1%"}
+	levels := map[float64]string{0.95: "95%", 1 - 0.95: "5%", 0.999: "99.9%", 0.9: "90%", 1 - 0.999: "0.1%",
+		0.999999999: "99.9999999%", 1 - 0.999999999: "0.0000001%", 0.5: "50%", 1 - 0.68: "32%"}
 	for f, want := range levels {
 		if got := FormatLevel(f); got != want {
 			t.Errorf("FormatLevel(%v) = %q, want %q", f, got, want)
