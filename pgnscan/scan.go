@@ -130,6 +130,10 @@ type Scanner struct {
 	// resultTag is the current game's Result tag as written ("" when
 	// absent), which finish decodes into Game.Result.
 	resultTag string
+	// twice names a tag of the players or the result that the current
+	// game has twice ("" when none): which one counts is a guess, so the
+	// game is malformed.
+	twice string
 
 	keep  int // Options.FirstMoves resolved
 	games int // games returned, malformed ones included
@@ -268,7 +272,7 @@ func (s *Scanner) Next() (*Game, error) {
 func (s *Scanner) game() (*Game, error) {
 	s.games++
 	g := &Game{Line: s.line}
-	s.resultTag = ""
+	s.resultTag, s.twice = "", ""
 	if c, _ := s.peek(); c != '[' {
 		return s.movetext(g, "no tags before the movetext")
 	}
@@ -302,6 +306,9 @@ func (s *Scanner) game() (*Game, error) {
 // setTag keeps the tags the scanner reports; the Result tag until finish
 // decodes it.
 func (s *Scanner) setTag(g *Game, name, value string) {
+	if s.twice == "" && (name == "White" && g.White != "" || name == "Black" && g.Black != "" || name == "Result" && s.resultTag != "") {
+		s.twice = name
+	}
 	switch name {
 	case "Event":
 		g.Event = value
@@ -701,6 +708,8 @@ func moveText(tok []byte) []byte {
 func (s *Scanner) finish(g *Game, problem string) (*Game, error) {
 	switch {
 	case problem != "":
+	case s.twice != "":
+		problem = fmt.Sprintf("two %s tags", s.twice)
 	case g.White == "" || g.Black == "":
 		problem = "no White or Black tag"
 	case s.resultTag == "":

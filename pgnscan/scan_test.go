@@ -152,6 +152,8 @@ func TestMalformedGames(t *testing.T) {
 		{"unknown result", "[White \"x\"]\n[Black \"y\"]\n[Result \"2-0\"]\n\n1. e4 1-0\n\n" + okGame, 1, 1, 1,
 			`Result tag "2-0"`, false},
 		{"no players", "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n" + okGame, 1, 1, 1, "no White or Black", false},
+		{"two White tags", "[White \"x\"]\n[Black \"y\"]\n[White \"z\"]\n\n1. e4 1-0\n\n" + okGame, 1, 1, 1, "two White tags", false},
+		{"two Result tags", "[White \"x\"]\n[Black \"y\"]\n[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n\n" + okGame, 1, 1, 1, "two Result tags", false},
 		{"comment left open", "[White \"x\"]\n[Black \"y\"]\n\n1. e4 {oops e5 1-0\n\n" + okGame, 1, 4, 1,
 			"comment opened at line 4 is not closed", false},
 		{"variation left open", "[White \"x\"]\n[Black \"y\"]\n\n1. e4 (1. d4 e5 1-0\n\n" + okGame, 1, 4, 1,
