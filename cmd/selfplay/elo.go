@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"selfplay/config"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,7 @@ func eloFlags(stderr io.Writer) (fs *flag.FlagSet, options func() (eloOptions, e
 	sprt := fs.String("sprt", "", "run an SPRT with bounds `elo0,elo1`")
 	alpha := fs.Float64("alpha", 0.05, "SPRT type I error (needs -sprt)")
 	beta := fs.Float64("beta", 0.05, "SPRT type II error (needs -sprt)")
-	model := fs.String("model", "logistic", "SPRT bounds unit: logistic, normalized or bayesian (W/D/L only; needs -sprt)")
+	model := fs.String("model", config.DefaultSPRTModel.String(), "SPRT bounds unit: normalized, logistic or bayesian (W/D/L only; needs -sprt); the default is run's and match's")
 	first := fs.String("first", "first", "name of the first engine in the verdict")
 	second := fs.String("second", "second", "name of the second engine in the verdict")
 	fs.Usage = func() {

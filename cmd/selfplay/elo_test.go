@@ -111,11 +111,13 @@ func TestEloSPRT(t *testing.T) {
 		state string
 	}{
 		// LLR values re-derived independently in stats/sprt_test.go
-		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,5"}, "2.3227", "continue"},
-		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,10"}, "4.2550", "H1"},
+		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,5", "-model", "logistic"}, "2.3227", "continue"},
+		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,10", "-model", "logistic"}, "4.2550", "H1"},
+		// normalized is the default, as in run and match
 		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,10", "-model", "normalized"}, "3.2382", "H1"},
-		{[]string{"-w", "217", "-l", "309", "-d", "474", "-sprt", "0,10"}, "", "H0"},
-		{[]string{"-penta", "10789,19328,33806,19402,10543", "-sprt", "-3,1"}, "2.1311", "continue"},
+		{[]string{"-w", "309", "-l", "217", "-d", "474", "-sprt", "0,10"}, "3.2382", "H1"},
+		{[]string{"-w", "217", "-l", "309", "-d", "474", "-sprt", "0,10", "-model", "logistic"}, "", "H0"},
+		{[]string{"-penta", "10789,19328,33806,19402,10543", "-sprt", "-3,1", "-model", "logistic"}, "2.1311", "continue"},
 		{[]string{"-w", "0", "-l", "0", "-d", "0", "-sprt", "0,5", "-alpha", "0.1", "-beta", "0.2"}, "0.0000", "continue"},
 	}
 	for _, tc := range tests {
