@@ -171,7 +171,7 @@ func scanPGN(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 	var key Key
 	var moves movetext
 	for {
-		line, rerr := r.ReadString('\n')
+		line, rerr := readLine(r)
 		if rerr != nil && rerr != io.EOF {
 			return nil, 0, "", rerr
 		}
@@ -260,6 +260,27 @@ func (m *movetext) ended() bool {
 	return false
 }
 
+// maxLine bounds a line of a live file (selfplay's lines have at most a
+// few hundred bytes; a comment of an engine's PV, a few KB): a file
+// without line breaks is refused, not read into memory whole.
+const maxLine = 1 << 20
+
+// readLine is bufio.Reader.ReadString('\n') with lines bounded by
+// maxLine.
+func readLine(r *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(b)+len(chunk) > maxLine {
+			return "", notLive(fmt.Sprintf("a line longer than %d bytes", maxLine))
+		}
+		b = append(b, chunk...)
+		if err != bufio.ErrBufferFull {
+			return string(b), err
+		}
+	}
+}
+
 // quoted is a line of the file as an error quotes it: trimmed, and cut to
 // 60 bytes (a binary file's "line" may be kilobytes).
 func quoted(line string) string {
@@ -294,7 +315,7 @@ func readTag(line string, key *Key) {
 
 func scanEPD(r *bufio.Reader) (keys []Key, end int64, pad string, err error) {
 	for {
-		line, rerr := r.ReadString('\n')
+		line, rerr := readLine(r)
 		if rerr != nil && rerr != io.EOF {
 			return nil, 0, "", rerr
 		}

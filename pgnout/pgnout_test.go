@@ -1,6 +1,7 @@
 package pgnout
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,12 +164,17 @@ func TestOpenRefusesOtherText(t *testing.T) {
 		{PGN, games[0] + "1. e4 e5 1-0\n\n"},
 		{PGN, "[Event \"x\"]\n\n\n"},
 		{EPD, "8/8/8/8/8/8/8/K6k w - -\n"},
+		// A file without line breaks is refused, not read whole.
+		{PGN, strings.Repeat("x", maxLine+1)},
+		{EPD, "8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"t\"; id \"1.1\";\n" + strings.Repeat("x", maxLine+1)},
 	} {
 		path := filepath.Join(t.TempDir(), "live")
 		os.WriteFile(path, []byte(c.text), 0o644)
-		if f, err := Open(path, c.format); err == nil {
-			f.Close()
-			t.Errorf("%s %q: opened", c.format, c.text)
+		if f, err := Open(path, c.format); err == nil || !errors.Is(err, ErrNotLiveFile) {
+			if err == nil {
+				f.Close()
+			}
+			t.Errorf("%s %.80q: opened, or not as a file that is not a live file: %v", c.format, c.text, err)
 		}
 		if b, _ := os.ReadFile(path); string(b) != c.text {
 			t.Errorf("%s %q: file changed to %q", c.format, c.text, b)
