@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"selfplay/internal/sysmem"
 	"slices"
 	"strings"
 	"testing"
@@ -724,7 +725,7 @@ nodes = 1000
 		t.Errorf("192 MiB in 191 MiB: %v", err)
 	}
 	// The machine's own memory: a table of all of it does not load.
-	if phys := PhysicalMemoryMiB(); phys > 0 && phys < MaxHash {
+	if phys := sysmem.PhysicalMiB(); phys > 0 && phys < MaxHash {
 		_, _, err := load(t, engAB+fmt.Sprintf("[engines.x]\npreset = \"plain\"\nhash = %d\n", phys+1)+tourn("t", limits), nil)
 		if err == nil || !strings.Contains(err.Error(), "engines.x.hash:") || !strings.Contains(err.Error(), "physical memory") {
 			t.Errorf("hash = %d on a machine of %d MiB: %v", phys+1, phys, err)

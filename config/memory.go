@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"selfplay/internal/sysmem"
 	"strings"
 )
 
@@ -12,7 +13,7 @@ const RefereeHashMiB = 16
 // CheckHash checks a transposition table size in MiB: 1..MaxHash and no
 // more than the machine's physical memory (a larger table cannot be
 // allocated, or is swapped to death).
-func CheckHash(mib int64) error { return checkHash(mib, PhysicalMemoryMiB()) }
+func CheckHash(mib int64) error { return checkHash(mib, sysmem.PhysicalMiB()) }
 
 func checkHash(mib, physical int64) error {
 	if mib < 1 || mib > MaxHash {
@@ -29,7 +30,7 @@ func checkHash(mib, physical int64) error {
 // each game slot keeps one instance of every in-process engine it meets
 // (all of them, in time) and its referee.
 func (t *Tournament) CheckTables(f *File, concurrency int) error {
-	return t.checkTables(f, concurrency, PhysicalMemoryMiB())
+	return t.checkTables(f, concurrency, sysmem.PhysicalMiB())
 }
 
 func (t *Tournament) checkTables(f *File, concurrency int, physical int64) error {

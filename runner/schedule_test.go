@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"selfplay/internal/sysmem"
 	"strings"
 	"testing"
 
@@ -126,7 +127,7 @@ func TestHugeScheduleIsLazy(t *testing.T) {
 // setup error before anything is written (the config's own concurrency
 // is checked when it loads).
 func TestTablesCheckedWithConcurrencyOverride(t *testing.T) {
-	if config.PhysicalMemoryMiB() == 0 {
+	if sysmem.PhysicalMiB() == 0 {
 		t.Skip("physical memory unknown here")
 	}
 	c := quickConfig(1)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"selfplay/internal/sysmem"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,7 +109,7 @@ func TestFlagRanges(t *testing.T) {
 	}
 	// A table of more than the machine's memory, where that is below the
 	// fixed bound.
-	if phys := config.PhysicalMemoryMiB(); phys > 0 && phys < config.MaxHash {
+	if phys := sysmem.PhysicalMiB(); phys > 0 && phys < config.MaxHash {
 		h := strconv.FormatInt(phys+1, 10)
 		tests = append(tests, struct {
 			args []string

@@ -30,6 +30,7 @@ import (
 	"selfplay/engines/board"
 	"selfplay/engines/internal/pipeio"
 	"selfplay/engines/search"
+	"selfplay/internal/sysmem"
 )
 
 // author is the id author line's text.
@@ -317,6 +318,12 @@ func (s *Server) setOption(args []string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < minHash || n > maxHash {
 			return fmt.Errorf("setoption Hash: %q is not an integer in %d..%d", v, minHash, maxHash)
+		}
+		// The table is allocated at the next isready or go, where a size
+		// past the machine's memory kills the process (Go's out of memory
+		// cannot be caught): the same bound as a config's hash.
+		if phys := sysmem.PhysicalMiB(); phys > 0 && int64(n) > phys {
+			return fmt.Errorf("setoption Hash: %d MiB is more than this machine's physical memory (%d MiB); the table stays %d MiB", n, phys, s.hash)
 		}
 		s.hash = n
 		return nil

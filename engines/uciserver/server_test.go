@@ -15,6 +15,7 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/board"
 	"selfplay/engines/search"
+	"selfplay/internal/sysmem"
 )
 
 // session drives a Server through in-memory pipes.
@@ -403,6 +404,11 @@ func TestBadInput(t *testing.T) {
 	errLine("setoption name Contempt value 10", `no option "Contempt"`)
 	errLine("setoption name Hash value 0", "Hash")
 	errLine("setoption name Hash value lots", "Hash")
+	if phys := sysmem.PhysicalMiB(); phys > 0 && phys < 65536 {
+		// Past the machine's memory: refused, not allocated at isready
+		// (Go's out of memory kills the process).
+		errLine(fmt.Sprintf("setoption name Hash value %d", phys+1), "more than this machine's physical memory")
+	}
 	errLine("setoption name dr value 9", "dr")
 	errLine("setoption name Threads value 4", "single-threaded")
 	errLine("setoption name fhr value maybe", "fhr")

@@ -1,9 +1,9 @@
-package config
+package sysmem
 
 import "syscall"
 
-// PhysicalMemoryMiB is the machine's physical memory in MiB (0: unknown).
-func PhysicalMemoryMiB() int64 {
+// PhysicalMiB is the machine's physical memory in MiB (0: unknown).
+func PhysicalMiB() int64 {
 	var info syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&info); err != nil {
 		return 0
