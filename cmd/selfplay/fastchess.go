@@ -131,22 +131,19 @@ var fastchessKeys = map[string][]string{
 
 // fastchessUnsupported are fastchess options with no equivalent yet.
 var fastchessUnsupported = map[string]string{
-	"tb":                "no tablebase adjudication",
-	"tbpieces":          "no tablebase adjudication",
-	"tbignore50":        "no tablebase adjudication",
-	"tbadjudicate":      "no tablebase adjudication",
-	"config":            "a match resumes from its database: run the same command again",
-	"quick":             "give the engines with -engine",
-	"autosaveinterval":  "every game is stored as it ends",
-	"report":            "the report always has pentanomial statistics",
-	"crc32":             "no PGN checksum",
-	"force-concurrency": "-concurrency is never capped",
-	"show-latency":      "no latency figures yet",
-	"debug":             "no debug output",
-	"strict":            "no strict mode",
-	"startup-ms":        "set init_timeout=D on an engine",
-	"ucinewgame-ms":     "set init_timeout=D on an engine",
-	"ping-ms":           "set ping_timeout=D on an engine",
+	"tb":            "no tablebase adjudication",
+	"tbpieces":      "no tablebase adjudication",
+	"tbignore50":    "no tablebase adjudication",
+	"tbadjudicate":  "no tablebase adjudication",
+	"config":        "a match resumes from its database: run the same command again",
+	"quick":         "give the engines with -engine",
+	"crc32":         "no PGN checksum",
+	"show-latency":  "no latency figures yet",
+	"debug":         "no debug output",
+	"strict":        "no strict mode",
+	"startup-ms":    "set init_timeout=D on an engine",
+	"ucinewgame-ms": "set init_timeout=D on an engine",
+	"ping-ms":       "set ping_timeout=D on an engine",
 }
 
 // translateFastchess rewrites fastchess's options among args; fs is
@@ -324,6 +321,15 @@ func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode
 		return len(kvs), fc.resign(kvs)
 	case "output":
 		return len(kvs), fc.output(kvs)
+	case "report":
+		// fastchess's -report penta=true (fishtest's command line): what
+		// selfplay's report always has.
+		for _, kv := range kvs {
+			if kv != [2]string{"penta", "true"} {
+				return 0, fmt.Errorf("%s=%s: only penta=true (the report always has pentanomial statistics beside the trinomial)", kv[0], kv[1])
+			}
+		}
+		return len(kvs), nil
 	case "rounds":
 		if !mode {
 			return 0, errNotFastchess // selfplay's -rounds: passes over the openings
@@ -389,6 +395,13 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		return 1, nil
 	case "recover":
 		return 0, nil // selfplay always does: a crashed engine loses the game and is restarted
+	case "autosaveinterval":
+		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
+			return 0, fmt.Errorf("%q: want a number of games", value)
+		}
+		return 1, nil // every game is stored as it ends
+	case "force-concurrency":
+		return 0, nil // -concurrency is never capped
 	case "testEnv":
 		fc.note("-testEnv: accepted, no effect")
 		return 0, nil
@@ -626,13 +639,13 @@ func (fc *fastchessArgs) tournament(v string) error {
 	case "gauntlet":
 		fc.flag("-tournament", "-format", "gauntlet")
 		fc.gauntlet = true
-	case "roundrobin":
+	case "roundrobin", "round-robin": // fastchess's, cutechess-cli's
 		fc.flag("-tournament", "-format", "round-robin")
 	case "knockout": // cutechess-cli's (fastchess has none)
 		fc.flag("-tournament", "-format", "knockout")
 		fc.knockout = true
 	default:
-		return fmt.Errorf("%q: want gauntlet, roundrobin or knockout", v)
+		return fmt.Errorf("%q: want gauntlet, roundrobin (round-robin) or knockout", v)
 	}
 	return nil
 }

@@ -116,6 +116,10 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 				"-sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic -games 2",
 			"cmd=a name=A nodes=2000 cmd=b name=B movetime=0.5s time_margin=50ms -openings book.pgn -plies 2 " +
 				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic"},
+		// Options of fishtest's and others' command lines that change
+		// nothing here: what selfplay always does.
+		{"no-ops", "fhr plain -nodes 1 -openings file=book.epd format=epd -report penta=true -autosaveinterval 0 --force-concurrency -recover",
+			"fhr plain -nodes 1 -openings book.epd"},
 		// A PGN book without plies=: every move of each game, fastchess's
 		// default (plies=-1 too).
 		{"pgn all plies", "fhr plain -nodes 1 -openings file=book.pgn format=pgn",
@@ -219,6 +223,8 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain null-r2 -nodes 1 -tournament knockout -games 4 -rounds 2", "a knockout has no rounds"},
 		// fastchess ignores -seeds outside a gauntlet; selfplay says so.
 		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: applies to -tournament gauntlet or knockout"},
+		{"fhr plain -nodes 1 -report penta=false", "-report: penta=false: only penta=true"},
+		{"fhr plain -nodes 1 -autosaveinterval often", "-autosaveinterval: \"often\": want a number of games"},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
