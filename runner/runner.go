@@ -120,6 +120,12 @@ func CheckNames(cfg *config.File, opts Options) error {
 			return fmt.Errorf("no tournament %q in %s (tournaments: %s)", name, cfg.Path, strings.Join(names, ", "))
 		}
 	}
+	for _, name := range opts.Restart {
+		if len(opts.Only) > 0 && !slices.Contains(opts.Only, name) {
+			// It would not be played, so not restarted: said, not ignored.
+			return fmt.Errorf("-restart %s: not among -only's tournaments (%s)", name, strings.Join(opts.Only, ", "))
+		}
+	}
 	return nil
 }
 

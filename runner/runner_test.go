@@ -296,6 +296,22 @@ func TestUnknownOnlyName(t *testing.T) {
 	}
 }
 
+// A -restart of a tournament that -only leaves out would not run: an
+// error, not a restart silently ignored.
+func TestRestartOutsideOnly(t *testing.T) {
+	c := quickConfig(1)
+	c.Tournaments = append(c.Tournaments, c.Tournaments[0])
+	c.Tournaments[1].Name = "other"
+	cfg := loadConfig(t, c)
+	err := CheckNames(cfg, Options{Only: []string{"quick"}, Restart: []string{"other"}})
+	if err == nil || !strings.Contains(err.Error(), "-restart other: not among -only's tournaments (quick)") {
+		t.Fatalf("CheckNames = %v", err)
+	}
+	if err := CheckNames(cfg, Options{Only: []string{"quick"}, Restart: []string{"quick"}}); err != nil {
+		t.Fatalf("-restart of an -only tournament: %v", err)
+	}
+}
+
 func TestSPRTStopsMatch(t *testing.T) {
 	// Bounds far above any plausible difference: H0 is accepted quickly.
 	// With 4 games at a time, games still finish after the decision: they
