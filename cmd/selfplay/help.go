@@ -86,7 +86,7 @@ func helpTopics(fsys fs.FS) ([]helpTopic, error) {
 }
 
 // cmdHelp prints the commands and the help topics, or one topic.
-func cmdHelp(_ context.Context, e env, args []string) error {
+func cmdHelp(ctx context.Context, e env, args []string) error {
 	topics, err := helpTopics(docs.Files())
 	if err != nil {
 		// The documents are part of the binary: TestHelpCoversEveryDoc
@@ -117,6 +117,18 @@ func cmdHelp(_ context.Context, e env, args []string) error {
 	for _, t := range topics {
 		if t.name == flags.Arg(0) {
 			fmt.Fprint(e.stdout, renderMarkdown(t.text, linkTopics(topics)))
+			return nil
+		}
+	}
+	for _, c := range commands() {
+		if c.name == flags.Arg(0) && c.name != "help" {
+			// A command without a section of its own: its flags, as
+			// its -h prints them (on standard output here).
+			he := e
+			he.stderr = e.stdout
+			if err := c.run(ctx, he, []string{"-h"}); err != nil && !errors.Is(err, flag.ErrHelp) {
+				return err
+			}
 			return nil
 		}
 	}

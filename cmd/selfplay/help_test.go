@@ -177,3 +177,17 @@ func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
 }
+
+// A command without a topic of its own shows its flags, as its -h does,
+// on standard output: help lists every command.
+func TestHelpCommandWithoutTopic(t *testing.T) {
+	for _, c := range commands() {
+		if c.name == "help" {
+			continue
+		}
+		code, stdout, stderr := run(t, "help", c.name)
+		if code != exitOK || stderr != "" || stdout == "" {
+			t.Errorf("help %s: exit %d, stdout %.60q, stderr %.200q", c.name, code, stdout, stderr)
+		}
+	}
+}
