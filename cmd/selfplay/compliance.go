@@ -15,8 +15,8 @@ import (
 // 1 when one failed, 2 on a bad command line.
 func cmdCompliance(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "compliance", "[-timeout D] [-margin D] ENGINE_COMMAND [ARGS...]")
-	timeout := fs.Duration("timeout", 10e9, "the longest wait for uciok, readyok, quit and a search without a clock (go depth, go nodes)")
-	margin := fs.Duration("margin", 1e9, "time allowed over a search's clock or movetime, and for bestmove after stop")
+	timeout := durationVar(fs, "timeout", 10e9, "the longest wait for uciok, readyok, quit and a search without a clock (go depth, go nodes)")
+	margin := durationVar(fs, "margin", 1e9, "time allowed over a search's clock or movetime, and for bestmove after stop")
 	dir := fs.String("dir", "", "the engine's working directory")
 	// Flags come before the engine's command; what follows it is its
 	// arguments, flags included.

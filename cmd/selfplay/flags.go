@@ -257,3 +257,32 @@ func checkAnchorRating(v float64) error {
 	}
 	return nil
 }
+
+// durationFlag is a time.Duration flag whose error says what a duration
+// looks like: the flag package says only "parse error" for "200".
+type durationFlag struct{ d *time.Duration }
+
+// durationVar defines a duration flag with its default.
+func durationVar(fs *flag.FlagSet, name string, value time.Duration, usage string) *time.Duration {
+	d := value
+	fs.Var(durationFlag{&d}, name, usage)
+	return &d
+}
+
+func (f durationFlag) String() string {
+	if f.d == nil || *f.d == 0 {
+		return "" // no default printed, as the flag package does for 0
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("want a duration with its unit, such as 500ms or 2s")
+	}
+	*f.d = d
+	return nil
+}
+
+func (durationFlag) typeName() string { return "duration" }

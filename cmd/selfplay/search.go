@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -20,7 +21,7 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	moves := fs.String("moves", "", "UCI moves played from the position first, space separated")
 	depth := fs.Int("depth", 0, fmt.Sprintf("depth limit (1..%d)", maxSearchDepth))
 	nodes := fs.Int64("nodes", 0, "node limit")
-	movetime := fs.Duration("movetime", 0, "time limit, e.g. 500ms")
+	movetime := durationVar(fs, "movetime", 0, "time limit, e.g. 500ms")
 	variant := fs.String("variant", "plain", "variant preset, optionally with switches: preset:key=value:...")
 	hash := fs.Int("hash", search.DefaultHashMiB, "transposition table size in MiB")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,6 +60,15 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	lim := engines.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime,
 		OnIteration: func(i engines.Info) { fmt.Fprintln(e.stdout, uciserver.FormatInfo(i)) }}
 	res, err := s.Search(ctx, b, lim)
+	if errors.Is(err, search.ErrNoLegalMove) {
+		// The position given has no move to search: bad input, said as
+		// what it is.
+		what := "stalemate"
+		if b.InCheck() {
+			what = "checkmate"
+		}
+		return usageErrorf("the position is %s: no move to search", what)
+	}
 	if err != nil {
 		return err
 	}
