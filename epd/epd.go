@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -343,6 +344,42 @@ func validOpcode(s string) bool {
 	return s != ""
 }
 
+// promotionWithoutEquals matches a pawn's promotion written without "="
+// (a8Q, bxa8n), as many EPD suites write it.
+var promotionWithoutEquals = regexp.MustCompile(`^([a-h](?:x[a-h])?[18])([QRBNqrbn])$`)
+
+// normalSAN rewrites the SAN forms that suites use and notnil's encoder
+// does not write: castling with zeros, a promotion without "=" or with a
+// lower-case piece.
+func normalSAN(san string) string {
+	switch san {
+	case "0-0":
+		return "O-O"
+	case "0-0-0":
+		return "O-O-O"
+	}
+	if m := promotionWithoutEquals.FindStringSubmatch(san); m != nil {
+		return m[1] + "=" + strings.ToUpper(m[2])
+	}
+	if i := strings.Index(san, "="); i >= 0 && i+1 < len(san) {
+		return san[:i+1] + strings.ToUpper(san[i+1:])
+	}
+	return san
+}
+
+// longForm matches a move that names its from-square: coordinates
+// (a1a8, e7e8q) or long algebraic notation (Ng1f3, Ng1-f3, e4xd5).
+var longForm = regexp.MustCompile(`^[KQRBN]?([a-h][1-8])[-x]?([a-h][1-8])=?([QRBNqrbn])?$`)
+
+// longMove is the UCI text of a move in a long form, "" for any other.
+func longMove(s string) string {
+	m := longForm.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2] + strings.ToLower(m[3])
+}
+
 // sanToUCI resolves SAN moves in the position; notnil's decoder wants the
 // exact check suffix, so a missing or extra +/# is tolerated by matching the
 // move's SAN without suffixes.
@@ -355,10 +392,11 @@ func sanToUCI(fen string, sans []string) ([]string, error) {
 	an := chess.AlgebraicNotation{}
 	var out []string
 	for _, san := range sans {
-		want := strings.TrimRight(san, "+#!?")
+		want := normalSAN(strings.TrimRight(san, "+#!?"))
+		uci := longMove(want) // "" unless the move names its from-square (Ng1f3, a1a8, e7e8q)
 		found := ""
 		for _, m := range pos.ValidMoves() {
-			if strings.TrimRight(an.Encode(pos, m), "+#") == want {
+			if strings.TrimRight(an.Encode(pos, m), "+#") == want || uci != "" && m.String() == uci {
 				found = m.String()
 				break
 			}

@@ -79,6 +79,43 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// The move forms EPD suites use besides notnil's SAN: castling with
+// zeros, a promotion without "=" or with a lower-case piece, coordinates
+// and long algebraic notation; each is the legal move it names, and a
+// move no form names is still an error.
+func TestParseMoveForms(t *testing.T) {
+	const castles = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq -"
+	const promotes = "1r5k/P7/8/8/8/8/8/7K w - -"
+	for _, c := range []struct {
+		fen, bm string
+		want    string // the UCI move; "" for an error
+	}{
+		{castles, "0-0-0", "e1c1"},
+		{castles, "0-0", "e1g1"},
+		{castles, "O-O-O+", "e1c1"},
+		{promotes, "a8Q", "a7a8q"},
+		{promotes, "axb8N", "a7b8n"},
+		{promotes, "a8=q", "a7a8q"},
+		{promotes, "a7a8q", "a7a8q"},
+		{castles, "a1a8", "a1a8"},
+		{castles, "Ra1-a8", "a1a8"},
+		{castles, "Ra1xa8", "a1a8"},
+		{castles, "a1a9", ""},
+		{castles, "Kd3", ""},
+		{castles, "b1b2", ""},
+	} {
+		recs, bad, err := Parse(strings.NewReader(c.fen + " bm " + c.bm + ";"))
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", c.bm, err)
+		case c.want == "" && (len(bad) != 1 || !strings.Contains(bad[0].Error(), "not legal")):
+			t.Errorf("%s: records %+v, bad %v; want it not legal", c.bm, recs, bad)
+		case c.want != "" && (len(recs) != 1 || !slices.Equal(recs[0].Best, []string{c.want})):
+			t.Errorf("%s: records %+v, bad %v; want %s", c.bm, recs, bad, c.want)
+		}
+	}
+}
+
 // A line too long to read is an error naming its line.
 func TestParseLongLine(t *testing.T) {
 	good := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"a\";\n"
