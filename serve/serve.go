@@ -130,6 +130,7 @@ func newServer(src *source, opt Options) (*Server, error) {
 	funcs := template.FuncMap{
 		"reportStyle": func() template.CSS { return template.CSS(style) }, // the report's own CSS, a constant
 		"ts":          func(t time.Time) string { return fmtTime(t) },
+		"tstext":      fmtTimeText,
 		"eta":         func(sec *float64) string { return formatETA(*sec) },
 		"mul1000":     func(x float64) float64 { return x * 1000 },
 		"opening":     openingLabel,
@@ -353,6 +354,19 @@ func pageParam(r *http.Request) (int, error) {
 type loaded struct {
 	rec record.Tournament
 	rep report.Tournament
+}
+
+// fmtTimeText is fmtTime of a time as the store's text (RFC 3339, as the
+// games list's JSON keeps it); a text that is no time is shown as it is.
+func fmtTimeText(s string) string {
+	if s == "" {
+		return "-"
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return fmtTime(t)
 }
 
 func fmtTime(t time.Time) string {

@@ -148,7 +148,7 @@ func TestRoutes(t *testing.T) {
 		{"/api/tournaments/1", 200, js, []string{`"format": "selfplay-report"`, `"games_stored": 60`}},
 		{"/tournaments/1/openings", 200, html, []string{"page 1 of 1", "Games 1.1 to 30.2", "1-0 1/2-1/2"}},
 		{"/api/tournaments/1/openings", 200, js, []string{`"pages": 1`, `"first_white": [`, `"first_pair": 1`, `"last_pair": 30`}},
-		{"/tournaments/1/games", 200, html, []string{"60 games; page 1 of 2", `rel="next" href="?page=2"`, "/games/"}},
+		{"/tournaments/1/games", 200, html, []string{"60 games; page 1 of 2", `rel="next" href="?page=2"`, "/games/", "plies played"}},
 		{"/api/tournaments/1/games", 200, js, []string{`"total": 60`, `"pages": 2`}},
 		{fmt.Sprintf("/games/%d", gid), 200, html, []string{`<svg class="board"`, "Qxf7#", "#1", `id="copy-pgn"`, `data-last="7"`, `class="eval"`}},
 		{fmt.Sprintf("/games/%d?ply=0", gid), 200, html, []string{`data-ply="0"`}},
@@ -611,5 +611,20 @@ func TestStalledRun(t *testing.T) {
 	l.rep.Status = "complete"
 	if s := summarize(l, t0.Add(time.Hour)); s.Stalled || s.ETASeconds != nil {
 		t.Errorf("a complete tournament: %+v", s)
+	}
+}
+
+// The games list shows a finished time as the game page does, not the
+// stored text with its nanoseconds.
+func TestFmtTimeText(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-11-27T08:12:33.123456789Z": "2026-11-27 08:12:33Z",
+		"2026-11-27T09:12:33.5+01:00":    "2026-11-27 08:12:33Z",
+		"":                               "-",
+		"not a time":                     "not a time",
+	} {
+		if got := fmtTimeText(in); got != want {
+			t.Errorf("fmtTimeText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
