@@ -59,7 +59,7 @@ type GameDigest struct {
 
 // Describe names the game's outcome for a message.
 func (d GameDigest) Describe() string {
-	return fmt.Sprintf("%s (%s) after %d plies", d.Result, d.Termination, d.Plies)
+	return fmt.Sprintf("%s (%s) after %d plies past the opening", d.Result, d.Termination, d.Plies)
 }
 
 // digestQuery selects the games of a tournament with what GameDigest
