@@ -204,7 +204,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 		}
 		defer spare.close()
 	}
-	if row, err = saveTournament(ctx, cfg, t, st, row, snapText, hash, sched.total, share); err != nil {
+	if row, err = saveTournament(ctx, cfg, t, st, row, snapText, hash, sched.total, share, rp.outside > 0); err != nil {
 		return err
 	}
 
@@ -345,9 +345,10 @@ func printPlan(w io.Writer, t *config.Tournament, total, shareTotal int, share r
 }
 
 // saveTournament creates the tournament's row with its engines when it has
-// none, or records a new share of it.
+// none, or records a new share of it; not one that its stored games
+// overflow (storedOutside: a smaller -pairs than they cover).
 func saveTournament(ctx context.Context, cfg *config.File, t *config.Tournament, st *store.Store, row record.Tournament,
-	snapText, hash string, total int, share record.Shard) (record.Tournament, error) {
+	snapText, hash string, total int, share record.Shard, storedOutside bool) (record.Tournament, error) {
 	if row.ID == 0 {
 		row = record.Tournament{Name: t.Name, Config: snapText, ConfigHash: hash, TotalGames: total, Shard: share}
 		for _, name := range t.Engines {
@@ -358,9 +359,11 @@ func saveTournament(ctx context.Context, cfg *config.File, t *config.Tournament,
 		if row.ID, err = st.CreateTournament(ctx, row); err != nil {
 			return record.Tournament{}, err
 		}
-	} else if !row.Shard.Equal(share) {
+	} else if !row.Shard.Equal(share) && !storedOutside {
 		// The same shard with another -pairs (the next wave), or a new
-		// share for a tournament without games (checkShard).
+		// share for a tournament without games (checkShard). A smaller
+		// -pairs than the games stored leaves the share they cover: the
+		// database holds them (its report would count 8 of 4 games).
 		if err := st.SetShard(ctx, row.ID, share); err != nil {
 			return record.Tournament{}, err
 		}

@@ -441,3 +441,26 @@ func TestSPRTStopDoesNotDependOnTiming(t *testing.T) {
 		t.Fatalf("a slow store changes the games:\n%.60s\n%.60s", fast, slow)
 	}
 }
+
+// A smaller -pairs than the games stored plays nothing and leaves the
+// share those games cover: the report must not count 8 of 4 games.
+func TestSmallerPairsKeepsShare(t *testing.T) {
+	cfg := loadConfig(t, quickConfig(2))
+	st := openStore(t, cfg)
+	for _, pairs := range []int{4, 2} {
+		if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Shard: record.Shard{Pairs: pairs}}); err != nil {
+			t.Fatal(err)
+		}
+		tour, games := storedGames(t, st, "quick")
+		if len(games) != 8 || tour.Shard.Pairs != 4 {
+			t.Fatalf("after -pairs %d: %d games, share of %d pairs; want 8 games, 4 pairs", pairs, len(games), tour.Shard.Pairs)
+		}
+	}
+	// A larger one is the next wave.
+	if err := Run(context.Background(), cfg, st, Options{NewEngine: newPlayer(""), Shard: record.Shard{Pairs: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	if tour, games := storedGames(t, st, "quick"); len(games) != 10 || tour.Shard.Pairs != 5 {
+		t.Fatalf("after -pairs 5: %d games, share of %d pairs", len(games), tour.Shard.Pairs)
+	}
+}
