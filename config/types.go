@@ -196,7 +196,7 @@ type Openings struct {
 	Set    string            // "fhr25" | "two-ply" (default "fhr25" when File is empty)
 	File   string            // .epd, .pgn or .bin (Polyglot book) path, resolved against File.Dir
 	Format string            // "epd" | "pgn" | "polyglot"; "" (default): by File's extension
-	Plies  int               // PGN: plies taken from each game; book: the most book moves (default 8 for both)
+	Plies  int               // PGN: the most plies taken from each game (openings.AllPlies: all); book: the most book moves (default 8 for both)
 	Order  openings.Ordering // sequential (default) | random | fastchess-random
 	Offset int               // the start key less 1: the ordered list starts at its (Offset mod len)th opening
 	Choice string            // book only: "weighted" (default, seeded) | "best"

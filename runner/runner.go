@@ -23,6 +23,7 @@ import (
 	"selfplay/engines"
 	"selfplay/engines/local"
 	"selfplay/engines/uciserver"
+	"selfplay/openings"
 	"selfplay/report"
 	"selfplay/standings"
 	"selfplay/store"
@@ -336,6 +337,10 @@ func printPlan(w io.Writer, t *config.Tournament, total, shareTotal int, share r
 		games = fmt.Sprintf("%d games and any tie-breaks (%d encounters x %d games)", total, len(t.Engines)-1, t.Knockout.Games)
 	}
 	printBroken(w, fmt.Sprintf("%s: %s, %s, concurrency %d,", t.Name, describePlayers(t), describeTournamentLimits(t), concurrency), games)
+	if o := t.Openings; o.Choice == openings.ChoiceWeighted && o.Count > len(o.List) {
+		fmt.Fprintf(w, "%s: the book %s yields %d distinct openings of at most %d plies, fewer than the %d that count asks for\n",
+			t.Name, o.File, len(o.List), o.Plies, o.Count)
+	}
 	if !share.Covers(total / 2) {
 		fmt.Fprintf(w, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, total)
 	}

@@ -18,6 +18,7 @@ import (
 	"selfplay/config"
 	"selfplay/engines"
 	"selfplay/internal/testkit"
+	"selfplay/openings"
 	"selfplay/outcome"
 	"selfplay/players"
 	"selfplay/stats"
@@ -462,5 +463,25 @@ func TestSmallerPairsKeepsShare(t *testing.T) {
 	}
 	if tour, games := storedGames(t, st, "quick"); len(games) != 10 || tour.Shard.Pairs != 5 {
 		t.Fatalf("after -pairs 5: %d games, share of %d pairs", len(games), tour.Shard.Pairs)
+	}
+}
+
+// A weighted book that yields fewer distinct openings than count asks for
+// is said in the plan, not silently played with fewer.
+func TestPlanSaysShortBook(t *testing.T) {
+	tr := &config.Tournament{Name: "b", Engines: []string{"x", "y"}, Rounds: 1, Openings: config.Openings{
+		File: "book.bin", Plies: 8, Choice: openings.ChoiceWeighted, Count: 10,
+		List: []openings.Opening{{ID: "1"}, {ID: "2"}},
+	}}
+	var out strings.Builder
+	printPlan(&out, tr, 4, 4, record.Shard{}, 1, 0, 4, 0)
+	if want := "b: the book book.bin yields 2 distinct openings of at most 8 plies, fewer than the 10 that count asks for\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("plan:\n%s\nwant %q", out.String(), want)
+	}
+	tr.Openings.Count = 2
+	out.Reset()
+	printPlan(&out, tr, 4, 4, record.Shard{}, 1, 0, 4, 0)
+	if strings.Contains(out.String(), "yields") {
+		t.Errorf("a book with count's openings:\n%s", out.String())
 	}
 }
