@@ -371,6 +371,9 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 		l, res := p.next(deadline)
 		switch res {
 		case gotLine:
+			if l.tooLong && isInfo(l) {
+				continue // a long info string: what it says is not waited for
+			}
 			if l.tooLong {
 				return e.lineTooLong(op, l)
 			}
@@ -393,6 +396,12 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 			}
 		}
 	}
+}
+
+// isInfo reports whether the line (its kept start) is an info line.
+func isInfo(l line) bool {
+	f := strings.Fields(l.text)
+	return len(f) > 0 && f[0] == "info"
 }
 
 // lineTooLong is the protocol error of a line longer than maxLine.
@@ -693,6 +702,12 @@ func (r *searchRun) onLine(l line, ok bool) (res engines.Result, over bool, err 
 	e, p := r.e, r.p
 	if !ok {
 		return engines.Result{}, true, e.crashedAbandon(p, opSearch)
+	}
+	if l.tooLong && isInfo(l) {
+		// An info line past the bound (a long info string, a huge PV) is
+		// skipped, as fastchess would read it and go on: the search goes
+		// on with the last exact info line.
+		return engines.Result{}, false, nil
 	}
 	if l.tooLong {
 		e.abandon(p)

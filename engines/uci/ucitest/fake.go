@@ -270,6 +270,9 @@ func (f *fake) goSearch(args []string) {
 	case "long-line":
 		f.say("info string %s", strings.Repeat("x", f.lineSize))
 		f.play()
+	case "long-garbage":
+		f.say("%s", strings.Repeat("x", f.lineSize))
+		f.play()
 	case "orphan-crash":
 		fmt.Fprintln(os.Stderr, "fake: exiting, the child keeps stdout")
 		os.Exit(4)
