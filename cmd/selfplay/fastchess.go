@@ -141,9 +141,7 @@ var fastchessUnsupported = map[string]string{
 	"show-latency":  "no latency figures yet",
 	"debug":         "no debug output",
 	"strict":        "no strict mode",
-	"startup-ms":    "set init_timeout=D on an engine",
 	"ucinewgame-ms": "set init_timeout=D on an engine",
-	"ping-ms":       "set ping_timeout=D on an engine",
 }
 
 // translateFastchess rewrites fastchess's options among args; fs is
@@ -395,6 +393,16 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 		return 1, nil
 	case "recover":
 		return 0, nil // selfplay always does: a crashed engine loses the game and is restarted
+	case "startup-ms", "ping-ms":
+		// fastchess's waits for uciok and for every other answer but
+		// ucinewgame's: each external engine's init_timeout and
+		// ping_timeout.
+		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
+			return 0, fmt.Errorf("%q: want milliseconds", value)
+		}
+		key := map[string]string{"startup-ms": "init_timeout", "ping-ms": "ping_timeout"}[name]
+		fc.each = append(fc.each, key+"="+value+"ms")
+		return 1, nil
 	case "autosaveinterval":
 		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
 			return 0, fmt.Errorf("%q: want a number of games", value)
@@ -665,6 +673,9 @@ func (fc *fastchessArgs) eachWords(engine []string) []string {
 			words = append(words, "hash="+v)
 		case strings.HasPrefix(k, "option."):
 			fc.note("-each %s: not applied to the in-process engine %s", w, engine[0])
+		case k == "init_timeout" || k == "ping_timeout":
+			// -startup-ms, -ping-ms: an in-process engine has no process
+			// to wait for.
 		default:
 			words = append(words, w)
 		}

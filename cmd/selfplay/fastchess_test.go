@@ -120,6 +120,10 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		// nothing here: what selfplay always does.
 		{"no-ops", "fhr plain -nodes 1 -openings file=book.epd format=epd -report penta=true -autosaveinterval 0 --force-concurrency -recover",
 			"fhr plain -nodes 1 -openings book.epd"},
+		// fastchess's waits for uciok and readyok: each external engine's
+		// init_timeout and ping_timeout (an in-process one has none).
+		{"startup and ping", "fhr -engine cmd=sf -each tc=10+0.1 -startup-ms 20000 -ping-ms 5000",
+			"fhr tc=10+0.1 cmd=sf tc=10+0.1 init_timeout=20000ms ping_timeout=5000ms -openings startpos"},
 		// A PGN book without plies=: every move of each game, fastchess's
 		// default (plies=-1 too).
 		{"pgn all plies", "fhr plain -nodes 1 -openings file=book.pgn format=pgn",
@@ -224,6 +228,7 @@ func TestFastchessBadArgs(t *testing.T) {
 		// fastchess ignores -seeds outside a gauntlet; selfplay says so.
 		{"fhr plain null-r2 -nodes 1 -seeds 2", "-seeds 2: applies to -tournament gauntlet or knockout"},
 		{"fhr plain -nodes 1 -report penta=false", "-report: penta=false: only penta=true"},
+		{"fhr plain -nodes 1 -startup-ms soon", `-startup-ms: "soon": want milliseconds`},
 		{"fhr plain -nodes 1 -autosaveinterval often", "-autosaveinterval: \"often\": want a number of games"},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
