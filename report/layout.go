@@ -113,10 +113,12 @@ func ratingsPart(t Tournament, lvl float64) part {
 		head:    []string{"#", "engine", "rating", "error", "low", "high", "points", "games", "score", "LOS"},
 		numeric: []bool{true, false, true, true, true, true, true, true, true, true},
 	}
+	unconnected := false
 	for _, r := range t.Ratings {
 		rating, low, high := ratingText(t, r.Rating), ratingText(t, r.Low), ratingText(t, r.High)
 		if r.Status == "unconnected" {
 			rating, low, high = "n/a", "n/a", "n/a"
+			unconnected = true
 		}
 		score := "----"
 		if r.Games > 0 {
@@ -129,8 +131,11 @@ func ratingsPart(t Tournament, lvl float64) part {
 		tb.rows = append(tb.rows, []string{itoa(r.Rank), r.Engine, rating, errorText(r.Error), low, high,
 			points(r.Points), itoa(r.Games), score, los})
 	}
-	p := part{heading: fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals; LOS: over the next engine)", anchor,
-		stats.FormatLevel(lvl)), table: tb}
+	heading := fmt.Sprintf("Ratings (Bradley-Terry, %s, %s intervals; LOS: over the next engine", anchor, stats.FormatLevel(lvl))
+	if unconnected {
+		heading += "; n/a: not rated, no games connect the engine to the rated ones"
+	}
+	p := part{heading: heading + ")", table: tb}
 	if len(t.Ratings) > 2 { // two engines: the pairing's Elo chart says it all
 		p.charts = []chart{ratingChart(t, lvl)}
 	}
