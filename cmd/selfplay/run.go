@@ -299,41 +299,46 @@ func failedBeforeStoring(err error) bool {
 	return err != nil && kindOf(err) != kindInterrupted
 }
 
-// checkOutputsNotDatabase refuses a live game file or traffic log of the
-// run's tournaments (only: their names; empty: all) that is the database:
-// text appended to it would destroy it.
-func checkOutputsNotDatabase(cfg *config.File, only []string) error {
-	db, dbErr := os.Stat(cfg.Database)
+// runOutput is a file that a tournament of the run writes besides the
+// database: a live game file or a traffic log, named by its config key.
+type runOutput struct{ tournament, key, path string }
+
+// runOutputs are the files that the run's tournaments (only: their names;
+// empty: all) write besides the database.
+func runOutputs(cfg *config.File, only []string) []runOutput {
+	var out []runOutput
 	for _, t := range cfg.Tournaments {
 		if len(only) > 0 && !slices.Contains(only, t.Name) {
 			continue
 		}
-		for _, out := range [][2]string{{"pgn_out", t.Live.PGN}, {"epd_out", t.Live.EPD}, {"log", t.Log}} {
-			if out[1] == "" {
-				continue
+		for _, o := range []runOutput{{t.Name, "pgn_out", t.Live.PGN}, {t.Name, "epd_out", t.Live.EPD}, {t.Name, "log", t.Log}} {
+			if o.path != "" {
+				out = append(out, o)
 			}
-			st, err := os.Stat(out[1])
-			if out[1] == cfg.Database || (err == nil && dbErr == nil && os.SameFile(st, db)) {
-				return inputErrorf("tournament %s: %s %s is the database", t.Name, out[0], out[1])
-			}
+		}
+	}
+	return out
+}
+
+// checkOutputsNotDatabase refuses an output of the run that is the
+// database: text appended to it would destroy it.
+func checkOutputsNotDatabase(cfg *config.File, only []string) error {
+	db, dbErr := os.Stat(cfg.Database)
+	for _, o := range runOutputs(cfg, only) {
+		st, err := os.Stat(o.path)
+		if o.path == cfg.Database || (err == nil && dbErr == nil && os.SameFile(st, db)) {
+			return inputErrorf("tournament %s: %s %s is the database", o.tournament, o.key, o.path)
 		}
 	}
 	return nil
 }
 
-// absentOutputs are the files that the run's tournaments (only: their
-// names; empty: all) write besides the database, live game files and
-// traffic logs, that do not exist yet.
+// absentOutputs are the outputs of the run that do not exist yet.
 func absentOutputs(cfg *config.File, only []string) []string {
 	var paths []string
-	for _, t := range cfg.Tournaments {
-		if len(only) > 0 && !slices.Contains(only, t.Name) {
-			continue
-		}
-		for _, p := range []string{t.Live.PGN, t.Live.EPD, t.Log} {
-			if _, err := os.Lstat(p); p != "" && errors.Is(err, fs.ErrNotExist) && !slices.Contains(paths, p) {
-				paths = append(paths, p)
-			}
+	for _, o := range runOutputs(cfg, only) {
+		if _, err := os.Lstat(o.path); errors.Is(err, fs.ErrNotExist) && !slices.Contains(paths, o.path) {
+			paths = append(paths, o.path)
 		}
 	}
 	return paths
