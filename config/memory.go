@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
-	"selfplay/internal/sysmem"
 	"strings"
+
+	"selfplay/internal/sysmem"
 )
 
 // RefereeHashMiB is the transposition table of each worker's referee (the
@@ -19,10 +20,7 @@ func checkHash(mib, physical int64) error {
 	if mib < 1 || mib > MaxHash {
 		return fmt.Errorf("%d MiB is out of range: want 1..%d", mib, MaxHash)
 	}
-	if physical > 0 && mib > physical {
-		return fmt.Errorf("%d MiB is more than this machine's physical memory (%d MiB)", mib, physical)
-	}
-	return nil
+	return sysmem.Fits(mib, physical)
 }
 
 // CheckTables checks that the transposition tables of a tournament played

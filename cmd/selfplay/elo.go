@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"selfplay/config"
 	"strconv"
 	"strings"
 
+	"selfplay/config"
 	"selfplay/stats"
 )
 

@@ -120,10 +120,11 @@ func (s *pliesSetting) value(flagName string) (any, error) {
 	if strings.TrimSpace(s.text) == "all" {
 		return "all", nil
 	}
-	if _, err := s.intSetting.value(flagName); err != nil {
+	n, err := s.intSetting.value(flagName)
+	if err != nil {
 		return nil, fmt.Errorf("%s %q: want an integer or all", flagName, s.text)
 	}
-	return s.intSetting.value(flagName)
+	return n, nil
 }
 
 func (s *intSetting) value(flagName string) (any, error) {

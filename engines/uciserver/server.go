@@ -322,8 +322,8 @@ func (s *Server) setOption(args []string) error {
 		// The table is allocated at the next isready or go, where a size
 		// past the machine's memory kills the process (Go's out of memory
 		// cannot be caught): the same bound as a config's hash.
-		if phys := sysmem.PhysicalMiB(); phys > 0 && int64(n) > phys {
-			return fmt.Errorf("setoption Hash: %d MiB is more than this machine's physical memory (%d MiB); the table stays %d MiB", n, phys, s.hash)
+		if err := sysmem.Fits(int64(n), sysmem.PhysicalMiB()); err != nil {
+			return fmt.Errorf("setoption Hash: %w; the table stays %d MiB", err, s.hash)
 		}
 		s.hash = n
 		return nil
