@@ -101,18 +101,13 @@ func (s *spares) close() {
 }
 
 // identityChange describes how the engine of config entry name, just
-// started, differs from what it said in the stored games (was; none: no
-// stored identity, nothing to compare): the same command now runs another
+// started, differs from what it said in the stored games (was; nothing to
+// compare when either says nothing): the same command now runs another
 // engine (a new binary, or another program at the path), whose games
 // would mix with the old ones under one name. "" when it does not.
 func identityChange(name string, was record.EngineID, e engines.Engine) string {
-	id, ok := e.(interface{ Identity() (name, author string) })
-	if !ok || was == (record.EngineID{}) {
-		return ""
-	}
-	var now record.EngineID
-	now.Name, now.Author = id.Identity()
-	if now == was {
+	now := reportedIdentity(e)
+	if was == (record.EngineID{}) || now == (record.EngineID{}) || now == was {
 		return ""
 	}
 	return fmt.Sprintf("engine %s: its stored games were played by %s, and its command now starts %s", name, idText(was), idText(now))

@@ -794,6 +794,12 @@ func (r *run) identity(name string, e engines.Engine) record.EngineID {
 		n, a := uciserver.Identity(ce.VariantSpec())
 		return record.EngineID{Name: n, Author: a}
 	}
+	return reportedIdentity(e)
+}
+
+// reportedIdentity is what an external engine said at its handshake;
+// nothing for an engine that says nothing (one that did not start).
+func reportedIdentity(e engines.Engine) record.EngineID {
 	if id, ok := e.(interface{ Identity() (name, author string) }); ok {
 		n, a := id.Identity()
 		return record.EngineID{Name: n, Author: a}

@@ -400,8 +400,8 @@ func (e *Engine) await(ctx context.Context, p *proc, op string, timeout time.Dur
 
 // isInfo reports whether the line (its kept start) is an info line.
 func isInfo(l line) bool {
-	f := strings.Fields(l.text)
-	return len(f) > 0 && f[0] == "info"
+	word, _, _ := strings.Cut(strings.TrimLeft(l.text, " \t"), " ")
+	return word == "info"
 }
 
 // lineTooLong is the protocol error of a line longer than maxLine.
