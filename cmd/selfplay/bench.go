@@ -65,8 +65,8 @@ func cmdBench(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *depth < 1 {
-		return usageErrorf("-depth %d is out of range: want 1..%d", *depth, maxSearchDepth)
+	if err := checkDepth(*depth); err != nil {
+		return err
 	}
 	if *nodes < 0 {
 		return usageErrorf("-nodes %d is out of range: want >= 1", *nodes)
@@ -80,8 +80,8 @@ func cmdBench(ctx context.Context, e env, args []string) error {
 			}
 		})
 	}
-	if err := checkSearchFlags(*depth, *hash); err != nil {
-		return usageError(err)
+	if err := checkHashFlag(*hash); err != nil {
+		return err
 	}
 	positions := benchPositions()
 	if *epdFile != "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -255,9 +254,7 @@ func checkDistinctFiles(files []string, why string) error {
 			if a == "-" || b == "-" {
 				continue
 			}
-			fa, errA := os.Stat(a)
-			fb, errB := os.Stat(b)
-			if a == b || (errA == nil && errB == nil && os.SameFile(fa, fb)) {
+			if sameFile(a, b) {
 				return inputErrorf("%s and %s are the same file: %s", termtext.Escape(b), termtext.Escape(a), why)
 			}
 		}

@@ -323,10 +323,8 @@ func runOutputs(cfg *config.File, only []string) []runOutput {
 // checkOutputsNotDatabase refuses an output of the run that is the
 // database: text appended to it would destroy it.
 func checkOutputsNotDatabase(cfg *config.File, only []string) error {
-	db, dbErr := os.Stat(cfg.Database)
 	for _, o := range runOutputs(cfg, only) {
-		st, err := os.Stat(o.path)
-		if o.path == cfg.Database || (err == nil && dbErr == nil && os.SameFile(st, db)) {
+		if sameFile(o.path, cfg.Database) {
 			return inputErrorf("tournament %s: %s %s is the database", o.tournament, o.key, o.path)
 		}
 	}

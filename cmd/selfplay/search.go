@@ -29,9 +29,12 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["depth"] {
+		if err := checkDepth(*depth); err != nil {
+			return err
+		}
+	}
 	switch {
-	case given["depth"] && (*depth < 1 || *depth > maxSearchDepth):
-		return usageErrorf("-depth %d is out of range: want 1..%d", *depth, maxSearchDepth)
 	case given["nodes"] && *nodes < 1:
 		return usageErrorf("-nodes %d is out of range: want >= 1", *nodes)
 	case given["movetime"] && *movetime <= 0:
@@ -39,8 +42,8 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 	case !given["depth"] && !given["nodes"] && !given["movetime"]:
 		return usageErrorf("give a limit: -depth N, -nodes N or -movetime D")
 	}
-	if err := checkSearchFlags(*depth, *hash); err != nil {
-		return usageError(err)
+	if err := checkHashFlag(*hash); err != nil {
+		return err
 	}
 	b, err := positionFlag(*fen)
 	if err != nil {
@@ -90,15 +93,20 @@ func cmdSearch(ctx context.Context, e env, args []string) error {
 // for extensions and quiescence below it, within engines.MaxPly).
 const maxSearchDepth = search.MaxDepth
 
-// checkSearchFlags checks -depth (0: none) and -hash of search and bench:
-// a depth the search would silently cap, or a table larger than the
-// machine, is bad input.
-func checkSearchFlags(depth, hash int) error {
-	if depth < 0 || depth > maxSearchDepth {
-		return fmt.Errorf("-depth %d is out of range: want 1..%d", depth, maxSearchDepth)
+// checkDepth checks a -depth of search and bench: a depth the search would
+// silently cap, or none, is bad input.
+func checkDepth(depth int) error {
+	if depth < 1 || depth > maxSearchDepth {
+		return usageErrorf("-depth %d is out of range: want 1..%d", depth, maxSearchDepth)
 	}
+	return nil
+}
+
+// checkHashFlag checks a -hash of search and bench: a table larger than
+// the machine is bad input.
+func checkHashFlag(hash int) error {
 	if err := config.CheckHash(int64(hash)); err != nil {
-		return fmt.Errorf("-hash: %w", err)
+		return usageErrorf("-hash: %w", err)
 	}
 	return nil
 }
