@@ -19,9 +19,6 @@ import (
 
 // loadPGN reads a PGN file; see ParsePGN.
 func loadPGN(path string, plies int) ([]Opening, error) {
-	if plies < 0 && plies != AllPlies {
-		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", path, plies)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("openings: %w", err)

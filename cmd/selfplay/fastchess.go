@@ -320,7 +320,8 @@ func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode
 	case "output":
 		return len(kvs), fc.output(kvs)
 	case "report":
-		// fastchess's -report penta=true (fishtest's command line): what
+		// fastchess's -report penta=true (common in the scripts that drive
+		// fastchess, Stockfish's net tests among them): what
 		// selfplay's report always has.
 		for _, kv := range kvs {
 			if kv != [2]string{"penta", "true"} {
