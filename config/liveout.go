@@ -1,6 +1,6 @@
 package config
 
-import "os"
+import "selfplay/internal/fileid"
 
 // LiveOut is a tournament's live output files (pgn_out, epd_out): appended
 // game by game, in schedule order, as games are stored. Neither is part of
@@ -116,21 +116,10 @@ func (p *parser) liveOut(t *table) LiveOut {
 		}
 		key = "epd_out"
 	}
-	if out.PGN != "" && sameFile(out.PGN, out.EPD) {
+	if out.PGN != "" && fileid.Same(out.PGN, out.EPD) {
 		t.errf("epd_out", "the same file as pgn_out")
 	}
 	return out
-}
-
-// sameFile reports whether paths a and b (resolved) name one file: the
-// same path, or two names of one existing file (a link).
-func sameFile(a, b string) bool {
-	if a == b {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // pgnOutOptions reads pgn_out's table: the comment fields, notation,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"selfplay/engines/search"
+	"selfplay/internal/fileid"
 	"selfplay/openings"
 	"selfplay/stats"
 )
@@ -130,7 +131,7 @@ func (p *parser) tournament(i int, m map[string]any, f *File) (Tournament, bool)
 	tr.Live = p.liveOut(t)
 	if tr.Openings.File != "" {
 		for _, out := range [][2]string{{"pgn_out", tr.Live.PGN}, {"epd_out", tr.Live.EPD}} {
-			if out[1] != "" && sameFile(out[1], tr.Openings.File) {
+			if out[1] != "" && fileid.Same(out[1], tr.Openings.File) {
 				t.errf(out[0], "%s is the openings file: the games would be appended to the book", out[1])
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"selfplay/internal/fileid"
 	"selfplay/internal/termtext"
 	"selfplay/pgnrate"
 	"selfplay/stats"
@@ -254,7 +255,7 @@ func checkDistinctFiles(files []string, why string) error {
 			if a == "-" || b == "-" {
 				continue
 			}
-			if sameFile(a, b) {
+			if fileid.Same(a, b) {
 				return inputErrorf("%s and %s are the same file: %s", termtext.Escape(b), termtext.Escape(a), why)
 			}
 		}

@@ -199,14 +199,3 @@ func checkOutputNotInput(out string, inputs ...string) error {
 	}
 	return nil
 }
-
-// sameFile reports whether paths a and b name one file: the same path, or
-// two names (links) of one existing file.
-func sameFile(a, b string) bool {
-	if a == b {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
-}

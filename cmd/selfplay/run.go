@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"selfplay/config"
+	"selfplay/internal/fileid"
 	"selfplay/pgnout"
 	"selfplay/runner"
 	"selfplay/stats"
@@ -324,7 +325,7 @@ func runOutputs(cfg *config.File, only []string) []runOutput {
 // database: text appended to it would destroy it.
 func checkOutputsNotDatabase(cfg *config.File, only []string) error {
 	for _, o := range runOutputs(cfg, only) {
-		if sameFile(o.path, cfg.Database) {
+		if fileid.Same(o.path, cfg.Database) {
 			return inputErrorf("tournament %s: %s %s is the database", o.tournament, o.key, o.path)
 		}
 	}
