@@ -121,9 +121,9 @@ func cmdHelp(ctx context.Context, e env, args []string) error {
 		}
 	}
 	for _, c := range commands() {
-		if c.name == flags.Arg(0) && c.name != "help" {
-			// A command without a section of its own: its flags, as
-			// its -h prints them (on standard output here).
+		if c.name == flags.Arg(0) {
+			// A command without a section of its own (help among them):
+			// its flags, as its -h prints them (on standard output here).
 			he := e
 			he.stderr = e.stdout
 			if err := c.run(ctx, he, []string{"-h"}); err != nil && !errors.Is(err, flag.ErrHelp) {

@@ -134,6 +134,18 @@ func TestHelpUnknownTopic(t *testing.T) {
 	}
 }
 
+// help is a command like the others: help help prints its usage, as
+// help -h does, on standard output.
+func TestHelpHelp(t *testing.T) {
+	code, stdout, stderr := run(t, "help", "help")
+	if code != exitOK || stderr != "" || !strings.HasPrefix(stdout, "usage: selfplay help [TOPIC]\n") {
+		t.Fatalf("help help: exit %d, stderr %q, stdout %q", code, stderr, firstLine(stdout))
+	}
+	if !strings.Contains(stdout, "\n    run ") || !strings.Contains(stdout, "\n  config ") {
+		t.Errorf("help help: the usage lacks the list of topics:\n%s", stdout)
+	}
+}
+
 // Two topics of one name are an error, not one hiding the other.
 func TestHelpTopicsCollide(t *testing.T) {
 	fsys := fstest.MapFS{
