@@ -258,3 +258,21 @@ func TestFalconPresetsDiffer(t *testing.T) {
 		}
 	}
 }
+
+// TestAspirationFailHighNotTaken: a root move that failed high on an
+// aspiration window is not yet confirmed by a search with the full window
+// (FHR paper, item 6), so a node budget that ends right as the re-search
+// begins keeps the last completed iteration's move and value. At 1,040
+// nodes the depth-3 pass has failed high on d1e1 and the re-search gets no
+// node; before the fix the search played d1e1 and reported its bound, 80,
+// as an exact depth-3 score.
+func TestAspirationFailHighNotTaken(t *testing.T) {
+	const fen = "rnb2r1k/pp2p2p/2pp2p1/q2P1p2/8/1Pb2NP1/PB2PPBP/R2Q1RK1 w - - 0 1"
+	for _, nodes := range []int64{1039, 1040, 1041} {
+		res := mustSearch(t, mustSearcher(t, "falcon-fhr"), fen, engines.Limits{Nodes: nodes})
+		if res.Move.UCI() != "b2c3" || res.Info.Depth != 2 || res.Info.Score != 29 {
+			t.Errorf("%d nodes: %s at depth %d, score %d; want b2c3 at depth 2, score 29 (the completed iteration)",
+				nodes, res.Move.UCI(), res.Info.Depth, res.Info.Score)
+		}
+	}
+}

@@ -183,6 +183,10 @@ func (s *Searcher) searchRoot(depth int, prev engines.Score, havePrev bool) engi
 			return v
 		}
 		s.counters.AspirationFails++
+		// The failed pass's PV holds a bound, not a confirmed move: forget
+		// it, or a re-search stopped at its first node would leave it to be
+		// played (Search uses a stopped iteration's PV).
+		s.plies[0].pvLen = 0
 	}
 }
 
