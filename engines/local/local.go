@@ -57,8 +57,8 @@ func (l *Engine) Name() string { return l.name }
 // Options returns the variant's search options.
 func (l *Engine) Options() search.Options { return l.s.Options() }
 
-// NewGame clears the transposition table, history and killers; it cannot
-// fail.
+// NewGame empties the transposition table (a new epoch, in which older
+// entries count as empty), history and killers; it cannot fail.
 func (l *Engine) NewGame(context.Context) error {
 	l.s.NewGame()
 	l.b, l.lastFEN, l.lastMoves = nil, "", nil
