@@ -58,7 +58,8 @@ type bookEntry struct {
 type book struct {
 	name    string // the path, for errors
 	f       *os.File
-	entries int64
+	size    int64 // bytes, a partial entry at the end included
+	entries int64 // whole entries
 }
 
 // errorAt is a book error at an offset of the file.
@@ -76,7 +77,10 @@ func decodeEntry(buf []byte, offset int64) bookEntry {
 }
 
 // openBook opens a Polyglot book: a regular file (it is read by seeking)
-// whose size is a multiple of 16 bytes, and not empty.
+// of at least one whole entry. Bytes after the last whole entry are left
+// out, as Polyglot itself reads a book (Debian's polyglot 2.0.4 reads
+// gnuchess's smallbook.bin, 2417 entries and one byte, with no word about
+// it); this package has no channel for a warning.
 func openBook(path string) (*book, os.FileInfo, error) {
 	info, err := os.Stat(path) // not Open: a FIFO would block it
 	if err != nil {
@@ -86,27 +90,27 @@ func openBook(path string) (*book, os.FileInfo, error) {
 		return nil, nil, fmt.Errorf("openings: %s: not a regular file (%s): a Polyglot book is read by seeking", path, info.Mode().Type())
 	}
 	size := info.Size()
-	if size%bookEntrySize != 0 {
-		return nil, nil, fmt.Errorf("openings: %s: offset %d: truncated entry: the size, %d bytes, is not a multiple of %d (not a Polyglot book, or a damaged one)",
-			path, size-size%bookEntrySize, size, bookEntrySize)
-	}
-	if size == 0 {
+	switch {
+	case size == 0:
 		return nil, nil, fmt.Errorf("openings: %s: %w (an empty Polyglot book)", path, ErrNoOpenings)
+	case size < bookEntrySize:
+		return nil, nil, fmt.Errorf("openings: %s: %w (%d bytes, not one whole %d-byte Polyglot entry)", path, ErrNoOpenings, size, bookEntrySize)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("openings: %w", err)
 	}
-	return &book{name: path, f: f, entries: size / bookEntrySize}, info, nil
+	return &book{name: path, f: f, size: size, entries: size / bookEntrySize}, info, nil
 }
 
 // scan reads the whole book once, in order and in constant memory, and
-// returns the SHA-256 of its content. It checks what lookups rely on: the
-// keys never decrease, and every move field is a move. ctx is checked
-// between blocks of entries.
+// returns the SHA-256 of its content (any partial entry at the end
+// included). It checks what lookups rely on: the keys never decrease,
+// and every move field is a move. ctx is checked between blocks of
+// entries.
 func (b *book) scan(ctx context.Context) (string, error) {
 	h := sha256.New()
-	r := bufio.NewReaderSize(io.TeeReader(io.NewSectionReader(b.f, 0, b.entries*bookEntrySize), h), 64<<10)
+	r := bufio.NewReaderSize(io.TeeReader(io.NewSectionReader(b.f, 0, b.size), h), 64<<10)
 	var buf [bookEntrySize]byte
 	var prev uint64
 	for i := range b.entries {
@@ -127,6 +131,9 @@ func (b *book) scan(ctx context.Context) (string, error) {
 			return "", b.errorAt(offset, "%v (not a Polyglot book, or a damaged one)", err)
 		}
 		prev = e.key
+	}
+	if _, err := io.Copy(io.Discard, r); err != nil { // the partial entry, into the hash
+		return "", b.errorAt(b.entries*bookEntrySize, "reading: %v", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
