@@ -21,6 +21,7 @@ func TestBounds(t *testing.T) {
 		{"NUL bytes", "b.pgn", strings.Repeat("\x00", 1000), MaxOpenings, "openings: b.pgn:1: a NUL byte"},
 		{"a game of many lines", "b.pgn", game + "[Event \"long\"]\n\n" + strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8\n", maxGame/20) + "*\n",
 			MaxOpenings, "openings: b.pgn:47668: game 2 (from line 5) is longer than 1 MiB (1048576 bytes), comments left out"},
+		{"a comment of many lines", "b.pgn", game + "1. e4 {" + strings.Repeat("c\n", maxGame+1000) + "} e5 2. Nf3 *\n", 2, ""},
 		{"a game of many tags", "b.pgn", strings.Repeat("[Event \"x\"]\n", maxGame/10), MaxOpenings, "game 1 (from line 1) is longer than 1 MiB"},
 		{"EPD openings at the bound", "b.epd", afterE4 + "\n" + afterE4 + " id \"b\";\n", 2, ""},
 		{"EPD openings past it", "b.epd", afterE4 + "\n" + afterE4 + " id \"b\";\n\n" + afterE4 + " id \"c\";\n", 2,

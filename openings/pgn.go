@@ -200,8 +200,8 @@ func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
 			}
 			if strings.TrimSpace(clean) != "" {
 				cur.hasMoves = true // not just a comment
-			}
-			cur.text.WriteString(clean + "\n")
+				cur.text.WriteString(clean + "\n")
+			} // a comment's lines add nothing: the bound counts what is kept
 		}
 		if cur != nil && cur.text.Len() > maxGame {
 			return fmt.Errorf("openings: %s:%d: game %d (from line %d) is longer than %s, comments left out",
