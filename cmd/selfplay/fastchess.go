@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"selfplay/config"
 	"selfplay/openings"
@@ -21,17 +23,30 @@ import (
 // fastchessArgs is a match command line with fastchess's options rewritten.
 type fastchessArgs struct {
 	args []string // selfplay's arguments: flags and engine words, in order
-	each []string // -each's engine words, for every engine
+	// engines are the -engine options, their words inserted into args
+	// once -each is applied to them (applyEach).
+	engines []fastchessEngine
+	// eachKeys are -each's keys, all its options' in order; each is the
+	// engine words they leave, with -startup-ms's and -ping-ms's
+	// (timeouts), for every engine (eachWords).
+	eachKeys []engineKey
+	timeouts []string
+	each     []string
 	// pairs is fastchess's -rounds: game pairs (each round is one opening,
 	// both colours), not selfplay's passes over the openings; 0: not given.
-	pairs int
+	// roundsZero: -rounds 0, which only a later -sprt makes a match.
+	pairs      int
+	roundsZero bool
 	// games is fastchess's -games (or -repeat N): games per round; 0: not
 	// given (2).
 	games int
 	// book tells that -openings file= was given: without it fastchess
 	// plays every game from the initial position.
-	book  bool
-	notes []string
+	book bool
+	// orderRandom: -openings order=random (fastchess's shuffle, whose
+	// seed fastchess draws at random without -srand).
+	orderRandom bool
+	notes       []string
 	// origin names the fastchess option behind a flag it was rewritten
 	// into ("-resign-score": "-resign score="), for errors.
 	origin map[string]string
@@ -44,12 +59,14 @@ type fastchessArgs struct {
 	mode bool
 }
 
-// defaultRounds gives a fastchess command line of 3 or more engines
-// without -rounds fastchess's default, 2 rounds (types/tournament.hpp:56),
-// each one game pair of every pairing. One of 2 engines keeps selfplay's
-// one pass over the openings.
-func (fc *fastchessArgs) defaultRounds(engines int) {
-	if fc.mode && !fc.knockout && fc.pairs == 0 && engines >= 3 {
+// defaultRounds gives a fastchess command line without -rounds
+// fastchess's default, 2 rounds (types/tournament.hpp:56), each one game
+// pair of every pairing (one game with -games 1), whatever the number of
+// engines (the argument): a match of 2 engines plays 4 games, as
+// fastchess does, not every opening of the book. -sprt keeps it too:
+// fastchess's -sprt raises only a -rounds 0 given before it (cli.cpp:349-351).
+func (fc *fastchessArgs) defaultRounds(int) {
+	if fc.mode && !fc.knockout && fc.pairs == 0 {
 		fc.pairs = 2
 	}
 }
@@ -167,6 +184,41 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 			fc.args = append(fc.args, a)
 			continue
 		}
+		if name == "pgnout" || name == "epdout" {
+			// gatherLiveOut joined the words after it into one value.
+			var words []string
+			if i+1 < len(args) {
+				words = strings.Split(args[i+1], wordSep)
+			}
+			if len(words) > 0 && !isFastchessOption(words[0]) {
+				fc.args = append(fc.args, a, args[i+1])
+				i++
+				continue
+			}
+			// No file: fastchess's KeyValueOptional option with no
+			// keys (cli.cpp:777-778) writes to a file named after the
+			// time (cli.cpp:243-245, 288-290). The words taken after
+			// it are options of their own: back into args.
+			file := fastchessOutFile(name)
+			fc.args = append(fc.args, a, "file="+file)
+			fc.note("-%s without file=: writing %s, fastchess's name for it", name, file)
+			if len(words) > 0 {
+				args = slices.Concat(args[:i+1], words, args[i+2:])
+			}
+			continue
+		}
+		if mode && (name == "event" || name == "site") {
+			// fastchess's -event and -site join all their words, without
+			// spaces (cli.cpp:577-583, concat at :117-125): -event My
+			// Event is "MyEvent".
+			words := fastchessParams(args[i+1:])
+			if len(words) == 0 {
+				return fc, usageErrorf("%s: want a name", a)
+			}
+			fc.flag("-"+name, "-"+name, strings.Join(words, ""))
+			i += len(words)
+			continue
+		}
 		kvs := keyValues(args[i+1:])
 		value := ""
 		if i+1 < len(args) {
@@ -190,9 +242,13 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		i += used
 	}
-	// Without -rounds a match of 2 engines keeps selfplay's default, one
-	// pass over the openings, not fastchess's 2 rounds (types/tournament.hpp:56);
-	// more engines get fastchess's (defaultRounds).
+	if err := fc.applyEach(); err != nil {
+		return fc, err
+	}
+	if fc.roundsZero {
+		return fc, usageErrorf("-rounds 0: no games (fastchess refuses it too, unless -sprt follows it)")
+	}
+	// Without -rounds, fastchess's default, 2 rounds (defaultRounds).
 	if fc.knockout {
 		if err := fc.knockoutOptions(); err != nil {
 			return fc, err
@@ -210,6 +266,12 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		// (opening_book.cpp:28-30 and :55, chess::constants::STARTPOS).
 		fc.flag("(no -openings)", "-openings", openings.SetStartpos)
 	}
+	if fc.orderRandom && !hasFlag(fc.args, "seed") {
+		// selfplay draws nothing at random without a seed in the config:
+		// the run is repeatable, where fastchess's is not.
+		fc.note("-openings order=random without -srand: the openings are shuffled from seed %d, the same in every run; "+
+			"fastchess draws a random seed each run (types/tournament.hpp:60): give -srand N for another order", config.DefaultSeed)
+	}
 	if mode && !hasFlag(fc.args, "concurrency") {
 		// fastchess's default is one game at a time (types/tournament.hpp:64),
 		// where selfplay's is one per CPU: under a time control the games
@@ -217,6 +279,34 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		fc.flag("(no -concurrency)", "-concurrency", "1")
 	}
 	return fc, nil
+}
+
+// fastchessNow is the time fastchess's default output files are named
+// after (a variable for tests).
+var fastchessNow = time.Now
+
+// fastchessOutFile is the file fastchess's -pgnout or -epdout without
+// file= writes: fastchess_YYYYmmdd_HHMMSS.pgn (or .epd) in local time
+// (cli.cpp:243-245 and :288-290, core/time/time.cpp:22-48).
+func fastchessOutFile(option string) string {
+	return "fastchess_" + fastchessNow().Format("20060102_150405") + "." + strings.TrimSuffix(option, "out")
+}
+
+// isFastchessOption tells a word that ends an option's values in
+// fastchess: one that starts with "-", unless a digit follows it (a
+// negative number), as OptionsParser::parse reads them (cli.hpp:230-242).
+func isFastchessOption(word string) bool {
+	return strings.HasPrefix(word, "-") && !(len(word) > 1 && word[1] >= '0' && word[1] <= '9')
+}
+
+// fastchessParams are the words at the start of args that fastchess takes
+// as an option's values.
+func fastchessParams(args []string) []string {
+	n := 0
+	for n < len(args) && !isFastchessOption(args[n]) {
+		n++
+	}
+	return args[:n]
 }
 
 // hasFlag tells that selfplay's flag -name is among args.
@@ -296,18 +386,24 @@ func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode
 	}
 	switch name {
 	case "engine":
-		words, err := engineWords(kvs, true)
+		keys, err := engineKeys(kvs)
 		if err != nil {
 			return 0, err
 		}
-		fc.args = append(fc.args, words...)
+		// Its words go here once -each is applied (applyEach).
+		fc.engines = append(fc.engines, fastchessEngine{at: len(fc.args), keys: keys})
 		return len(kvs), nil
 	case "each":
-		words, err := engineWords(kvs, false)
-		if err != nil {
-			return 0, err
+		for _, kv := range kvs {
+			// Each key as given, tc=inf's clearing too: applyEach
+			// applies them in order.
+			k, err := engineKeyOf(kv[0], kv[1], false)
+			if err != nil {
+				return 0, err
+			}
+			k.each = true
+			fc.eachKeys = append(fc.eachKeys, k)
 		}
-		fc.each = append(fc.each, words...)
 		return len(kvs), nil
 	case "openings":
 		return len(kvs), fc.openings(kvs)
@@ -333,8 +429,14 @@ func (fc *fastchessArgs) option(name string, kvs [][2]string, value string, mode
 		if !mode {
 			return 0, errNotFastchess // selfplay's -rounds: passes over the openings
 		}
+		if value == "0" {
+			// No game, unless -sprt follows (fastchess: cli.cpp:349-351);
+			// alone an error (finish).
+			fc.pairs, fc.roundsZero = 0, true
+			return 1, nil
+		}
 		n, err := positive(value)
-		fc.pairs = n
+		fc.pairs, fc.roundsZero = n, false
 		return 1, err
 	}
 	return fc.single(name, value)
@@ -402,7 +504,7 @@ func (fc *fastchessArgs) single(name, value string) (used int, err error) {
 			return 0, fmt.Errorf("%q: want milliseconds", value)
 		}
 		key := map[string]string{"startup-ms": "init_timeout", "ping-ms": "ping_timeout"}[name]
-		fc.each = append(fc.each, key+"="+value+"ms")
+		fc.timeouts = append(fc.timeouts, key+"="+value+"ms")
 		return 1, nil
 	case "autosaveinterval":
 		if _, err := strconv.ParseUint(value, 10, 32); err != nil {
@@ -442,52 +544,178 @@ func positive(s string) (int, error) {
 	return n, nil
 }
 
-// engineWords rewrites -engine's (withCmd) or -each's keys into match's
-// engine words, cmd= first.
-func engineWords(kvs [][2]string, withCmd bool) ([]string, error) {
-	var cmd string
-	var words []string
-	for _, kv := range kvs {
-		k, v := kv[0], kv[1]
-		switch {
-		case k == "cmd" && withCmd:
-			cmd = "cmd=" + v
-		case k == "tc" && (v == "inf" || v == "infinite"):
-			// no time control (cli.cpp:98): another limit, such as
-			// nodes=, or none
-		case k == "tc" && (strings.HasPrefix(v, "inf/") || strings.HasPrefix(v, "infinite/")):
-			// no moves-to-go (cli.cpp:109-110): the rest is sudden death
-			words = append(words, "tc="+v[strings.IndexByte(v, '/')+1:])
-		case k == "name" || k == "args" || k == "dir" || k == "tc" || k == "nodes" || strings.HasPrefix(k, "option."):
-			words = append(words, k+"="+v)
-		case k == "st": // seconds, as a decimal (fastchess's parseDuration)
-			words = append(words, "movetime="+strings.TrimSuffix(v, "s")+"s")
-		case k == "timemargin": // milliseconds
-			words = append(words, "time_margin="+v+"ms")
-		case k == "plies" || k == "depth":
-			words = append(words, "depth="+v)
-		case k == "proto":
-			if v != "uci" {
-				return nil, fmt.Errorf("proto=%s: only uci", v)
-			}
-		case k == "restart":
-			if v != "on" && v != "off" {
-				return nil, fmt.Errorf("restart=%s: want on or off", v)
-			}
-			if v == "on" { // a process per game (tournament.cpp:219-220, 282-284)
-				words = append(words, "restart=true")
-			}
-		default:
-			return nil, fmt.Errorf("unknown key %q", k)
-		}
+// engineKey is one KEY=VALUE of -engine or -each, rewritten.
+type engineKey struct {
+	key   string // the engine key it sets: movetime for st=, depth for plies=
+	word  string // the engine word; "" for a key that only clears (tc=inf, restart=off)
+	given string // KEY=VALUE as written, for errors
+	each  bool   // from -each
+}
+
+// clears are the keys that k replaces: its own, and under tc= the time
+// per move too, as fastchess's tc= replaces the whole time limit, st='s
+// included (cli.cpp:190-191; TimeControl::Limits, timecontrol.hpp:17-27).
+// (It resets timemargin= too; time_margin stays, as selfplay's default
+// margin is not fastchess's 0 anyway.)
+func (k engineKey) clears(key string) bool {
+	return key == k.key || k.key == "tc" && key == "movetime"
+}
+
+// setKey applies k to an engine's keys: the last value of a key wins, as
+// in fastchess, whose later KEY=VALUE overwrites the engine's setting and
+// whose later option.X=V is the later setoption (cli.cpp:185-223).
+func setKey(keys []engineKey, k engineKey) []engineKey {
+	keys = slices.DeleteFunc(keys, func(old engineKey) bool { return k.clears(old.key) })
+	if k.word == "" {
+		return keys
 	}
-	if withCmd && cmd == "" {
+	return append(keys, k)
+}
+
+// engineKeys are an -engine's keys from its KEY=VALUE words.
+func engineKeys(kvs [][2]string) ([]engineKey, error) {
+	var keys []engineKey
+	for _, kv := range kvs {
+		k, err := engineKeyOf(kv[0], kv[1], true)
+		if err != nil {
+			return nil, err
+		}
+		keys = setKey(keys, k)
+	}
+	if !slices.ContainsFunc(keys, func(k engineKey) bool { return k.key == "cmd" }) {
 		return nil, fmt.Errorf("no cmd=COMMAND")
 	}
-	if withCmd {
-		words = append([]string{cmd}, words...)
+	return keys, nil
+}
+
+// engineKeyOf rewrites one KEY=VALUE of -engine (withCmd) or -each into
+// match's engine word.
+func engineKeyOf(k, v string, withCmd bool) (engineKey, error) {
+	key, word := k, k+"="+v
+	switch {
+	case k == "cmd" && withCmd:
+	case k == "tc" && (v == "inf" || v == "infinite"):
+		// no time control (cli.cpp:143): another limit, such as nodes=,
+		// or none
+		word = ""
+	case k == "tc" && (strings.HasPrefix(v, "inf/") || strings.HasPrefix(v, "infinite/")):
+		// no moves-to-go (cli.cpp:152-153): the rest is sudden death
+		word = "tc=" + v[strings.IndexByte(v, '/')+1:]
+	case k == "name" || k == "args" || k == "dir" || k == "tc" || k == "nodes" || strings.HasPrefix(k, "option."):
+	case k == "st": // seconds, as a decimal (fastchess's parseDuration)
+		key, word = "movetime", "movetime="+strings.TrimSuffix(v, "s")+"s"
+	case k == "timemargin": // milliseconds
+		key, word = "time_margin", "time_margin="+v+"ms"
+	case k == "plies" || k == "depth":
+		key, word = "depth", "depth="+v
+	case k == "proto":
+		if v != "uci" {
+			return engineKey{}, fmt.Errorf("proto=%s: only uci", v)
+		}
+		word = ""
+	case k == "restart":
+		if v != "on" && v != "off" {
+			return engineKey{}, fmt.Errorf("restart=%s: want on or off", v)
+		}
+		// on: a process per game (tournament.cpp:219-220, 282-284); off
+		// (no word): a process plays game after game.
+		word = ""
+		if v == "on" {
+			word = "restart=true"
+		}
+	default:
+		return engineKey{}, fmt.Errorf("unknown key %q", k)
 	}
-	return words, nil
+	return engineKey{key: key, word: word, given: k + "=" + v}, nil
+}
+
+// engineWords are keys' engine words, cmd= first.
+func engineWords(keys []engineKey) []string {
+	var words []string
+	for _, k := range keys {
+		if k.key == "cmd" {
+			words = append([]string{k.word}, words...)
+		} else {
+			words = append(words, k.word)
+		}
+	}
+	return words
+}
+
+// fastchessEngine is one -engine: its keys, and where its words go in
+// args.
+type fastchessEngine struct {
+	at   int
+	keys []engineKey
+}
+
+// applyEach applies -each's keys to every -engine, after the engine's
+// own, wherever -each stands: fastchess defers -each until every other
+// option is read (cli.cpp:776, cli.hpp:245-248 and :262-265), so -each's
+// value of a key wins over -engine's. The words of each -engine go into
+// args where it stood; fc.each keeps what -each leaves for the other
+// engines (eachWords).
+func (fc *fastchessArgs) applyEach() error {
+	var folded []engineKey
+	for _, k := range fc.eachKeys {
+		folded = setKey(folded, k)
+	}
+	if err := oneLimit(folded, false); err != nil {
+		return usageErrorf("-each: %v", err)
+	}
+	for i := len(fc.engines) - 1; i >= 0; i-- {
+		e := fc.engines[i]
+		keys := slices.Clone(e.keys) // setKey deletes in place; e.keys names it below
+		for _, k := range fc.eachKeys {
+			keys = setKey(keys, k)
+		}
+		if err := oneLimit(keys, true); err != nil {
+			return usageErrorf("-engine %s: %v", engineLabel(e.keys), err)
+		}
+		fc.args = slices.Insert(fc.args, e.at, engineWords(keys)...)
+	}
+	fc.each = append(engineWords(folded), fc.timeouts...)
+	return nil
+}
+
+// engineLabel names an -engine in errors: its name=, or its cmd=.
+func engineLabel(keys []engineKey) string {
+	label := ""
+	for _, k := range keys {
+		if k.key == "name" || k.key == "cmd" && label == "" {
+			label = k.given
+		}
+	}
+	return label
+}
+
+// oneLimit refuses an engine with more than one limit. fastchess gives an
+// engine all of its nodes=, plies= and tc= (or st=) at once, as "go nodes
+// N depth D wtime ..." (engine/uci_engine.cpp:122-165); selfplay's engine
+// has one limit, so such an engine cannot be played as fastchess plays it.
+// markEach names -each's keys as such.
+func oneLimit(keys []engineKey, markEach bool) error {
+	var given []string
+	var tc, st bool
+	for _, k := range keys {
+		if !slices.Contains([]string{"tc", "movetime", "nodes", "depth"}, k.key) {
+			continue
+		}
+		tc, st = tc || k.key == "tc", st || k.key == "movetime"
+		g := k.given
+		if k.each && markEach {
+			g = "-each " + g
+		}
+		given = append(given, g)
+	}
+	switch {
+	case len(given) < 2:
+		return nil
+	case tc && st:
+		return fmt.Errorf("%s: fastchess refuses tc= and st= together too (\"cannot use tc and st together\", sanitize.cpp:125-127)", strings.Join(given, " and "))
+	}
+	return fmt.Errorf("%s: fastchess gives the engine these limits together (go nodes N ... wtime ..., uci_engine.cpp:122-165), "+
+		"which selfplay cannot: its engine plays under one limit (give one of tc=, st=, nodes=, plies=)", strings.Join(given, " and "))
 }
 
 // openings rewrites -openings file= format= order= plies= start= policy=.
@@ -503,13 +731,16 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 			fc.flag("-openings file=", "-openings", v)
 		case "format":
 			if v != "epd" && v != "pgn" {
-				return fmt.Errorf("format=%s: want epd or pgn", v)
+				// fastchess 1.8.2 has no other format (cli.cpp:316-323);
+				// selfplay's Polyglot books go by their extension.
+				return fmt.Errorf("format=%s: want epd or pgn, fastchess's only formats (a .bin Polyglot book, which selfplay reads and fastchess does not, needs no format=)", v)
 			}
 			format = v
 		case "order":
 			// fastchess's random order is its own shuffle, done once.
 			if v == string(openings.OrderRandom) {
 				v = string(openings.OrderFastchessRandom)
+				fc.orderRandom = true
 			}
 			fc.flag("-openings order=", "-order", v)
 		case "plies":
@@ -529,26 +760,49 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s", format, file, format)
 	}
 	switch {
+	case ext == "bin":
+		// selfplay's own: fastchess 1.8.2 reads no Polyglot book and plays
+		// such a file's games from the initial position (sanitize.cpp:99-103).
+		// plies= is the book's most moves, as -plies is.
+		fc.note("-openings file=%s: a Polyglot book, which selfplay reads (fastchess 1.8.2 plays every game from the initial position with it)", file)
+		if plies != "" {
+			fc.flag("-openings plies=", "-plies", pliesWord(plies))
+		}
 	case ext != "pgn":
-	case plies != "" && plies != "-1":
-		fc.flag("-openings plies=", "-plies", plies)
+	case plies != "":
+		fc.flag("-openings plies=", "-plies", pliesWord(plies))
 	default:
-		// fastchess's default (and its -1): every move of each game.
+		// fastchess's default: every move of each game.
 		fc.flag("-openings plies=", "-plies", "all")
 	}
 	return nil
 }
 
-// sprt rewrites -sprt elo0= elo1= alpha= beta= model=.
+// pliesWord is -plies for fastchess's plies=: its -1, the default, is
+// every move of a PGN game (types/opening.hpp:14, game/book/pgn_reader.cpp:47),
+// -plies all.
+func pliesWord(plies string) string {
+	if plies == "-1" {
+		return "all"
+	}
+	return plies
+}
+
+// sprt rewrites -sprt elo0= elo1= alpha= beta= model=. fastchess's
+// defaults are 0 for all four (types/sprt.hpp:11-15) and it requires
+// 0 < alpha, beta < 1 (matchmaking/sprt/sprt.cpp:52-58): alpha= and beta=
+// must be given, where selfplay's own -sprt defaults them to 0.05.
 func (fc *fastchessArgs) sprt(kvs [][2]string) error {
-	var elo0, elo1 string
+	elo0, elo1 := "0", "0"
+	var alpha, beta, given0, given1 bool
 	for _, kv := range kvs {
 		switch kv[0] {
 		case "elo0":
-			elo0 = kv[1]
+			elo0, given0 = kv[1], true
 		case "elo1":
-			elo1 = kv[1]
+			elo1, given1 = kv[1], true
 		case "alpha", "beta":
+			alpha, beta = alpha || kv[0] == "alpha", beta || kv[0] == "beta"
 			fc.flag("-sprt "+kv[0]+"=", "-"+kv[0], kv[1])
 		case "model":
 			fc.flag("-sprt model=", "-sprt-model", kv[1])
@@ -556,10 +810,31 @@ func (fc *fastchessArgs) sprt(kvs [][2]string) error {
 			return fmt.Errorf("unknown key %q", kv[0])
 		}
 	}
-	if elo0 == "" || elo1 == "" {
-		return fmt.Errorf("want elo0= and elo1=")
+	e0, err0 := strconv.ParseFloat(elo0, 64)
+	e1, err1 := strconv.ParseFloat(elo1, 64)
+	if err0 == nil && err1 == nil && e0 >= e1 {
+		// fastchess's first check (sprt.cpp:53-54), before alpha's.
+		missing := ""
+		if !given0 || !given1 {
+			missing = " (a missing one is 0, fastchess's default)"
+		}
+		return fmt.Errorf("elo0=%s elo1=%s: elo0 must be less than elo1%s", elo0, elo1, missing)
+	}
+	for _, p := range []struct {
+		name  string
+		given bool
+	}{{"alpha", alpha}, {"beta", beta}} {
+		if !p.given {
+			return fmt.Errorf("no %s=: fastchess has no default for it and refuses the SPRT without one "+
+				"(\"SPRT: %s must be a decimal number between 0 and 1!\", matchmaking/sprt/sprt.cpp:55-58); give one, such as %s=0.05", p.name, p.name, p.name)
+		}
 	}
 	fc.flag("-sprt elo0= elo1=", "-sprt", elo0+","+elo1)
+	if fc.roundsZero {
+		// fastchess's -sprt raises a -rounds 0 given before it to 500000
+		// (cli.cpp:349-351): the SPRT ends the match.
+		fc.pairs, fc.roundsZero = 500000, false
+	}
 	return nil
 }
 
@@ -659,27 +934,35 @@ func (fc *fastchessArgs) tournament(v string) error {
 	return nil
 }
 
-// eachWords are -each's words for an engine. An in-process variant has no
-// UCI options: option.Hash=N is its hash=N, other options are left out
-// with a note.
+// eachWords are -each's words to add to an engine's. A word of a key the
+// engine has already replaces it in engine itself (the caller's slice),
+// as -each's value wins (applyEach), and is not returned: an -engine's
+// words have -each's already, and selfplay's own engine words get them
+// here. An in-process variant has no UCI options: option.Hash=N is its
+// hash=N, other options are left out with a note.
 func (fc *fastchessArgs) eachWords(engine []string) []string {
-	if len(engine) > 0 && strings.HasPrefix(engine[0], "cmd=") {
-		return fc.each
-	}
+	external := len(engine) > 0 && strings.HasPrefix(engine[0], "cmd=")
 	var words []string
 	for _, w := range fc.each {
 		k, v, _ := strings.Cut(w, "=")
 		switch {
+		case external:
 		case k == "option.Hash":
-			words = append(words, "hash="+v)
+			k, w = "hash", "hash="+v
 		case strings.HasPrefix(k, "option."):
 			fc.note("-each %s: not applied to the in-process engine %s", w, engine[0])
+			continue
 		case k == "init_timeout" || k == "ping_timeout":
 			// -startup-ms, -ping-ms: an in-process engine has no process
 			// to wait for.
-		default:
-			words = append(words, w)
+			continue
 		}
+		// engine[0] is the engine's cmd= or variant spec, no key.
+		if j := slices.IndexFunc(engine[min(1, len(engine)):], func(old string) bool { return strings.HasPrefix(old, k+"=") }); j >= 0 {
+			engine[1+j] = w
+			continue
+		}
+		words = append(words, w)
 	}
 	return words
 }

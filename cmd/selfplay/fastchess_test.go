@@ -76,13 +76,13 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"cmd=./dev dir=. tc=8.0+0.08 name=dev cmd=./base dir=. tc=8.0+0.08 name=base -concurrency 2 -openings book.epd -order fastchess-random -start 2461 -seed 1764131234 -seed 936 -schedule fastchess -rounds 4"},
 		// restart=on: a process per game (tournament.cpp:219-220, 282-284).
 		{"restart", "-engine cmd=a restart=on nodes=5 -engine cmd=b restart=off nodes=5 -repeat",
-			"cmd=a restart=true nodes=5 cmd=b nodes=5 -openings startpos"},
+			"cmd=a restart=true nodes=5 cmd=b nodes=5 -openings startpos -schedule fastchess -rounds 2"},
 		// tc=inf is no time control (fastchess cli.cpp:98), inf/ no
 		// moves-to-go (:109-110).
 		{"tc inf", "-engine cmd=a tc=inf nodes=5000 -engine cmd=b tc=inf/10+0.1 -repeat",
-			"cmd=a nodes=5000 cmd=b tc=10+0.1 -openings startpos"},
+			"cmd=a nodes=5000 cmd=b tc=10+0.1 -openings startpos -schedule fastchess -rounds 2"},
 		// selfplay's own -openings=SET on a fastchess command line keeps its set.
-		{"own openings", "fhr plain -nodes 1 -openings=two-ply -repeat", "fhr plain -nodes 1 -openings two-ply"},
+		{"own openings", "fhr plain -nodes 1 -openings=two-ply -repeat", "fhr plain -nodes 1 -openings two-ply -schedule fastchess -rounds 2"},
 		// selfplay's own -log games is no fastchess command line (its
 		// value is not fastchess's -games): the default openings stay.
 		{"log games", "fhr plain -nodes 1 -log games", "fhr plain -nodes 1"},
@@ -115,7 +115,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"-engine cmd=a name=A nodes=2000 -engine cmd=b name=B st=0.5 timemargin=50 -openings file=book.pgn format=pgn plies=2 " +
 				"-sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic -games 2",
 			"cmd=a name=A nodes=2000 cmd=b name=B movetime=0.5s time_margin=50ms -openings book.pgn -plies 2 " +
-				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic"},
+				"-sprt 0,2 -alpha 0.05 -beta 0.1 -sprt-model logistic -schedule fastchess -rounds 2"},
 		// Options of fishtest's and others' command lines that change
 		// nothing here: what selfplay always does.
 		{"no-ops", "fhr plain -nodes 1 -openings file=book.epd format=epd -report penta=true -autosaveinterval 0 --force-concurrency -recover",
@@ -123,7 +123,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		// fastchess's waits for uciok and readyok: each external engine's
 		// init_timeout and ping_timeout (an in-process one has none).
 		{"startup and ping", "fhr -engine cmd=sf -each tc=10+0.1 -startup-ms 20000 -ping-ms 5000",
-			"fhr tc=10+0.1 cmd=sf tc=10+0.1 init_timeout=20000ms ping_timeout=5000ms -openings startpos"},
+			"fhr tc=10+0.1 cmd=sf tc=10+0.1 init_timeout=20000ms ping_timeout=5000ms -openings startpos -schedule fastchess -rounds 2"},
 		// A PGN book without plies=: every move of each game, fastchess's
 		// default (plies=-1 too).
 		{"pgn all plies", "fhr plain -nodes 1 -openings file=book.pgn format=pgn",
@@ -131,10 +131,10 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		{"pgn plies -1", "fhr plain -nodes 1 -openings file=book.pgn format=pgn plies=-1",
 			"fhr plain -nodes 1 -openings book.pgn -plies all"},
 		{"mixed", "fhr -engine cmd=sf option.Threads=1 -openings file=book.epd format=epd -nodes 5000",
-			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000"},
+			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000 -schedule fastchess -rounds 2"},
 		// -each's option.Hash is an in-process engine's hash.
 		{"each", "fhr -engine cmd=sf -each tc=10+0.1 option.Hash=32 option.Threads=1",
-			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1 -openings startpos"},
+			"fhr tc=10+0.1 hash=32 cmd=sf tc=10+0.1 option.Hash=32 option.Threads=1 -openings startpos -schedule fastchess -rounds 2"},
 		{"maxmoves", "fhr plain -depth 2 -maxmoves 60 -openings two-ply -sprt 0,5",
 			"fhr plain -depth 2 -move 60 -policy draw -adjudication-rules fastchess -openings two-ply -sprt 0,5"},
 		// cutechess-cli's knockout: -seeds and an encounter's -games, also
@@ -144,7 +144,7 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 		{"knockout mixed", "fhr plain null-r2 -nodes 1 -format knockout -seeds 1 -games 6",
 			"fhr plain null-r2 -nodes 1 -format=knockout -seeds 1 -knockout-games 6 -openings startpos"},
 		{"depth", "-engine cmd=a plies=3 -engine cmd=b depth=4 -repeat 2 -tournament gauntlet",
-			"cmd=a depth=3 cmd=b depth=4 -format gauntlet -openings startpos"},
+			"cmd=a depth=3 cmd=b depth=4 -format gauntlet -openings startpos -schedule fastchess -rounds 2"},
 		// 3 or more engines with -rounds: fastchess's own schedule, -rounds
 		// its rounds (each one game pair per pairing).
 		{"round robin rounds", "fhr plain null-r2 -nodes 1 -openings file=book.epd format=epd order=random -srand 3 -rounds 7 -repeat",
@@ -218,7 +218,6 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -games 0", `-games: "0": want a positive integer`},
 		// selfplay plays games in pairs.
 		{"fhr plain -nodes 1 -games 1 -rounds 3", "-games 1 -rounds 3: an odd number of games; selfplay plays games in pairs"},
-		{"fhr plain -nodes 1 -games 1", "-games 1: one game per opening with 1 openings and 1 rounds is an odd number of games"},
 		{"fhr plain null-r3 -nodes 1 -games 1 -rounds 4 -format gauntlet", "-games 1: one game per opening applies to a tournament of one pairing (this one has 2)"},
 		{"fhr plain -nodes 1 -noswap=maybe", `-noswap "maybe": want true or false`},
 		{"fhr plain -nodes 1 -openings file=book.epd start=0", "-openings start=: 0 is out of range: want >= 1"},
@@ -233,7 +232,7 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
-		{"fhr plain -nodes 1 -sprt elo0=0", "want elo0= and elo1="},
+		{"fhr plain -nodes 1 -sprt elo0=0", "-sprt: elo0=0 elo1=0: elo0 must be less than elo1 (a missing one is 0, fastchess's default)"},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},
 		{"fhr plain -nodes 1 -draw moves=3", `-draw: unknown key "moves"`},
 		{"fhr plain -nodes 1 -pgnout nodes=true", "-pgnout: no file"},
@@ -250,7 +249,7 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain -nodes 1 -maxmoves 0", `-maxmoves: "0": want a positive integer`},
 		{"fhr plain -nodes 1 -adjudication-rules cutechess", `-adjudication-rules: unknown value "cutechess"`},
 		{"fhr plain -nodes 1 -srand -3", "-srand: -3 is out of range"},
-		{"fhr plain -nodes 1 -sprt elo0=5 elo1=0", "-sprt elo0= elo1=: elo0 (5) must be less than elo1 (0)"},
+		{"fhr plain -nodes 1 -sprt elo0=5 elo1=0 alpha=0.05", "-sprt: elo0=5 elo1=0: elo0 must be less than elo1"},
 		{"fhr plain -nodes 1 -openings file=nofile.epd", "-openings file=: openings: open nofile.epd"},
 	}
 	for _, tt := range tests {
