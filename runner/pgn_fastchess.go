@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -93,30 +94,60 @@ func fastchessTermination(t record.Termination) string {
 }
 
 // fastchessTimeControl is the TimeControl value of limits as fastchess's
-// operator<< writes its TimeControl (game/timecontrol/timecontrol.cpp:59-76):
+// operator<< writes its TimeControl (game/timecontrol/timecontrol.cpp:62-78):
 // "0.1/move" for a fixed move time (8 significant digits), else
 // "moves/seconds+increment" with 6 significant digits, and "-" without a
-// clock (node and depth limits).
+// clock (node and depth limits). The times are fastchess's whole
+// milliseconds (fastchessMillis): tc=40/60+0.123456789 is "40/60+0.123".
 func fastchessTimeControl(l config.Limits) string {
 	if l.MoveTime > 0 {
-		return strconv.FormatFloat(l.MoveTime.Seconds(), 'g', 8, 64) + "/move"
+		return strconv.FormatFloat(fastchessSeconds64(l.MoveTime), 'g', 8, 64) + "/move"
 	}
 	tc := l.TC
-	if tc == nil || (tc.Moves == 0 && tc.Base == 0 && tc.Increment == 0) {
+	if tc == nil {
+		return "-"
+	}
+	base, inc := fastchessMillis(tc.Base), fastchessMillis(tc.Increment)
+	if tc.Moves == 0 && base == 0 && inc == 0 {
 		return "-"
 	}
 	s := ""
 	if tc.Moves > 0 {
 		s = fmt.Sprintf("%d/", tc.Moves)
 	}
-	if tc.Base+tc.Increment > 0 {
-		s += strconv.FormatFloat(tc.Base.Seconds(), 'g', 6, 64)
+	if base+inc > 0 {
+		s += strconv.FormatFloat(float64(base)/1000, 'g', 6, 64)
 	}
-	if tc.Increment > 0 {
-		s += "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'g', 6, 64)
+	if inc > 0 {
+		s += "+" + strconv.FormatFloat(float64(inc)/1000, 'g', 6, 64)
 	}
 	return s
 }
+
+// fastchessMillis is the whole milliseconds fastchess makes of a time
+// given in seconds (cli.cpp:75-88 parseDuration, used for tc= and st=):
+// the text read as a long double, cast to double (parseScalar, cli.cpp:
+// 44-49), times 1000 in long double (exact: 53 bits times 10), cut
+// toward zero. So 0.123456789 is 123 and 0.3, the double just below it,
+// 299. d stands for its exact decimal text (a time control read as
+// minutes:seconds is summed by fastchess before, which this cannot see).
+func fastchessMillis(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	text := fmt.Sprintf("%d.%09d", d/time.Second, d%time.Second)
+	x, _, err := big.ParseFloat(text, 10, 64, big.ToNearestEven) // std::stold: 64-bit mantissa
+	if err != nil {
+		return d.Milliseconds()
+	}
+	x.SetMode(big.ToNearestEven).SetPrec(53) // static_cast<double>
+	x.SetPrec(128).Mul(x, big.NewFloat(1000))
+	ms, _ := x.Int64() // static_cast<int64_t>: toward zero
+	return ms
+}
+
+// fastchessSeconds64 is fastchess's milliseconds of d over 1000.0.
+func fastchessSeconds64(d time.Duration) float64 { return float64(fastchessMillis(d)) / 1000 }
 
 // fastchessDuration is a game's length as fastchess's time::duration
 // writes it: whole seconds as HH:MM:SS (core/time/time.cpp:81-92).

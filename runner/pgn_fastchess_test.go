@@ -136,7 +136,7 @@ func TestFastchessTermination(t *testing.T) {
 }
 
 // TimeControl values as fastchess's operator<< writes them
-// (game/timecontrol/timecontrol.cpp:59-76) and the pair numbers of Round.
+// (game/timecontrol/timecontrol.cpp:62-78) and the pair numbers of Round.
 func TestFastchessTimeControlAndRound(t *testing.T) {
 	for _, c := range []struct {
 		l    config.Limits
@@ -147,6 +147,13 @@ func TestFastchessTimeControlAndRound(t *testing.T) {
 		{config.Limits{TC: &config.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}}, "10+0.1"},
 		{config.Limits{TC: &config.TimeControl{Moves: 40, Base: 7200 * time.Second}}, "40/7200"},
 		{config.Limits{TC: &config.TimeControl{Base: 8500 * time.Millisecond}}, "8.5"},
+		// fastchess's whole milliseconds, cut from the double of the text
+		// (fastchess 1.8.2 writes these: tc=40/60+0.123456789,
+		// tc=40/0.3+0.3, st=0.3).
+		{config.Limits{TC: &config.TimeControl{Moves: 40, Base: 60 * time.Second, Increment: 123456789}}, "40/60+0.123"},
+		{config.Limits{TC: &config.TimeControl{Moves: 40, Base: 300 * time.Millisecond, Increment: 300 * time.Millisecond}}, "40/0.299+0.299"},
+		{config.Limits{MoveTime: 300 * time.Millisecond}, "0.299/move"},
+		{config.Limits{TC: &config.TimeControl{Increment: 500 * time.Microsecond}}, "-"},
 	} {
 		if got := fastchessTimeControl(c.l); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.l, got, c.want)

@@ -412,20 +412,23 @@ func fastchessMatchup(cfg *config.File, t *config.Tournament) string {
 	return fmt.Sprintf(" (%s, %s, %s%s)", tc, threads, hash, book)
 }
 
-// fastchessTime is fastchess's getTime of a side's limits.
+// fastchessTime is fastchess's getTime of a side's limits
+// (output_fastchess.hpp:138-158), its times fastchess's whole
+// milliseconds (fastchessMillis) over 1000.0: {} (the shortest text),
+// the increment {:.2g}.
 func fastchessTime(l config.Limits) string {
-	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	secs := func(d time.Duration) string { return strconv.FormatFloat(fastchessSeconds64(d), 'f', -1, 64) }
 	switch {
-	case l.TC != nil:
+	case l.TC != nil && fastchessMillis(l.TC.Base)+fastchessMillis(l.TC.Increment) > 0:
 		s := secs(l.TC.Base)
 		if l.TC.Moves > 0 {
 			s = fmt.Sprintf("%d/%s", l.TC.Moves, s)
 		}
-		if l.TC.Increment > 0 {
-			s += "+" + strconv.FormatFloat(l.TC.Increment.Seconds(), 'g', 2, 64)
+		if fastchessMillis(l.TC.Increment) > 0 {
+			s += "+" + strconv.FormatFloat(fastchessSeconds64(l.TC.Increment), 'g', 2, 64)
 		}
 		return s
-	case l.MoveTime > 0:
+	case fastchessMillis(l.MoveTime) > 0:
 		return secs(l.MoveTime) + "/move"
 	case l.Depth > 0:
 		return fmt.Sprintf("%d plies", l.Depth)

@@ -169,6 +169,9 @@ limits.nodes = 5000
 		{config.Limits{TC: &config.TimeControl{Base: 2500 * time.Millisecond, Increment: 25 * time.Millisecond}}, "2.5+0.025"},
 		{config.Limits{MoveTime: 100 * time.Millisecond}, "0.1/move"},
 		{config.Limits{Nodes: 5000}, "5000 nodes"},
+		// fastchess 1.8.2 prints these for tc=40/0.3+0.3 and st=0.3.
+		{config.Limits{TC: &config.TimeControl{Moves: 40, Base: 300 * time.Millisecond, Increment: 300 * time.Millisecond}}, "40/0.299+0.3"},
+		{config.Limits{MoveTime: 300 * time.Millisecond}, "0.299/move"},
 	} {
 		if got := fastchessTime(c.l); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
