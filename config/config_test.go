@@ -434,6 +434,7 @@ func TestBad(t *testing.T) {
 		{"unknown tournament key", engAB + tourn("t", "round = 2\n"+limits), []string{"tournament[0].round: unknown key", `did you mean "rounds"`, "valid keys: name, engines, format"}},
 		{"wrong type rounds", engAB + tourn("t", "rounds = \"two\"\n"+limits), []string{"tournament[0].rounds: want an integer, got string \"two\""}},
 		{"rounds zero", engAB + tourn("t", "rounds = 0\n"+limits), []string{"tournament[0].rounds: 0 is out of range: want >= 1"}},
+		{"rounds too many", engAB + tourn("t", "rounds = 21990232555\n"+limits), []string{"tournament[0].rounds: 21990232555 is out of range: want 1..2147483647"}},
 		{"concurrency zero", engAB + tourn("t", "concurrency = 0\n"+limits), []string{"tournament[0].concurrency:", "want 1..1024"}},
 		{"movetime too long", engAB + tourn("t", "[tournament.limits]\nmovetime = \"2000000h\"\ntime_margin = \"1000000h\"\n"), []string{"tournament[0].limits.movetime: \"2000000h\" is out of range: want at most 8760h0m0s (a year)", "limits.time_margin"}},
 		{"tc too long", engAB + tourn("t", "[tournament.limits]\ntc = \"40/31536001\"\n"), []string{"tournament[0].limits.tc:", "too large: want at most 8760h0m0s"}},

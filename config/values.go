@@ -90,14 +90,16 @@ func (t *table) integer(k string, lo, hi int64) (int64, bool) {
 		return 0, false
 	}
 	if n < lo || n > hi {
-		t.errf(k, "%d is out of range: want %s", n, rangeText(lo, hi))
+		t.errf(k, "%d is out of range: want %s", n, rangeText(lo, hi, n > hi))
 		return 0, false
 	}
 	return n, true
 }
 
-func rangeText(lo, hi int64) string {
-	if hi >= math.MaxInt32 {
+// rangeText is lo..hi, or ">= lo" for a value below a bound too large to
+// matter to it.
+func rangeText(lo, hi int64, above bool) string {
+	if hi >= math.MaxInt32 && !above {
 		return fmt.Sprintf(">= %d", lo)
 	}
 	return fmt.Sprintf("%d..%d", lo, hi)
