@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/notnil/chess"
 
@@ -21,6 +22,31 @@ type arbiter struct {
 	valid []*chess.Move // legal moves of pos
 	b     *board.Board
 	seen  map[uint64]int // times each position occurred (threefold repetition)
+}
+
+// usableEnPassant is fen with its en-passant square "-" unless a legal
+// en-passant capture is there to be made, as fastchess writes the start
+// position for the FEN tag and "position fen" (match.cpp:241-256 sets the
+// opening on its board and takes getFen; chess.hpp:3443-3459 keeps the
+// square only when isEpSquareValid finds a legal capture): "... w KQkq e6
+// 0 2" after 1. e4 e5 is "... w KQkq - 0 2". Its other fields are left as
+// they are.
+func usableEnPassant(fen string) (string, error) {
+	f := strings.Fields(fen)
+	if len(f) < 4 || f[3] == "-" {
+		return fen, nil
+	}
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return "", fmt.Errorf("start position %q: %w", fen, err)
+	}
+	for _, m := range chess.NewGame(opt).Position().ValidMoves() {
+		if m.HasTag(chess.EnPassant) {
+			return fen, nil
+		}
+	}
+	f[3] = "-"
+	return strings.Join(f, " "), nil
 }
 
 func newArbiter(fen string) (*arbiter, error) {

@@ -70,6 +70,11 @@ type gamePlay struct {
 
 // startGame sets up the game's record and plays the opening's moves.
 func startGame(t *config.Tournament, job gameJob, white, black engines.Engine) (*gamePlay, error) {
+	start, err := usableEnPassant(job.opening.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	job.opening.StartFEN = start // the record, the arbiter and the engines' position command
 	g := &record.Game{
 		Pair: job.pair, Index: job.index, Round: job.round,
 		OpeningID: job.opening.ID, OpeningName: job.opening.Name,

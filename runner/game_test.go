@@ -180,6 +180,7 @@ type scripted struct {
 	play       func(b *board.Board) (engines.Result, error)
 	newGameErr error // NewGame's answer
 	limits     []engines.Limits
+	fens       []string // the start position of every search
 }
 
 func (e *scripted) Name() string                      { return e.name }
@@ -187,6 +188,7 @@ func (e *scripted) NewGame(ctx context.Context) error { return e.newGameErr }
 func (e *scripted) Close() error                      { return nil }
 func (e *scripted) Search(ctx context.Context, fen string, moves []string, lim engines.Limits) (engines.Result, error) {
 	e.limits = append(e.limits, lim)
+	e.fens = append(e.fens, fen)
 	b, err := board.FromFEN(fen)
 	if err != nil {
 		return engines.Result{}, err
@@ -248,6 +250,42 @@ func TestNodeBudgetsEqualInBothGamesOfAPair(t *testing.T) {
 	}
 	if slices.Min(g0) == slices.Max(g0) {
 		t.Errorf("no jitter: %v", g0)
+	}
+}
+
+// An en-passant square no legal capture can use is "-" in the start
+// position the game records and the engines get, as fastchess's board
+// writes it (chess.hpp:3443-3459); one a capture can use stays.
+func TestUsableEnPassant(t *testing.T) {
+	for _, c := range []struct{ name, fen, want string }{
+		{"1. e4 e5: no white pawn beside e5",
+			"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+			"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"},
+		{"exf6 e.p. is legal",
+			"rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+			"rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"},
+		{"bxc6 e.p. would expose the king on a5 to the rook on h5",
+			"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2",
+			"4k3/8/8/KPp4r/8/8/8/8 w - - 0 2"},
+		{"Black to move, d4 usable", "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1", "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1"},
+		{"no square", openings.StandardStartFEN, openings.StandardStartFEN},
+	} {
+		got, err := usableEnPassant(c.fen)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+	o := openings.Opening{ID: "e4e5", StartFEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"}
+	want := "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	tr := &config.Tournament{Name: "t", Limits: config.Limits{Nodes: 10, MoveTimeout: time.Minute},
+		Adjudication: config.Adjudication{Move: 3, Policy: config.PolicyDraw}}
+	w, b := &scripted{name: "w"}, &scripted{name: "b"}
+	g, err := playGame(context.Background(), tr, gameJob{opening: o, white: "w", black: "b"}, w, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.StartFEN != want || len(w.fens) == 0 || w.fens[0] != want || b.fens[0] != want {
+		t.Errorf("recorded %q, sent %q and %q; want %q", g.StartFEN, w.fens, b.fens, want)
 	}
 }
 
