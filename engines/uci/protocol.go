@@ -156,75 +156,67 @@ func parseInfo(f []string) infoLine {
 	return l
 }
 
-// searchInfo accumulates the info lines of one search.
+// searchInfo keeps what fastchess takes from a search's info lines: every
+// figure of the move (depth, seldepth, score, nodes, pv, hashfull, tbhits)
+// comes from one line, the last main-line line with an exact score, or
+// while there is none the last with a bound (lowerbound, upperbound: an
+// aspiration window failed); a field that line lacks is zero
+// (engine/uci_engine.cpp:389-418 lastInfoLine, matchmaking/match/
+// match.cpp:286-306 addMoveData). Lines without a score give nothing but
+// their time.
 type searchInfo struct {
-	any      engines.Info // merged from every main-line report
-	exact    engines.Info // merged from the reports whose score is exact
-	sawExact bool
-	nodes    int64
-	time     time.Duration // the last time any info line reported
+	exact, bound       infoLine // the last main-line line with an exact score, with a bound
+	sawExact, sawBound bool
+	// nodes is the node count of the line info reports (what the move
+	// stores, and what OnIteration shows).
+	nodes int64
+	time  time.Duration // the last time any info line reported
 }
 
-// add merges an info line: the node count of the last report of any kind,
-// and depth, score and pv of the last line of the main line (multipv 1)
-// that carries a score or a pv. A score that is only a bound (lowerbound,
-// upperbound: an aspiration window failed) does not replace the last exact
-// one, as fastchess records it: the depth, seldepth, score and pv reported are
-// those of the last exact line, and a bound only while there is none. It
-// reports whether the line changed what info returns: a main-line score,
-// exact or the first bounds (an iteration's result, to pass on to
-// OnIteration).
+// mainLine tells a line that fastchess's lastInfoLine considers: one
+// without multipv, or whose " multipv 1" its text search finds, which also
+// matches multipv 10 to 19, 100 and so on.
+func mainLine(l infoLine) bool {
+	return l.multiPV == 0 || strings.HasPrefix(strconv.Itoa(l.multiPV), "1")
+}
+
+// add takes an info line. It reports whether the line changed what info
+// returns as an iteration's result (to pass on to OnIteration): an exact
+// main-line score, or a bound while no line was exact.
 func (s *searchInfo) add(l infoLine) bool {
-	if l.hasNodes {
-		s.nodes = l.nodes
-	}
 	if l.hasTime {
-		s.time = l.time // fastchess's UciEngine::lastTime (engine/uci_engine.cpp:473): any info line with a time
+		s.time = l.time // fastchess's UciEngine::lastTime (engine/uci_engine.cpp:474-493): any info line with a time
 	}
-	if l.multiPV > 1 || (!l.hasScore && !l.hasPV) {
+	if !l.hasScore || !mainLine(l) {
 		return false
 	}
-	merge(&s.any, l)
-	switch {
-	case l.hasScore && l.bound == engines.BoundExact:
-		merge(&s.exact, l)
-		s.sawExact = true
+	if l.bound == engines.BoundExact {
+		s.exact, s.sawExact = l, true
+		s.nodes = l.nodes
 		return true
-	case !l.hasScore && s.sawExact && (!l.hasDepth || l.depth == s.exact.Depth):
-		merge(&s.exact, l) // a pv for the exact line's iteration
 	}
-	return l.hasScore && !s.sawExact
-}
-
-// info is what the search reported: the last exact line's, or the last
-// bound's while no line was exact.
-func (s *searchInfo) info() engines.Info {
+	s.bound, s.sawBound = l, true
 	if s.sawExact {
-		return s.exact
+		return false
 	}
-	return s.any
+	s.nodes = l.nodes
+	return true
 }
 
-func merge(i *engines.Info, l infoLine) {
-	if l.hasDepth {
-		if l.depth != i.Depth {
-			i.PV = nil
-		}
-		i.Depth = l.depth
+// info is what the search reported: the last exact line's figures, or the
+// last bound's while no line was exact, nothing without a scored line.
+func (s *searchInfo) info() engines.Info {
+	var l infoLine
+	switch {
+	case s.sawExact:
+		l = s.exact
+	case s.sawBound:
+		l = s.bound
+	default:
+		return engines.Info{}
 	}
-	if l.hasSelDepth {
-		i.SelDepth = l.selDepth
-	}
-	if l.hasScore {
-		// hashfull and tbhits are the scored line's own, 0 when it has
-		// none, as fastchess reads them from that one line
-		// (matchmaking/match/match.cpp:303-304).
-		i.Score, i.Bound = l.score, l.bound
-		i.HashFull, i.TBHits = l.hashFull, l.tbHits
-	}
-	if l.hasPV {
-		i.PV = l.pv
-	}
+	return engines.Info{Depth: l.depth, SelDepth: l.selDepth, Score: l.score, Bound: l.bound, Nodes: l.nodes,
+		PV: l.pv, HashFull: l.hashFull, TBHits: l.tbHits}
 }
 
 // isStartFEN reports whether fen is the standard initial position.

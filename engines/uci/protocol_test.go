@@ -93,6 +93,9 @@ func infoLineEqual(a, b infoLine) bool {
 		slices.Equal(a.pv, b.pv) && a.hasPV == b.hasPV
 }
 
+// Every figure of a move is one line's: the last main-line line with an
+// exact score, else the last bound (fastchess engine/uci_engine.cpp:389-418,
+// matchmaking/match/match.cpp:286-306).
 func TestSearchInfoMerge(t *testing.T) {
 	tests := []struct {
 		name            string
@@ -103,7 +106,7 @@ func TestSearchInfoMerge(t *testing.T) {
 		pv              []string
 		nodes           int64
 	}{
-		{"the last exact main line, the last node count", []string{
+		{"the last exact main line, with its node count", []string{
 			"info depth 1 seldepth 1 score cp 10 nodes 20 time 1 pv e2e4",
 			"info depth 2 seldepth 2 multipv 1 score cp 30 lowerbound nodes 50 pv d2d4",
 			"info depth 2 seldepth 4 multipv 2 score cp -5 nodes 60 pv e2e4",
@@ -111,14 +114,19 @@ func TestSearchInfoMerge(t *testing.T) {
 			"info depth 2 seldepth 4 multipv 1 score cp 22 nodes 80 pv d2d4 d7d5",
 			"info string bye",
 			"info nodes 99 time 3",
-		}, 2, 4, 22, engines.BoundExact, []string{"d2d4", "d7d5"}, 99},
+		}, 2, 4, 22, engines.BoundExact, []string{"d2d4", "d7d5"}, 80},
 		// Stockfish's failed aspiration window at depth 9 is not the
 		// search's result: on this output fastchess 1.8.2 records +0.74/8
 		// (seen in a side-by-side run, issue 20), selfplay recorded +0.50/9.
 		{"a bound after an exact line is not the result", []string{
 			"info depth 8 seldepth 12 multipv 1 score cp 74 nodes 4000 pv e2e4 e7e5",
 			"info depth 9 seldepth 14 multipv 1 score cp 50 upperbound nodes 5000 pv e2e4",
-		}, 8, 12, 74, engines.BoundExact, []string{"e2e4", "e7e5"}, 5000},
+		}, 8, 12, 74, engines.BoundExact, []string{"e2e4", "e7e5"}, 4000},
+		// The reviewer's E.sh: fastchess 1.8.2 writes {+0.50/5 ..., n=1234, sd=7}.
+		{"nor are its nodes and seldepth", []string{
+			"info depth 5 seldepth 7 score cp 50 nodes 1234 time 3 pv e2e4",
+			"info depth 6 seldepth 8 score cp -900 lowerbound nodes 2345 time 4 pv e2e4",
+		}, 5, 7, 50, engines.BoundExact, []string{"e2e4"}, 1234},
 		{"the next exact line replaces it", []string{
 			"info depth 8 seldepth 12 score cp 74 nodes 4000 pv e2e4 e7e5",
 			"info depth 9 seldepth 14 score cp 50 upperbound nodes 5000 pv e2e4",
@@ -128,11 +136,28 @@ func TestSearchInfoMerge(t *testing.T) {
 			"info depth 1 seldepth 1 score cp 30 lowerbound nodes 50 pv d2d4",
 			"info depth 1 seldepth 2 score cp 35 lowerbound nodes 70 pv g1f3",
 		}, 1, 2, 35, engines.BoundLower, []string{"g1f3"}, 70},
-		{"a pv line of the exact line's iteration completes it", []string{
+		// The reviewer's F.sh: fastchess 1.8.2 writes {-9.00/6 ..., n=2345, sd=8}.
+		{"a line without a score is not considered", []string{
+			"info depth 5 nodes 1234 time 3 pv e2e4",
+			"info depth 6 seldepth 8 score cp -900 lowerbound nodes 2345 time 4 pv e2e4",
+		}, 6, 8, -900, engines.BoundLower, []string{"e2e4"}, 2345},
+		{"nor does it complete the scored line", []string{
 			"info depth 5 seldepth 7 score cp 12 nodes 100",
 			"info depth 5 pv c2c4 e7e5",
-			"info depth 6 pv g1f3",
-		}, 5, 7, 12, engines.BoundExact, []string{"c2c4", "e7e5"}, 100},
+			"info depth 6 nodes 300 pv g1f3",
+		}, 5, 7, 12, engines.BoundExact, nil, 100},
+		{"what the scored line lacks is zero", []string{
+			"info depth 9 seldepth 12 score cp 5 nodes 100 pv e2e4",
+			"info depth 10 score cp 7 pv d2d4",
+		}, 10, 0, 7, engines.BoundExact, []string{"d2d4"}, 0},
+		{"no scored line: nothing", []string{
+			"info depth 5 seldepth 6 nodes 100 pv e2e4",
+		}, 0, 0, 0, engines.BoundNone, nil, 0},
+		{"multipv 12 passes fastchess's text search for multipv 1", []string{
+			"info depth 3 multipv 1 score cp 5 nodes 10 pv e2e4",
+			"info depth 3 multipv 2 score cp 3 nodes 10 pv d2d4",
+			"info depth 3 multipv 12 score cp -50 nodes 11 pv a2a3",
+		}, 3, 0, -50, engines.BoundExact, []string{"a2a3"}, 11},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,8 +166,9 @@ func TestSearchInfoMerge(t *testing.T) {
 				si.add(parseInfo(strings.Fields(l)[1:]))
 			}
 			i := si.info()
-			if i.Depth != tt.depth || i.SelDepth != tt.selDepth || i.Score != tt.score || i.Bound != tt.bound || !slices.Equal(i.PV, tt.pv) || si.nodes != tt.nodes {
-				t.Errorf("merged info %+v, nodes %d; want depth %d seldepth %d score %d bound %v pv %v nodes %d",
+			if i.Depth != tt.depth || i.SelDepth != tt.selDepth || i.Score != tt.score || i.Bound != tt.bound || !slices.Equal(i.PV, tt.pv) ||
+				i.Nodes != tt.nodes || si.nodes != tt.nodes {
+				t.Errorf("info %+v, nodes %d; want depth %d seldepth %d score %d bound %v pv %v nodes %d",
 					i, si.nodes, tt.depth, tt.selDepth, tt.score, tt.bound, tt.pv, tt.nodes)
 			}
 		})
