@@ -5,10 +5,15 @@
 //
 // Faults of the engine are errors of distinct kinds: the contract's
 // engines.ErrCrashed, ErrTimeout and ErrProtocol, this package's ErrOption,
-// and an error after Close. After a crash or a kill the next NewGame or
-// Search restarts the process, handshake and options included, so a
-// tournament goes on. The adapter never judges moves: a bestmove is returned
-// as text and the runner's arbiter decides.
+// and an error after Close. A fault is reported once, by the call that
+// meets it, and the process is then abandoned: the next NewGame or Search
+// restarts it, handshake and options included, so a tournament goes on. A
+// process that died when no call was under way (after its bestmove, before
+// the next position; or between games) is not restarted unseen: the next
+// call finds it dead and reports the crash with its exit status (Search: a
+// crash before go; NewGame: a crash at ucinewgame), so the game it fell in
+// is lost by it, whatever the timing. The adapter never judges moves: a
+// bestmove is returned as text and the runner's arbiter decides.
 //
 // What an engine writes costs bounded memory (lines of at most 64 KiB, a
 // bounded number of lines kept per reply, a size limit on stderr logs with
@@ -88,7 +93,11 @@ const (
 	opUCI     = "uci"
 	opPing    = "isready"
 	opNewGame = "ucinewgame"
-	opSearch  = "search"
+	// opPosition: the position command and the readyok after it, before
+	// go; a crash found there, also of a process found dead when the
+	// search began, is reported with it.
+	opPosition = "position"
+	opSearch   = "search"
 )
 
 // Engine is an external UCI engine. One game uses it at a time (NewGame and
@@ -420,28 +429,32 @@ func (e *Engine) crashed(p *proc, op string) error {
 	return err
 }
 
-// current returns the running process, restarting it if it is gone.
-func (e *Engine) current(ctx context.Context) (*proc, error) {
+// current returns the process for the next command (op: what that is).
+// A process abandoned after a reported fault (or a cancellation) is
+// restarted. A process that is still the engine's but has exited (or
+// closed its stdout) crashed while no call was under way: that is
+// reported now, as a crash at op, and the process is abandoned, so the
+// crash costs the game in which it is found, and the next call restarts
+// it. Whether the process is seen dead here or only when the command is
+// written or answered, the outcome is the same crash.
+func (e *Engine) current(ctx context.Context, op string) (*proc, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, e.fault(errClosed, opSearch, "", nil)
 	}
 	p := e.p
+	if p == nil {
+		e.restarts++
+	}
 	e.mu.Unlock()
-	if p != nil && p.alive() && p.drain() {
-		return p, nil
+	if p == nil {
+		return e.launch(ctx)
 	}
-	if p != nil {
-		p.kill()
+	if !p.alive() || !p.drain() {
+		return nil, e.crashedAbandon(p, op)
 	}
-	e.mu.Lock()
-	if e.p == p {
-		e.p = nil
-	}
-	e.restarts++
-	e.mu.Unlock()
-	return e.launch(ctx)
+	return p, nil
 }
 
 // abandon kills the process after a fault; the next call restarts it.
@@ -466,18 +479,34 @@ func (e *Engine) closedErr(err error) error {
 	return err
 }
 
-// NewGame sends ucinewgame and waits for readyok, restarting the process
-// first if it died. A failed restart is returned (the next call tries
-// again); a process that fails ucinewgame is killed and the next Search
-// restarts it.
+// NewGame sends ucinewgame and waits for readyok (at most InitTimeout),
+// restarting the process first if it was abandoned after a fault. Its
+// errors are the new game's: a failed restart; a crash at ucinewgame
+// (engines.ErrCrashed, with the exit status), also of a process found
+// dead (it exited after its last search); no readyok within InitTimeout
+// (engines.ErrTimeout); or the context's error. After an error the
+// process is gone and the next NewGame (or Search) restarts it. A fault
+// that Close caused is an "engine closed" error.
 func (e *Engine) NewGame(ctx context.Context) error {
 	e.setGame(ctx)
-	p, err := e.current(ctx)
+	if err := e.newGame(ctx); err != nil {
+		return e.closedErr(err)
+	}
+	return nil
+}
+
+// newGame is NewGame before a Close is told apart.
+func (e *Engine) newGame(ctx context.Context) error {
+	p, err := e.current(ctx, opNewGame)
 	if err != nil {
 		return err
 	}
-	if p.send("ucinewgame", "isready") != nil || e.awaitReady(ctx, p, opNewGame, e.cfg.InitTimeout) != nil {
-		e.abandon(p) // the next Search restarts it
+	if p.send("ucinewgame", "isready") != nil {
+		return e.crashedAbandon(p, opNewGame)
+	}
+	if err := e.awaitReady(ctx, p, opNewGame, e.cfg.InitTimeout); err != nil {
+		e.abandon(p) // in an unknown state: the next call restarts it
+		return err
 	}
 	return nil
 }
@@ -540,7 +569,7 @@ func (e *Engine) search(ctx context.Context, startFEN string, moves []string, li
 
 	pctx, release := withoutDeadline(ctx)
 	defer release()
-	p, err := e.current(pctx)
+	p, err := e.current(pctx, opPosition)
 	if err != nil {
 		return engines.Result{}, err
 	}
@@ -645,11 +674,17 @@ func (r *searchRun) due(ctx context.Context) (over bool, err error) {
 func (e *Engine) sendGo(ctx context.Context, p *proc, startFEN string, moves []string, lim engines.Limits) error {
 	// One write for both: one wake-up of the engine.
 	if p.send(positionCommand(startFEN, moves), "isready") != nil {
-		return e.crashedAbandon(p, "position")
+		return e.crashedAbandon(p, opPosition)
 	}
 	if err := e.awaitReady(ctx, p, opPing, e.cfg.PingTimeout); err != nil {
 		if ctx.Err() == nil {
 			e.abandon(p)
+		}
+		if fe := (*engineError)(nil); errors.As(err, &fe) && fe.Kind == engines.ErrCrashed {
+			// A process that died before it answered is the crash
+			// before go that current reports of one found dead: the
+			// same text, whenever its end is seen.
+			fe.Op = opPosition
 		}
 		if errors.Is(err, engines.ErrTimeout) {
 			err = e.fault(engines.ErrTimeout, opPing, fmt.Sprintf("no readyok within %v of the isready before go "+

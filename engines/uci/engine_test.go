@@ -436,17 +436,103 @@ func TestCrashRestart(t *testing.T) {
 	}
 }
 
-func TestExitOnNewGame(t *testing.T) {
+// A process that dies while no call is under way (after its bestmove,
+// before the next position; between games; at ucinewgame), or that does
+// not answer the isready after ucinewgame, is not restarted unseen: the
+// call that meets it fails with the crash (its exit status and stderr) or
+// the timeout, as the fault of the game it falls in, with the same text
+// whenever the death is seen; the next game restarts the engine and plays
+// normally. Each fake has its fault in its first process only (-once).
+func TestFaultBetweenCalls(t *testing.T) {
 	t.Parallel()
-	e := startFake(t, fakeConfig("-mode", "exit-on-newgame"))
-	if err := e.NewGame(context.Background()); err != nil { // the engine exits; the next Search restarts it
-		t.Fatalf("NewGame: %v", err)
+	crashBefore := `engine "fake": position: engine crashed: exit status 5; stderr: fake: exiting after its move`
+	cases := []struct {
+		name  string
+		args  []string
+		calls string        // n: NewGame, s: Search; the last one fails
+		wait  bool          // the process is gone before the last call
+		init  time.Duration // InitTimeout of the last call (0: fakeConfig's)
+		kind  error
+		text  string // the error, exactly
+	}{
+		// Seen dead when the search starts, or only when its readyok does
+		// not come (the fake exits a second after its move, reading
+		// nothing): the same crash of the game.
+		{"crash between moves, seen dead", []string{"-mode", "exit-after-move", "-delay", "0s"}, "nss", true, 0,
+			engines.ErrCrashed, crashBefore},
+		{"crash between moves, seen at readyok", []string{"-mode", "exit-after-move", "-delay", "1s"}, "nss", false, 0,
+			engines.ErrCrashed, crashBefore},
+		// It died after the last move of a game: the next game's.
+		{"crash between games", []string{"-mode", "exit-after-move", "-delay", "0s"}, "nsn", true, 0,
+			engines.ErrCrashed, `engine "fake": ucinewgame: engine crashed: exit status 5; stderr: fake: exiting after its move`},
+		{"exit at ucinewgame", []string{"-mode", "exit-on-newgame"}, "n", false, 0,
+			engines.ErrCrashed, `engine "fake": ucinewgame: engine crashed: exit status 0`},
+		{"no readyok after ucinewgame", []string{"-mode", "newgame-no-readyok"}, "n", false, 300 * time.Millisecond,
+			engines.ErrTimeout, `engine "fake": ucinewgame: engine timed out: no readyok within 300ms`},
 	}
-	if _, err := e.Search(context.Background(), board.StartFEN, nil, nodes100); err != nil {
-		t.Fatalf("Search: %v", err)
-	}
-	if n := e.Restarts(); n != 1 {
-		t.Errorf("Restarts = %d, want 1", n)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := fakeConfig(append(c.args, "-once", filepath.Join(t.TempDir(), "once"))...)
+			cfg.StopTimeout = guard // how long the exit status is waited for, after stdout closed
+			e := startFake(t, cfg)
+			pid := e.pid()
+			var moves []string
+			call := func(op byte) error {
+				if op == 'n' {
+					return e.NewGame(context.Background())
+				}
+				res, err := e.Search(context.Background(), board.StartFEN, moves, nodes100)
+				if err == nil {
+					moves = append(moves, res.Move)
+				}
+				return err
+			}
+			last := len(c.calls) - 1
+			for i := range last {
+				if err := call(c.calls[i]); err != nil {
+					t.Fatalf("call %d (%c): %v", i, c.calls[i], err)
+				}
+			}
+			if c.wait && !waitGone(t, pid) {
+				t.Fatalf("process %d did not exit", pid)
+			}
+			if c.init > 0 {
+				e.cfg.InitTimeout = c.init // the start had fakeConfig's
+			}
+			begin := time.Now()
+			err := call(c.calls[last])
+			took := time.Since(begin)
+			e.cfg.InitTimeout = fakeConfig().InitTimeout
+			if !errors.Is(err, c.kind) || err.Error() != c.text {
+				t.Fatalf("call %d (%c): err = %v\nwant %v: %s", last, c.calls[last], err, c.kind, c.text)
+			}
+			if took < c.init || took > guard {
+				t.Errorf("the fault took %v", took)
+			}
+			if !waitGone(t, pid) {
+				t.Errorf("process %d is still there", pid)
+			}
+			if n := e.Restarts(); n != 0 {
+				t.Errorf("Restarts = %d before the next game, want 0", n)
+			}
+			// The next game: a new process, which plays.
+			if err := e.NewGame(context.Background()); err != nil {
+				t.Fatalf("next game: NewGame: %v", err)
+			}
+			if p := e.pid(); p == 0 || p == pid {
+				t.Errorf("next game: process %d, want a new one (the old was %d)", p, pid)
+			}
+			moves = nil
+			for i := range 2 {
+				if err := call('s'); err != nil {
+					t.Fatalf("next game: search %d: %v", i, err)
+				}
+			}
+			if n := e.Restarts(); n != 1 {
+				t.Errorf("Restarts = %d, want 1", n)
+			}
+		})
 	}
 }
 
@@ -638,11 +724,12 @@ func TestClose(t *testing.T) {
 
 func TestNoGoroutineLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
-	for _, mode := range []string{"legal", "crash", "hang"} {
+	for _, mode := range []string{"legal", "crash", "hang", "exit-on-newgame"} {
 		e, err := Start(context.Background(), fakeConfig("-mode", mode))
 		if err != nil {
 			t.Fatal(err)
 		}
+		_ = e.NewGame(context.Background())
 		_, _ = e.Search(context.Background(), board.StartFEN, nil, engines.Limits{MoveTime: 20 * time.Millisecond})
 		e.Close()
 	}

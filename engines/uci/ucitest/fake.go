@@ -15,6 +15,12 @@
 //	slow-start      sleep -delay before reading anything
 //	no-uciok        answer uci with id and chatter but no uciok
 //	exit-on-newgame exit on ucinewgame
+//	newgame-no-readyok
+//	                like legal, but leave the isready after ucinewgame
+//	                unanswered
+//	exit-after-move like legal, but -delay after its first bestmove
+//	                exit with status 5, after a line on stderr (reading
+//	                nothing meanwhile): a crash between two searches
 //	sleep           sleep -delay and exit (the child of -childpid)
 //	orphan-crash    start a child (pid to -childpid) that holds stdout and
 //	                stderr open, then exit with status 4 on go; with
@@ -38,7 +44,10 @@
 //	                stopped before its first iteration ends (Stockfish)
 //
 // -ready-delay delays every readyok; -stderr-flood writes that many bytes
-// to stderr on each go (in lines of 100 bytes) before answering.
+// to stderr on each go (in lines of 100 bytes) before answering. -once FILE
+// confines the mode to one process, the one that creates FILE (the first
+// started with it): the others, which find it, play as legal (an engine
+// whose fault is not repeated after its restart).
 //
 // In every mode a position command it cannot follow (bad FEN, illegal
 // move) makes it exit with status 4, after a line on stderr.
@@ -75,6 +84,7 @@ type settings struct {
 	stderrFlood int
 	lineSize    int
 	escape      bool
+	once        string
 	options     optionList
 }
 
@@ -89,7 +99,17 @@ func parseSettings(args []string) settings {
 	fs.IntVar(&s.lineSize, "line-size", 100<<10, "length of the long-line mode's info line")
 	fs.BoolVar(&s.escape, "escape", false, "orphan-crash: the child starts a session of its own")
 	fs.Var(&s.options, "option", "advertise a spin option of this name (repeatable)")
+	fs.StringVar(&s.once, "once", "", "the mode only in the process that creates this file; legal in the others")
 	fs.Parse(args)
+
+	if s.once != "" {
+		f, err := os.OpenFile(s.once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			s.mode = "legal" // another process had the fault
+		} else {
+			f.Close()
+		}
+	}
 
 	if n, ok := strings.CutPrefix(s.mode, "crash-after="); ok {
 		s.crashAt, _ = strconv.Atoi(n)
@@ -163,6 +183,7 @@ type fake struct {
 	game     *chess.Game
 	searches int  // go commands so far
 	waiting  bool // wait-stop: a go awaits its stop
+	mute     bool // newgame-no-readyok: the next isready is not answered
 	goAt     time.Time
 }
 
@@ -182,12 +203,17 @@ func (f *fake) run(in *bufio.Scanner) {
 		case "uci":
 			f.uci()
 		case "isready":
+			if f.mute {
+				f.mute = false
+				continue
+			}
 			time.Sleep(f.readyDelay)
 			f.say("readyok")
 		case "ucinewgame":
 			if f.mode == "exit-on-newgame" {
 				os.Exit(0)
 			}
+			f.mute = f.mode == "newgame-no-readyok"
 			f.game = chess.NewGame()
 		case "position":
 			// The adapter must only send well-formed positions and legal
@@ -282,6 +308,11 @@ func (f *fake) goSearch(args []string) {
 			os.Exit(3)
 		}
 		f.play()
+	case "exit-after-move":
+		f.play()
+		time.Sleep(f.delay)
+		fmt.Fprintln(os.Stderr, "fake: exiting after its move")
+		os.Exit(5)
 	case "hang":
 	case "wait-stop", "slow-stop":
 		f.waiting = true
