@@ -172,11 +172,12 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 		return false, errAbandoned
 	}
 	if err != nil {
-		p.searchFault(side, err, timeout)
+		p.searchFault(side, err, timeout, elapsed)
 		return true, nil
 	}
+	past := p.clock.overrun(side, elapsed, p.limits[us]) // before spend charges it
 	if forfeit := p.clock.spend(side, elapsed, p.limits[us]); forfeit != "" {
-		p.fault(side, timeLossFor(side, a), record.TimeForfeit, forfeit)
+		p.timeLoss(side, past, forfeit)
 		return true, nil
 	}
 	m := a.find(res.Move)
@@ -248,12 +249,13 @@ func (p *gamePlay) search(ctx context.Context, side board.Color) (engines.Result
 	return res, elapsed, timeout, err
 }
 
-// searchFault ends the game by side's failed search, by the kind of fault.
-func (p *gamePlay) searchFault(side board.Color, err error, timeout time.Duration) {
+// searchFault ends the game by side's failed search, by the kind of fault;
+// elapsed is the time from go to the search's end.
+func (p *gamePlay) searchFault(side board.Color, err error, timeout, elapsed time.Duration) {
 	l := p.limits[side]
 	switch term := faultKind(err, l.TC != nil || l.MoveTime > 0); {
 	case term == record.TimeForfeit:
-		p.fault(side, timeLossFor(side, p.a), term, fmt.Sprintf("timed out: %v", err))
+		p.timeLoss(side, p.clock.overrun(side, elapsed, l), fmt.Sprintf("timed out: %v", err))
 	case term == record.EngineTimeout && errors.Is(err, engines.ErrBeforeSearch):
 		p.fault(side, lossFor(side), term, fmt.Sprintf("timed out before its search: %v", err))
 	case term == record.EngineTimeout:
@@ -261,6 +263,32 @@ func (p *gamePlay) searchFault(side board.Color, err error, timeout time.Duratio
 	default:
 		p.fault(side, lossFor(side), term, fmt.Sprintf("%s: %v", faultVerb(term), err))
 	}
+}
+
+// timeLoss ends the game by side's time forfeit: over is how far past its
+// time its move came (gameClock.overrun). A loss's reason starts with
+// fastchess's text, "White loses on time (100ms overrun)"; a draw (the
+// opponent cannot mate) is "Draw by timeout", which fastchess, scoring
+// it a loss, has not.
+func (p *gamePlay) timeLoss(side board.Color, over time.Duration, what string) {
+	result := timeLossFor(side, p.a)
+	p.fault(side, result, record.TimeForfeit, what)
+	if result != outcome.Draw {
+		field := sideName(side) + " loses on time"
+		p.g.Reason = fmt.Sprintf("%s (%dms overrun)%s", field, fastchessOverrun(over, p.limits[side].TimeMargin),
+			strings.TrimPrefix(p.g.Reason, field))
+	}
+}
+
+// fastchessOverrun is the overrun in fastchess's "loses on time (Nms
+// overrun)": its whole milliseconds past the time left (match.cpp:516-521,
+// 838-841), which it measures only up to the time left plus the margin
+// and 100ms, where it stops waiting for bestmove (timecontrol.cpp:27-29,
+// timecontrol.hpp:63 MARGIN): an engine that answers later or never is
+// 100ms over with no margin.
+func fastchessOverrun(over, margin time.Duration) int64 {
+	ms := max(over.Milliseconds(), 0) // Milliseconds cuts toward zero, as duration_cast
+	return min(ms, margin.Milliseconds()+100)
 }
 
 // faultReason is the reason of a game side lost (or drew) by its engine's
@@ -439,6 +467,18 @@ func (c *gameClock) left(side board.Color, l config.Limits) time.Duration {
 		return l.MoveTime
 	case c.tc[side] != nil:
 		return c.remaining[side]
+	}
+	return 0
+}
+
+// overrun is how far a move that took elapsed is past side's time (l: its
+// limits), before spend charges it: the move time or the clock left.
+func (c *gameClock) overrun(side board.Color, elapsed time.Duration, l config.Limits) time.Duration {
+	switch {
+	case l.MoveTime > 0:
+		return elapsed - l.MoveTime
+	case c.tc[side] != nil:
+		return elapsed - c.remaining[side]
 	}
 	return 0
 }

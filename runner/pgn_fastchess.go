@@ -241,7 +241,7 @@ func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) 
 			moveNo = n
 		}
 	}
-	reason := g.Reason
+	reason := fastchessReason(g)
 	if move, field, ok := fastchessIllegal(g); ok {
 		reason = field + ": " + move
 		if len(g.Moves) == 0 { // pgn_builder.cpp:86-91: the comment alone
@@ -280,6 +280,21 @@ func fastchessComment(m record.Move, fields config.PGNFields, last bool, reason 
 		s += ", " + sanitizeComment(reason)
 	}
 	return s
+}
+
+// fastchessReason is a game's reason as fastchess words it (its
+// match_.reason, matchmaking/match/match.hpp:233-246): for an engine's
+// fault, the text before selfplay's detail ("White loses on time (100ms
+// overrun)", "White disconnects", "White's connection stalls", "White
+// makes an illegal move"); the stored reason keeps the detail. Other
+// reasons are as stored.
+func fastchessReason(g *record.Game) string {
+	switch g.Termination {
+	case record.TimeForfeit, record.IllegalMove, record.EngineCrash, record.EngineTimeout:
+		field, _, _ := strings.Cut(g.Reason, ": ")
+		return field
+	}
+	return g.Reason
 }
 
 // fastchessIllegal is the move of a game lost by an illegal one and the

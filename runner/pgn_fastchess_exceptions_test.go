@@ -18,7 +18,8 @@ import (
 // "White makes an illegal move: e2e5" (pgn_builder.cpp:176-178), or, when
 // the first move is illegal, that comment stands alone (:86-91). The move
 // comes from the stored reason (faultReason: `NAME plays "e2e5"`); a reason
-// without one is written as stored.
+// without one has fastchess's text alone, as fastchess writes a bestmove
+// that is no move (match.cpp:661-670: the reason, no move kept).
 func TestFastchessPGNIllegalMove(t *testing.T) {
 	e4 := record.Move{UCI: "e2e4", SAN: "e4", Depth: 5, Time: time.Millisecond}
 	for _, c := range []struct {
@@ -34,7 +35,7 @@ func TestFastchessPGNIllegalMove(t *testing.T) {
 		{"first move", nil, "0-1", `White makes an illegal move: a: x plays "e2e5"`, "1",
 			"{White makes an illegal move: e2e5} 0-1"},
 		{"no move in the reason", []record.Move{e4}, "1-0", `Black makes an illegal move: b plays ""`, "1",
-			`1. e4 {0.00/5 0.001s, Black makes an illegal move: b plays ""} 1-0`},
+			"1. e4 {0.00/5 0.001s, Black makes an illegal move} 1-0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := record.Game{White: "a", Black: "b", Result: c.result, Termination: record.IllegalMove, Reason: c.reason,

@@ -321,8 +321,12 @@ func (p *progress) gameDone(g *record.Game) {
 		p.sides.add(g)
 	}
 	if p.gameLines {
+		reason := g.Reason
+		if p.output == outputFastchess {
+			reason = fastchessReason(g) // without selfplay's detail, as fastchess's endGame prints it
+		}
 		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
-			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(g.Reason))}
+			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(reason))}
 		// cutechess-cli prints the Score line only when the tournament has
 		// two players (enginematch.cpp:132, playerCount() == 2); fastchess
 		// prints none (output_fastchess.hpp:30).
