@@ -31,22 +31,25 @@ type progress struct {
 	// at the end) and at the end, with the tournament's engines.
 	output         OutputFormat
 	ratingInterval int
-	scoreInterval  int // the Score line every scoreInterval games (0, 1: every game)
-	engines        []string
-	gauntletSeeds  int // a gauntlet's seeds, at least 1; 0: not a gauntlet
-	blockAt        int // the tally's games when the last block was printed (-1: none)
-	sides          *sideCounts
-	name           string
-	total          int // games the run's share will hold (the progress line's "of")
-	lastGame       int // the highest game number the share plays ("Started game N of lastGame")
-	start          time.Time
-	startN         int // games already stored when the run began (for the ETA)
-	tally          *standings.Tally
-	sprt           *sprtState
-	lastLog        time.Time
-	lastN          int
-	shown          int // columns of the live line on the terminal now (0: none)
-	now            func() time.Time
+	// penta: fastchess's report_penta, its block of game pairs, on which
+	// -ratinginterval counts pairs (fastchessPenta).
+	penta         bool
+	scoreInterval int // the Score line every scoreInterval games (0, 1: every game)
+	engines       []string
+	gauntletSeeds int // a gauntlet's seeds, at least 1; 0: not a gauntlet
+	blockAt       int // the tally's games when the last block was printed (-1: none)
+	sides         *sideCounts
+	name          string
+	total         int // games the run's share will hold (the progress line's "of")
+	lastGame      int // the highest game number the share plays ("Started game N of lastGame")
+	start         time.Time
+	startN        int // games already stored when the run began (for the ETA)
+	tally         *standings.Tally
+	sprt          *sprtState
+	lastLog       time.Time
+	lastN         int
+	shown         int // columns of the live line on the terminal now (0: none)
+	now           func() time.Time
 }
 
 const logEveryGames = 10
@@ -55,7 +58,8 @@ const logEvery = 30 * time.Second
 func newProgress(w io.Writer, opts Options, t *config.Tournament, total, lastGame, stored int, tally *standings.Tally, sprt *sprtState) *progress {
 	now := time.Now()
 	return &progress{w: w, terminal: opts.Terminal, columns: opts.Columns, gameLines: opts.GameLines || opts.Output != outputNone,
-		output: opts.Output, ratingInterval: opts.RatingInterval, scoreInterval: opts.ScoreInterval, engines: t.Engines, gauntletSeeds: gauntletSeeds(t), blockAt: -1,
+		output: opts.Output, ratingInterval: opts.RatingInterval, penta: fastchessPenta(opts.Output, t),
+		scoreInterval: opts.ScoreInterval, engines: t.Engines, gauntletSeeds: gauntletSeeds(t), blockAt: -1,
 		sides: newSideCounts(),
 		name:  t.Name, total: total, lastGame: lastGame, start: now, startN: stored,
 		tally: tally, sprt: sprt, lastLog: now, lastN: stored, now: time.Now}
@@ -317,8 +321,9 @@ func gameNumber(pair, index int) int { return 2*pair + index + 1 }
 // lines, then the live line or, every few games, the log line.
 func (p *progress) gameDone(g *record.Game) {
 	p.total = max(p.total, p.tally.Games) // a knockout's tie-breaks
+	pairDone := false
 	if p.output != outputNone {
-		p.sides.add(g)
+		pairDone = p.sides.add(g)
 	}
 	if p.gameLines {
 		reason := g.Reason
@@ -335,9 +340,9 @@ func (p *progress) gameDone(g *record.Game) {
 				lines = append(lines, scoreLine(pt))
 			}
 		}
-		if n := p.tally.Games; p.output != outputNone && p.ratingInterval > 0 && n%p.ratingInterval == 0 {
+		if p.output != outputNone && p.ratingDue(g, pairDone) {
 			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt)...)
-			p.blockAt = n
+			p.blockAt = p.tally.Games
 		}
 		p.printLines(lines...)
 	}
@@ -348,6 +353,30 @@ func (p *progress) gameDone(g *record.Game) {
 	if p.tally.Games-p.lastN >= logEveryGames || p.now().Sub(p.lastLog) >= logEvery || p.tally.Games >= p.total {
 		p.log()
 	}
+}
+
+// ratingDue reports whether the game just counted (pairDone: it completed
+// its pair) prints the result block. -ratinginterval N counts games, as
+// cutechess-cli does and fastchess without pentanomial statistics; with
+// them (penta) fastchess prints it when the game that completes pair p
+// (its pairing_id, counted from 0 over the schedule, stored games
+// included) ends and p+1 is a multiple of N (roundrobin.cpp:126-127 and
+// 167-174).
+func (p *progress) ratingDue(g *record.Game, pairDone bool) bool {
+	switch {
+	case p.ratingInterval <= 0:
+		return false
+	case p.penta:
+		return pairDone && (g.Pair+1)%p.ratingInterval == 0
+	}
+	return p.tally.Games%p.ratingInterval == 0
+}
+
+// fastchessPenta tells fastchess's report_penta for output f of
+// tournament t: its default, on unless a game is not a pair (-games 1) or
+// the SPRT's model is bayesian (cli/sanitize.cpp:34, sprt.cpp:65-70).
+func fastchessPenta(f OutputFormat, t *config.Tournament) bool {
+	return f == outputFastchess && !t.OneGamePerOpening && (t.SPRT == nil || t.SPRT.Model != stats.BayesianElo)
 }
 
 // scoreDue reports whether the game just counted gets its Score line:

@@ -314,11 +314,12 @@ func newSideCounts() *sideCounts {
 		half: map[pairKey]float64{}, wl: map[[2]string]int{}}
 }
 
-// add counts a game (one the tally counts without error).
-func (c *sideCounts) add(g *record.Game) {
+// add counts a game (one the tally counts without error); pairDone says
+// it completed its pair.
+func (c *sideCounts) add(g *record.Game) (pairDone bool) {
 	key, score, err := standings.PairingOf(g)
 	if err != nil {
-		return
+		return false
 	}
 	w, _ := g.Result.Points(outcome.White)
 	for _, side := range []struct {
@@ -334,14 +335,16 @@ func (c *sideCounts) add(g *record.Game) {
 		t.Add(side.points)
 	}
 	k := pairKey{key, g.Pair}
-	if other, ok := c.half[k]; ok {
-		delete(c.half, k)
-		if other+score == 1 && other != 0.5 {
-			c.wl[key]++
-		}
-	} else {
+	other, ok := c.half[k]
+	if !ok {
 		c.half[k] = score
+		return false
 	}
+	delete(c.half, k)
+	if other+score == 1 && other != 0.5 {
+		c.wl[key]++
+	}
+	return true
 }
 
 // winLossPairs is the pairing's pairs of a win and a loss.
