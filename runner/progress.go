@@ -341,7 +341,7 @@ func (p *progress) gameDone(g *record.Game) {
 			}
 		}
 		if p.output != outputNone && p.ratingDue(g, pairDone) {
-			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt)...)
+			lines = append(lines, resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt, p.penta)...)
 			p.blockAt = p.tally.Games
 		}
 		p.printLines(lines...)
@@ -454,7 +454,7 @@ func (p *progress) finish() {
 	}
 	var lines []string
 	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
-		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt)
+		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt, p.penta)
 	}
 	p.printLines(append(lines, endLines(p.output, p.sprt)...)...)
 }

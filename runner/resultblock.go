@@ -51,8 +51,9 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 
 // resultBlock is the block's lines for the tally now, in format f; engines
 // are the tournament's engines in config order, seeds a gauntlet's seeds
-// (its first engines; 0: not a gauntlet).
-func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, seeds int, s *sprtState) []string {
+// (its first engines; 0: not a gauntlet), penta fastchess's pentanomial
+// report (fastchessPenta).
+func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, seeds int, s *sprtState, penta bool) []string {
 	var sprt *stats.SPRTResult
 	var test stats.SPRT
 	if s.enabled() {
@@ -63,7 +64,7 @@ func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engi
 	case outputCutechess:
 		return cutechessBlock(tally, sides, engines, seeds, sprt)
 	case outputFastchess:
-		return fastchessBlock(tally, sides, engines, sprt, test)
+		return fastchessBlock(tally, sides, engines, sprt, test, penta)
 	}
 	return nil
 }
@@ -98,30 +99,43 @@ func endLines(f OutputFormat, s *sprtState) []string {
 	return nil
 }
 
-// engineTotal is an engine's results against the field.
+// engineTotal is an engine's results against the field: all its games
+// (g), and its complete pairs (pairs) with their games (paired), which
+// alone fastchess's pentanomial report counts (its scoreboard adds a pair
+// once both games are in, scoreboard.hpp:118-145).
 type engineTotal struct {
-	name string
-	g    stats.Trinomial
+	name   string
+	g      stats.Trinomial
+	paired stats.Trinomial
+	pairs  stats.Pentanomial
 }
 
 // totals sums each engine's results over the pairings, in engines' order.
 func totals(tally *standings.Tally, engines []string) []engineTotal {
 	out := make([]engineTotal, len(engines))
+	add := func(t *stats.Trinomial, g stats.Trinomial) {
+		t.Wins += g.Wins
+		t.Losses += g.Losses
+		t.Draws += g.Draws
+	}
 	for i, e := range engines {
 		out[i].name = e
 		for _, p := range tally.Pairings() {
-			var g stats.Trinomial
+			g, paired, pairs := p.Games, p.PairedGames, p.Pairs
 			switch e {
 			case p.First:
-				g = p.Games
 			case p.Second:
-				g = p.Games.Swapped()
+				g, paired, pairs = g.Swapped(), paired.Swapped(), pairs.Swapped()
 			default:
 				continue
 			}
-			out[i].g.Wins += g.Wins
-			out[i].g.Losses += g.Losses
-			out[i].g.Draws += g.Draws
+			add(&out[i].g, g)
+			add(&out[i].paired, paired)
+			c, sum := out[i].pairs.Counts(), pairs.Counts()
+			for k := range c {
+				c[k] += sum[k]
+			}
+			out[i].pairs = stats.PentanomialFromCounts(c)
 		}
 	}
 	return out
@@ -223,7 +237,7 @@ func padQt(x float64, width, prec int) string {
 // fastchessBlock is fastchess's interval block between its dashed lines
 // for W/L/D counts (its -report penta=false): for two engines the first's
 // results, else its ranking table; then the SPRT.
-func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string, sprt *stats.SPRTResult, test stats.SPRT) []string {
+func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string, sprt *stats.SPRTResult, test stats.SPRT, penta bool) []string {
 	const dashes = "--------------------------------------------------"
 	f2 := func(x float64) string { return qtNumber(x, 'f', 2) } // {fmt}'s {:.2f}: nan, inf
 	lines := []string{dashes}
@@ -248,7 +262,7 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 			fmt.Sprintf("Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s", pp.LL, pp.LD, pp.DD, pp.WD, pp.WW,
 				f2(float64(wl)/float64(pp.DD-wl))))
 	} else {
-		lines = append(lines, fastchessRanking(ts)...)
+		lines = append(lines, fastchessRanking(ts, penta)...)
 	}
 	if r := sprt; r != nil {
 		frac := r.LLR / r.Upper // sprt.cpp:85 getFraction
@@ -261,16 +275,30 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 }
 
 // fastchessRanking is fastchess's table of more than two engines, by Elo
-// (an engine without one last).
-func fastchessRanking(ts []engineTotal) []string {
+// (an engine without one last; equal ones in the engines' order, as
+// std::sort's insertion sort leaves up to 16), with its Ptnml(0-2) column
+// (output_fastchess.hpp:42-76): under its pentanomial report (penta) each
+// engine's Elo, games, score and draws are those of its complete pairs
+// (EloPentanomial, drawRatioPenta: the pairs scoring 1), the column their
+// counts; without it, all games (EloWDL, drawRatio) and the column blank.
+func fastchessRanking(ts []engineTotal, penta bool) []string {
 	type row struct {
-		t engineTotal
-		e stats.FixedSigma
+		t     engineTotal
+		g     stats.Trinomial
+		e     stats.FixedSigma
+		draw  float64
+		ptnml string
 	}
 	var rows []row
 	width := 25
 	for _, t := range ts {
-		rows = append(rows, row{t, stats.FastchessTrinomial(t.g)})
+		r := row{t: t, g: t.g, e: stats.FastchessTrinomial(t.g), draw: 100 * float64(t.g.Draws) / float64(t.g.Games())}
+		if penta {
+			p := t.pairs
+			r.g, r.e, r.draw = t.paired, stats.FastchessPentanomial(p), float64(p.DD)/float64(p.Pairs())*100
+			r.ptnml = fmt.Sprintf("[%d, %d, %d, %d, %d]", p.LL, p.LD, p.DD, p.WD, p.WW) // formatPentaStats: WL+DD in the middle
+		}
+		rows = append(rows, r)
 		width = max(width, len(t.name))
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
@@ -282,13 +310,13 @@ func fastchessRanking(ts []engineTotal) []string {
 		}
 		return 0
 	})
-	lines := []string{fmt.Sprintf("%-4s %-*s %10s %10s %10s %10s %10s %10s %10s", "Rank", width, "Name",
-		"Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw")}
+	lines := []string{fmt.Sprintf("%-4s %-*s %10s %10s %10s %10s %10s %10s %10s %20s", "Rank", width, "Name",
+		"Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw", "Ptnml(0-2)")}
 	for i, r := range rows {
-		n := r.t.g.Games()
-		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %9.1f%% %9.1f%%", i+1, width, r.t.name,
+		n := r.g.Games()
+		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %s%% %s%% %20s", i+1, width, r.t.name,
 			padQt(r.e.Elo, 10, 2), padQt(r.e.Margin, 10, 2), padQt(r.e.NElo, 10, 2), padQt(r.e.NMargin, 10, 2),
-			n, 100*r.t.g.Points()/float64(max(n, 1)), 100*float64(r.t.g.Draws)/float64(max(n, 1))))
+			n, padQt(100*r.g.Points()/float64(n), 9, 1), padQt(r.draw, 9, 1), r.ptnml))
 	}
 	return lines
 }

@@ -86,13 +86,13 @@ func TestResultBlocks(t *testing.T) {
 			"LLR: 0.12 (4.2%) (-2.94, 2.94) [0.00, 5.00]",
 			"--------------------------------------------------"}},
 	} {
-		if got := resultBlock(c.format, tally, sides, []string{"A", "B"}, 0, c.sprt); !slices.Equal(got, c.want) {
+		if got := resultBlock(c.format, tally, sides, []string{"A", "B"}, 0, c.sprt, true); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n%s\nwant\n%s", c.format, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 		}
 	}
 	decided := &sprtState{run: stats.NewSPRTRun(test)}
 	decided.run.Restore(stats.SPRTAcceptH1, 2.95)
-	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, 0, decided); !strings.HasSuffix(got[4], " - H1 was accepted") {
+	if got := resultBlock(outputCutechess, tally, sides, []string{"A", "B"}, 0, decided, false); !strings.HasSuffix(got[4], " - H1 was accepted") {
 		t.Errorf("accepted: %q", got[4])
 	}
 	// The end lines: fastchess main.cpp:59 and roundrobin.cpp:154-163.
@@ -184,10 +184,10 @@ limits.nodes = 5000
 // (tournament.cpp:1029, :1052); the others follow by score.
 func TestCutechessRankingSeeds(t *testing.T) {
 	ts := []engineTotal{
-		{"A", stats.Trinomial{Wins: 1, Losses: 2}},
-		{"B", stats.Trinomial{Wins: 0, Losses: 3}},
-		{"C", stats.Trinomial{Wins: 2, Draws: 1}},
-		{"D", stats.Trinomial{Wins: 1, Losses: 1}},
+		{name: "A", g: stats.Trinomial{Wins: 1, Losses: 2}},
+		{name: "B", g: stats.Trinomial{Wins: 0, Losses: 3}},
+		{name: "C", g: stats.Trinomial{Wins: 2, Draws: 1}},
+		{name: "D", g: stats.Trinomial{Wins: 1, Losses: 1}},
 	}
 	rankOf := func(lines []string) string {
 		var out []string
@@ -208,5 +208,43 @@ func TestCutechessRankingSeeds(t *testing.T) {
 		if got := rankOf(cutechessRanking(ts, c.seeds)); got != c.want {
 			t.Errorf("%d seeds: ranks %s, want %s", c.seeds, got, c.want)
 		}
+	}
+}
+
+// fastchess's table of more than two engines ends with the Ptnml(0-2)
+// column (output_fastchess.hpp:64-74). These rows are fastchess 1.8.2's
+// last block of a 4-engine round robin (stockfish at 2000, 1000, 1500 and
+// 500 nodes, -rounds 2, fhr25.epd, -maxmoves 30), but for its "-nan" where
+// an engine drew every pair: the sign of its NaN, which selfplay writes as
+// "nan". Without the pentanomial report the rows are of all games and the
+// column is blank.
+func TestFastchessRankingPtnml(t *testing.T) {
+	total := func(name string, pairs [5]int, g stats.Trinomial) engineTotal {
+		return engineTotal{name: name, g: g, paired: g, pairs: stats.PentanomialFromCounts(pairs)}
+	}
+	ts := []engineTotal{
+		total("a", [5]int{0, 0, 6, 0, 0}, stats.Trinomial{Draws: 12}),
+		total("b", [5]int{0, 2, 4, 0, 0}, stats.Trinomial{Losses: 2, Draws: 10}),
+		total("c", [5]int{0, 0, 4, 2, 0}, stats.Trinomial{Wins: 2, Draws: 10}),
+		total("long-engine-name-exceeding-25", [5]int{0, 0, 6, 0, 0}, stats.Trinomial{Draws: 12}),
+	}
+	want := []string{
+		"Rank Name                                 Elo        +/-       nElo        +/-      Games      Score       Draw           Ptnml(0-2)",
+		"   1 c                                  58.45      68.34     173.72     196.58         12      58.3%      66.7%      [0, 0, 4, 2, 0]",
+		"   2 a                                  -0.00       0.00        nan        nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
+		"   3 long-engine-name-exceeding-25      -0.00       0.00        nan        nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
+		"   4 b                                 -58.45      68.34    -173.72     196.58         12      41.7%      66.7%      [0, 2, 4, 0, 0]",
+	}
+	if got := fastchessRanking(ts, true); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A pair not yet complete is in the games, not in the pentanomial report.
+	ts[1].g.Losses++
+	if got := fastchessRanking(ts, true); !slices.Equal(got, want) {
+		t.Errorf("an incomplete pair counted:\n%s", strings.Join(got, "\n"))
+	}
+	wdl := fastchessRanking(ts, false)
+	if !strings.HasSuffix(wdl[1], "%"+strings.Repeat(" ", 21)) || !strings.Contains(wdl[len(wdl)-1], "        13      38.5%      76.9%") {
+		t.Errorf("without pentanomial statistics:\n%s", strings.Join(wdl, "\n"))
 	}
 }
