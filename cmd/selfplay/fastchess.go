@@ -242,23 +242,31 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		}
 		i += used
 	}
+	err := fc.finish(mode) // before fc is copied out
+	return fc, err
+}
+
+// finish completes the translation once every option is read: -each's
+// keys, the rounds, games and seeds, and fastchess's defaults for what the
+// line does not give.
+func (fc *fastchessArgs) finish(mode bool) error {
 	if err := fc.applyEach(); err != nil {
-		return fc, err
+		return err
 	}
 	if fc.roundsZero {
-		return fc, usageErrorf("-rounds 0: no games (fastchess refuses it too, unless -sprt follows it)")
+		return usageErrorf("-rounds 0: no games (fastchess refuses it too, unless -sprt follows it)")
 	}
 	// Without -rounds, fastchess's default, 2 rounds (defaultRounds).
 	if fc.knockout {
 		if err := fc.knockoutOptions(); err != nil {
-			return fc, err
+			return err
 		}
 	} else {
 		if err := fc.gauntletSeeds(); err != nil {
-			return fc, usageErrorf("%v", err)
+			return usageErrorf("%v", err)
 		}
 		if err := fc.finishGames(); err != nil {
-			return fc, usageErrorf("%v", err)
+			return usageErrorf("%v", err)
 		}
 	}
 	if mode && !fc.book && !hasFlag(fc.args, "openings") {
@@ -278,7 +286,7 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 		// depend on it.
 		fc.flag("(no -concurrency)", "-concurrency", "1")
 	}
-	return fc, nil
+	return nil
 }
 
 // fastchessNow is the time fastchess's default output files are named
