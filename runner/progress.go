@@ -327,15 +327,17 @@ func (p *progress) gameDone(g *record.Game) {
 	}
 	if p.gameLines {
 		reason := g.Reason
-		if p.output == outputFastchess {
+		if p.output.fastchessOutput() {
 			reason = fastchessReason(g) // without selfplay's detail, as fastchess's endGame prints it
 		}
 		lines := []string{fmt.Sprintf("Finished game %d (%s vs %s): %s {%s}",
 			gameNumber(g.Pair, g.Index), g.White, g.Black, g.Result, sanitizeComment(reason))}
 		// cutechess-cli prints the Score line only when the tournament has
 		// two players (enginematch.cpp:132, playerCount() == 2); fastchess
-		// prints none (output_fastchess.hpp:30).
-		if key, _, err := standings.PairingOf(g); err == nil && len(p.engines) == 2 {
+		// prints none (output_fastchess.hpp:30), but in its cutechess
+		// format one of the game's pairing whatever the players
+		// (roundrobin.cpp:122-124, output_cutechess.hpp:25-31).
+		if key, _, err := standings.PairingOf(g); err == nil && (len(p.engines) == 2 || p.output == outputFastchessCutechess) {
 			if pt := p.tally.Pairing(key[0], key[1]); pt != nil && p.output != outputFastchess && p.scoreDue() {
 				lines = append(lines, scoreLine(pt))
 			}
@@ -453,8 +455,23 @@ func (p *progress) finish() {
 		return
 	}
 	var lines []string
-	if p.tally.Games > 0 && p.blockAt != p.tally.Games {
-		lines = resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt, p.penta)
+	block := func() []string {
+		return resultBlock(p.output, p.tally, p.sides, p.engines, p.gauntletSeeds, p.sprt, p.penta)
+	}
+	sprtEnd := p.output.fastchessOutput() && p.sprt.decided()
+	if p.tally.Games > 0 && p.blockAt != p.tally.Games && (!sprtEnd || p.tally.Games >= p.total) {
+		lines = block() // the last game's (fastchess: allMatchesPlayed, roundrobin.cpp:126-130)
+	}
+	if sprtEnd && p.tally.Games > 0 {
+		// fastchess ends a decided SPRT with its Score line (its
+		// cutechess format's only) and the block, after those the
+		// game printed (roundrobin.cpp:132, 151-163).
+		if p.output == outputFastchessCutechess && len(p.engines) == 2 {
+			if pt := p.tally.Pairing(p.engines[0], p.engines[1]); pt != nil {
+				lines = append(lines, scoreLine(pt))
+			}
+		}
+		lines = append(lines, block()...)
 	}
 	p.printLines(append(lines, endLines(p.output, p.sprt)...)...)
 }

@@ -23,15 +23,27 @@ const (
 	outputNone      OutputFormat = ""          // no result block
 	outputCutechess OutputFormat = "cutechess" // cutechess-cli's results, "Finished match"
 	outputFastchess OutputFormat = "fastchess" // fastchess's interval block, "Finished match"
+	// outputFastchessCutechess is fastchess's -output format=cutechess:
+	// cutechess-cli's layout with fastchess's own figures and rules
+	// (output_cutechess.hpp), which differ from cutechess-cli's (its Elo
+	// margin, LOS and SPRT digits, no per-colour lines, a Score of line
+	// for every pairing).
+	outputFastchessCutechess OutputFormat = "fastchess-cutechess"
 )
 
 // ParseOutputFormat reads a format's name.
 func ParseOutputFormat(s string) (OutputFormat, error) {
 	switch f := OutputFormat(s); f {
-	case outputCutechess, outputFastchess:
+	case outputCutechess, outputFastchess, outputFastchessCutechess:
 		return f, nil
 	}
-	return outputNone, fmt.Errorf("unknown output format %q: want cutechess or fastchess", s)
+	return outputNone, fmt.Errorf("unknown output format %q: want cutechess, fastchess or fastchess-cutechess", s)
+}
+
+// fastchessOutput tells fastchess's formats: its per-game texts and
+// its end of an SPRT.
+func (f OutputFormat) fastchessOutput() bool {
+	return f == outputFastchess || f == outputFastchessCutechess
 }
 
 // The sources of the result blocks' texts, cutechess-cli at commit
@@ -55,16 +67,17 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 // report (fastchessPenta).
 func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engines []string, seeds int, s *sprtState, penta bool) []string {
 	var sprt *stats.SPRTResult
-	var test stats.SPRT
 	if s.enabled() {
 		r := s.result()
-		sprt, test = &r, s.run.Test()
+		sprt = &r
 	}
 	switch f {
 	case outputCutechess:
 		return cutechessBlock(tally, sides, engines, seeds, sprt)
 	case outputFastchess:
-		return fastchessBlock(tally, sides, engines, sprt, test, penta)
+		return fastchessBlock(tally, sides, engines, s, penta)
+	case outputFastchessCutechess:
+		return fastchessCutechessBlock(tally, engines, s)
 	}
 	return nil
 }
@@ -79,6 +92,11 @@ func resultBlock(f OutputFormat, tally *standings.Tally, sides *sideCounts, engi
 func endLines(f OutputFormat, s *sprtState) []string {
 	switch f {
 	case outputCutechess:
+		return []string{"Finished match"}
+	case outputFastchessCutechess:
+		if s.decided() {
+			return []string{"Tournament finished", "Finished match"} // output_cutechess.hpp:113-115
+		}
 		return []string{"Finished match"}
 	case outputFastchess:
 		if !s.enabled() {
@@ -234,37 +252,43 @@ func padQt(x float64, width, prec int) string {
 	return fmt.Sprintf("%*s", width, qtNumber(x, 'f', prec))
 }
 
-// fastchessBlock is fastchess's interval block between its dashed lines
-// for W/L/D counts (its -report penta=false): for two engines the first's
-// results, else its ranking table; then the SPRT.
-func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string, sprt *stats.SPRTResult, test stats.SPRT, penta bool) []string {
+// fastchessBlock is fastchess's interval block between its dashed lines:
+// for two engines the first's results, else its ranking table; then the
+// SPRT (output_fastchess.hpp:20-28, 79-88, 115-136, 182-208). Under its
+// pentanomial report (penta) the figures are of the complete pairs, with
+// PairsRatio and the Ptnml(0-2) line; without it (-games 1, a bayesian
+// SPRT) of all games' W/L/D, and the LLR too.
+func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string, s *sprtState, penta bool) []string {
 	const dashes = "--------------------------------------------------"
-	f2 := func(x float64) string { return qtNumber(x, 'f', 2) } // {fmt}'s {:.2f}: nan, inf
 	lines := []string{dashes}
 	ts := totals(tally, engines)
+	g := ts[0].g
 	if len(engines) == 2 {
-		g := ts[0].g
-		var pt standings.PairingTally
-		if p := tally.Pairing(engines[0], engines[1]); p != nil {
-			pt = *p
+		pp := ts[0].pairs
+		e := stats.FastchessTrinomial(g)
+		drawRatio := 100 * float64(g.Draws) / float64(g.Games())
+		pairsRatio := ""
+		if penta {
+			g = ts[0].paired
+			e, drawRatio = stats.FastchessPentanomial(pp), float64(pp.DD)/float64(pp.Pairs())*100
+			pairsRatio = ", PairsRatio: " + f2(float64(pp.WW+pp.WD)/float64(pp.LD+pp.LL))
 		}
-		pp := pt.Pairs
-		wl := sides.winLossPairs(engines[0], engines[1])
-		e := stats.FastchessPentanomial(pp)
-		n, pairs := g.Games(), float64(pp.Pairs())
+		n := g.Games()
 		lines = append(lines,
 			fmt.Sprintf("Results of %s vs %s%s:", engines[0], engines[1], sides.matchup),
 			fmt.Sprintf("Elo: %s +/- %s, nElo: %s +/- %s", f2(e.Elo), f2(e.Margin), f2(e.NElo), f2(e.NMargin)),
-			fmt.Sprintf("LOS: %s %%, DrawRatio: %s %%, PairsRatio: %s", f2(e.LOS), f2(float64(pp.DD)/pairs*100),
-				f2(float64(pp.WW+pp.WD)/float64(pp.LD+pp.LL))),
+			fmt.Sprintf("LOS: %s %%, DrawRatio: %s %%%s", f2(e.LOS), f2(drawRatio), pairsRatio),
 			fmt.Sprintf("Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%s %%)",
-				n, g.Wins, g.Losses, g.Draws, g.Points(), f2(100*g.Points()/float64(n))),
-			fmt.Sprintf("Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s", pp.LL, pp.LD, pp.DD, pp.WD, pp.WW,
+				n, g.Wins, g.Losses, g.Draws, g.Points(), f2(100*g.Points()/float64(n))))
+		if penta {
+			wl := sides.winLossPairs(engines[0], engines[1])
+			lines = append(lines, fmt.Sprintf("Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s", pp.LL, pp.LD, pp.DD, pp.WD, pp.WW,
 				f2(float64(wl)/float64(pp.DD-wl))))
+		}
 	} else {
-		lines = append(lines, fastchessRanking(ts, penta)...)
+		lines = append(lines, fastchessRanking(ts, penta, true)...)
 	}
-	if r := sprt; r != nil {
+	if r, test, ok := blockLLR(s, g, penta); ok {
 		frac := r.LLR / r.Upper // sprt.cpp:85 getFraction
 		if r.LLR < 0 {
 			frac = -r.LLR / r.Lower
@@ -274,6 +298,64 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 	return append(lines, dashes)
 }
 
+// f2 is {fmt}'s {:.2f}, nan and inf as it writes them.
+func f2(x float64) string { return qtNumber(x, 'f', 2) }
+
+// blockLLR is the SPRT as fastchess's block shows it (ok: there is one):
+// the match's test on its complete pairs under the pentanomial report,
+// else on the W/L/D counts g of all its games (sprt.cpp:78-83, getLLR
+// with penta false), which the decision, taken on the pairs, does not
+// follow.
+func blockLLR(s *sprtState, g stats.Trinomial, penta bool) (r stats.SPRTResult, test stats.SPRT, ok bool) {
+	if !s.enabled() {
+		return r, test, false
+	}
+	r, test = s.result(), s.run.Test()
+	if !penta {
+		if t, err := test.Trinomial(g); err == nil {
+			r.LLR = t.LLR
+		}
+	}
+	return r, test, true
+}
+
+// fastchessCutechessBlock is fastchess's -output format=cutechess block
+// (output_cutechess.hpp:17-97), of all games' W/L/D counts (fastchess has
+// no pentanomial report with it: sanitize.cpp:32): for two engines "Elo
+// difference: 279.59 +/- nan, LOS: 98.58 %, DrawRatio: 0.00 %" (EloWDL,
+// elo_wdl.cpp), else fastchess's ranking table without its Ptnml(0-2)
+// column; then "SPRT: llr 0.06 (1.9%), lbound -2.94, ubound 2.94" on the
+// W/L/D counts, with " - H1 was accepted" from an LLR at the upper bound
+// and " - H0 was accepted" below the lower one.
+func fastchessCutechessBlock(tally *standings.Tally, engines []string, s *sprtState) []string {
+	var lines []string
+	ts := totals(tally, engines)
+	if len(engines) == 2 {
+		g := ts[0].g
+		e := stats.FastchessTrinomial(g)
+		lines = append(lines, fmt.Sprintf("Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%",
+			f2(e.Elo), f2(e.Margin), f2(e.LOS), f2(100*float64(g.Draws)/float64(g.Games()))))
+	} else {
+		lines = append(lines, fastchessRanking(ts, false, false)...)
+	}
+	if r, _, ok := blockLLR(s, ts[0].g, false); ok {
+		pct := r.LLR / r.Upper * 100
+		if r.LLR < 0 {
+			pct = r.LLR / r.Lower * 100
+		}
+		result := ""
+		switch {
+		case r.LLR >= r.Upper:
+			result = " - H1 was accepted"
+		case r.LLR < r.Lower:
+			result = " - H0 was accepted"
+		}
+		lines = append(lines, fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s%s", f2(r.LLR), qtNumber(pct, 'f', 1),
+			f2(r.Lower), f2(r.Upper), result))
+	}
+	return lines
+}
+
 // fastchessRanking is fastchess's table of more than two engines, by Elo
 // (an engine without one last; equal ones in the engines' order, as
 // std::sort's insertion sort leaves up to 16), with its Ptnml(0-2) column
@@ -281,7 +363,9 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 // engine's Elo, games, score and draws are those of its complete pairs
 // (EloPentanomial, drawRatioPenta: the pairs scoring 1), the column their
 // counts; without it, all games (EloWDL, drawRatio) and the column blank.
-func fastchessRanking(ts []engineTotal, penta bool) []string {
+// Its cutechess format's table has no such column (ptnml false:
+// output_cutechess.hpp:66-73).
+func fastchessRanking(ts []engineTotal, penta, ptnml bool) []string {
 	type row struct {
 		t     engineTotal
 		g     stats.Trinomial
@@ -310,13 +394,19 @@ func fastchessRanking(ts []engineTotal, penta bool) []string {
 		}
 		return 0
 	})
-	lines := []string{fmt.Sprintf("%-4s %-*s %10s %10s %10s %10s %10s %10s %10s %20s", "Rank", width, "Name",
-		"Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw", "Ptnml(0-2)")}
+	column := func(s string) string {
+		if !ptnml {
+			return ""
+		}
+		return fmt.Sprintf(" %20s", s)
+	}
+	lines := []string{fmt.Sprintf("%-4s %-*s %10s %10s %10s %10s %10s %10s %10s", "Rank", width, "Name",
+		"Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw") + column("Ptnml(0-2)")}
 	for i, r := range rows {
 		n := r.g.Games()
-		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %s%% %s%% %20s", i+1, width, r.t.name,
+		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %s%% %s%%", i+1, width, r.t.name,
 			padQt(r.e.Elo, 10, 2), padQt(r.e.Margin, 10, 2), padQt(r.e.NElo, 10, 2), padQt(r.e.NMargin, 10, 2),
-			n, padQt(100*r.g.Points()/float64(n), 9, 1), padQt(r.draw, 9, 1), r.ptnml))
+			n, padQt(100*r.g.Points()/float64(n), 9, 1), padQt(r.draw, 9, 1))+column(r.ptnml))
 	}
 	return lines
 }

@@ -235,16 +235,71 @@ func TestFastchessRankingPtnml(t *testing.T) {
 		"   3 long-engine-name-exceeding-25      -0.00       0.00        nan        nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
 		"   4 b                                 -58.45      68.34    -173.72     196.58         12      41.7%      66.7%      [0, 2, 4, 0, 0]",
 	}
-	if got := fastchessRanking(ts, true); !slices.Equal(got, want) {
+	if got := fastchessRanking(ts, true, true); !slices.Equal(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// A pair not yet complete is in the games, not in the pentanomial report.
 	ts[1].g.Losses++
-	if got := fastchessRanking(ts, true); !slices.Equal(got, want) {
+	if got := fastchessRanking(ts, true, true); !slices.Equal(got, want) {
 		t.Errorf("an incomplete pair counted:\n%s", strings.Join(got, "\n"))
 	}
-	wdl := fastchessRanking(ts, false)
+	wdl := fastchessRanking(ts, false, true)
 	if !strings.HasSuffix(wdl[1], "%"+strings.Repeat(" ", 21)) || !strings.Contains(wdl[len(wdl)-1], "        13      38.5%      76.9%") {
 		t.Errorf("without pentanomial statistics:\n%s", strings.Join(wdl, "\n"))
+	}
+}
+
+// fastchess's -output format=cutechess prints its own figures in
+// cutechess-cli's layout (output_cutechess.hpp:17-97), of all games' W/L/D
+// (no pentanomial report with it, sanitize.cpp:32). The reviewer's 6 games
+// of sf-5k against sf-2500 (+5 -1 =0, -sprt elo0=0 elo1=5 normalized):
+// fastchess 1.8.2 printed these two lines, where cutechess-cli's formulas
+// gave "279.6 +/- nan, LOS: 94.9 %, DrawRatio: 0.0 %" and "llr 0.0493".
+func TestFastchessCutechessBlock(t *testing.T) {
+	tally, sides := pairsOf(t, map[[2]float64]int{{1, 1}: 2, {1, 0}: 1})
+	test := stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: stats.NormalizedElo}
+	s := newSPRTState(&config.Tournament{Format: config.FormatMatch, SPRT: &test}, tally)
+	want := []string{
+		"Elo difference: 279.59 +/- nan, LOS: 98.58 %, DrawRatio: 0.00 %",
+		"SPRT: llr 0.06 (1.9%), lbound -2.94, ubound 2.94",
+	}
+	if got := resultBlock(outputFastchessCutechess, tally, sides, []string{"A", "B"}, 0, s, false); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Its table of more engines is fastchess's without the Ptnml(0-2)
+	// column (output_cutechess.hpp:66-73).
+	table := fastchessCutechessBlock(tally, []string{"A", "B", "C"}, &sprtState{})
+	if h := table[0]; !strings.HasSuffix(h, "     Score       Draw") || len(table) != 4 || !strings.HasSuffix(table[1], "%") {
+		t.Errorf("table:\n%s", strings.Join(table, "\n"))
+	}
+	// A decided test ends with "Tournament finished" (output_cutechess.hpp:113-115).
+	decided := &sprtState{run: stats.NewSPRTRun(test)}
+	decided.run.Restore(stats.SPRTAcceptH1, 2.95)
+	for _, c := range []struct {
+		s    *sprtState
+		want []string
+	}{
+		{nil, []string{"Finished match"}},
+		{s, []string{"Finished match"}},
+		{decided, []string{"Tournament finished", "Finished match"}},
+	} {
+		if got := endLines(outputFastchessCutechess, c.s); !slices.Equal(got, c.want) {
+			t.Errorf("end lines %q, want %q", got, c.want)
+		}
+	}
+	// fastchess's two-engine block without its pentanomial report (-games
+	// 1): all games' W/L/D, no PairsRatio or Ptnml(0-2) line, and their
+	// LLR (output_fastchess.hpp:115-136, 200-206).
+	wdl := []string{
+		"--------------------------------------------------",
+		"Results of A vs B:",
+		"Elo: 279.59 +/- nan, nElo: 310.76 +/- 278.00",
+		"LOS: 98.58 %, DrawRatio: 0.00 %",
+		"Games: 6, Wins: 5, Losses: 1, Draws: 0, Points: 5.0 (83.33 %)",
+		"LLR: 0.06 (1.9%) (-2.94, 2.94) [0.00, 5.00]",
+		"--------------------------------------------------",
+	}
+	if got := resultBlock(outputFastchess, tally, sides, []string{"A", "B"}, 0, s, false); !slices.Equal(got, wdl) {
+		t.Errorf("without pentanomial statistics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wdl, "\n"))
 	}
 }
