@@ -10,7 +10,8 @@ import (
 )
 
 // A short match with -output cutechess and -output fastchess, every
-// -ratinginterval 2 games and at the end, against
+// -ratinginterval 3 (games for cutechess-cli, game pairs for fastchess's
+// pentanomial block: none in 2 pairs) and at the end, against
 // testdata/output-cutechess.txt and output-fastchess.txt (times masked;
 // the report after the blank line left out). The blocks' texts are
 // checked against cutechess-cli's and fastchess's sources in runner's
@@ -30,14 +31,14 @@ func TestOutputFormatGolden(t *testing.T) {
 	}
 }
 
-// -output takes cutechess or fastchess; -ratinginterval needs it and
+// -output takes cutechess, fastchess or fastchess-cutechess; -ratinginterval needs it and
 // cannot be negative; run takes both as match does.
 func TestOutputFlagErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"match", "fhr", "plain", "-depth", "2", "-output", "pgn"}, `-output: unknown output format "pgn": want cutechess or fastchess`},
+		{[]string{"match", "fhr", "plain", "-depth", "2", "-output", "pgn"}, `-output: unknown output format "pgn": want cutechess, fastchess or fastchess-cutechess`},
 		{[]string{"match", "fhr", "plain", "-depth", "2", "-ratinginterval", "3"}, "-ratinginterval applies only with -output"},
 		{[]string{"match", "fhr", "plain", "-depth", "2", "-output", "cutechess", "-ratinginterval", "-1"}, "-ratinginterval -1 is negative"},
 		{[]string{"run", "-output", "format=x"}, `-output: unknown output format "x"`},
