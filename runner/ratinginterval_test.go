@@ -112,11 +112,11 @@ func TestFastchessFormatsLines(t *testing.T) {
 		f    OutputFormat
 		want []string // the lines finish prints
 	}{
-		{outputFastchess, []string{"--------------------------------------------------", "Results of A vs B:", "Elo: inf +/- nan, nElo: inf +/- nan",
+		{outputFastchess, []string{"--------------------------------------------------", "Results of A vs B:", "Elo: inf +/- -nan, nElo: inf +/- -nan",
 			"LOS: 100.00 %, DrawRatio: 0.00 %, PairsRatio: inf", "Games: 2, Wins: 2, Losses: 0, Draws: 0, Points: 2.0 (100.00 %)",
-			"Ptnml(0-2): [0, 0, 0, 0, 1], WL/DD Ratio: nan", "LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]",
+			"Ptnml(0-2): [0, 0, 0, 0, 1], WL/DD Ratio: -nan", "LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]",
 			"--------------------------------------------------", "SPRT ([0.00, 5.00]) completed - H1 was accepted", "Finished match"}},
-		{outputFastchessCutechess, []string{"Score of A vs B: 2 - 0 - 0  [1.000] 2", "Elo difference: inf +/- nan, LOS: 100.00 %, DrawRatio: 0.00 %",
+		{outputFastchessCutechess, []string{"Score of A vs B: 2 - 0 - 0  [1.000] 2", "Elo difference: inf +/- -nan, LOS: 100.00 %, DrawRatio: 0.00 %",
 			"SPRT: llr 0.03 (1.0%), lbound -2.94, ubound 2.94", "Tournament finished", "Finished match"}},
 	} {
 		out.Reset()

@@ -265,12 +265,12 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 	g := ts[0].g
 	if len(engines) == 2 {
 		pp := ts[0].pairs
-		e := stats.FastchessTrinomial(g)
+		e := fastchessNaN(stats.FastchessTrinomial(g), g.Games())
 		drawRatio := 100 * float64(g.Draws) / float64(g.Games())
 		pairsRatio := ""
 		if penta {
 			g = ts[0].paired
-			e, drawRatio = stats.FastchessPentanomial(pp), float64(pp.DD)/float64(pp.Pairs())*100
+			e, drawRatio = fastchessNaN(stats.FastchessPentanomial(pp), pp.Pairs()), float64(pp.DD)/float64(pp.Pairs())*100
 			pairsRatio = ", PairsRatio: " + f2(float64(pp.WW+pp.WD)/float64(pp.LD+pp.LL))
 		}
 		n := g.Games()
@@ -293,13 +293,43 @@ func fastchessBlock(tally *standings.Tally, sides *sideCounts, engines []string,
 		if r.LLR < 0 {
 			frac = -r.LLR / r.Lower
 		}
-		lines = append(lines, fmt.Sprintf("LLR: %s (%s%%) (%.2f, %.2f) [%.2f, %.2f]", f2(r.LLR), qtNumber(frac*100, 'f', 1), r.Lower, r.Upper, test.Elo0, test.Elo1))
+		lines = append(lines, fmt.Sprintf("LLR: %s (%s%%) (%.2f, %.2f) [%.2f, %.2f]", f2(r.LLR), fmtNumber(frac*100, 1), r.Lower, r.Upper, test.Elo0, test.Elo1))
 	}
 	return append(lines, dashes)
 }
 
-// f2 is {fmt}'s {:.2f}, nan and inf as it writes them.
-func f2(x float64) string { return qtNumber(x, 'f', 2) }
+// fmtNumber is {fmt}'s {:.Nf} (prec N): "inf", "-inf", "nan", and
+// "-nan" for a NaN with its sign bit set, as x86-64 makes 0/0 and inf-inf.
+func fmtNumber(x float64, prec int) string {
+	if math.IsNaN(x) && math.Signbit(x) {
+		return "-nan"
+	}
+	return qtNumber(x, 'f', prec)
+}
+
+// f2 is {fmt}'s {:.2f}.
+func f2(x float64) string { return fmtNumber(x, 2) }
+
+// padFmt is {fmt}'s {:>W.Nf}.
+func padFmt(x float64, width, prec int) string { return fmt.Sprintf("%*s", width, fmtNumber(x, prec)) }
+
+// fastchessNaN gives e's undefined figures the sign fastchess's have,
+// which {fmt} writes ("-nan" or "nan"); samples are its games or pairs.
+// The arithmetic's NaNs (0/0, inf-inf) have the same sign in Go as in
+// C++ on the same machine, and so has log10 of a negative number (a bound
+// past a score of 1: "+/- nan"), but glibc's log10 and erf keep a NaN's
+// sign where Go's return a positive one: without samples every figure
+// is "-nan" in fastchess (0/0 throughout), and an LOS that is NaN comes
+// from erf of 0/0 (all draws: "LOS: -nan %").
+func fastchessNaN(e stats.FixedSigma, samples int) stats.FixedSigma {
+	neg := math.Copysign(math.NaN(), -1)
+	for _, f := range []*float64{&e.Elo, &e.Margin, &e.NElo, &e.NMargin, &e.LOS} {
+		if math.IsNaN(*f) && (samples == 0 || f == &e.LOS) {
+			*f = neg
+		}
+	}
+	return e
+}
 
 // blockLLR is the SPRT as fastchess's block shows it (ok: there is one):
 // the match's test on its complete pairs under the pentanomial report,
@@ -332,7 +362,7 @@ func fastchessCutechessBlock(tally *standings.Tally, engines []string, s *sprtSt
 	ts := totals(tally, engines)
 	if len(engines) == 2 {
 		g := ts[0].g
-		e := stats.FastchessTrinomial(g)
+		e := fastchessNaN(stats.FastchessTrinomial(g), g.Games())
 		lines = append(lines, fmt.Sprintf("Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%",
 			f2(e.Elo), f2(e.Margin), f2(e.LOS), f2(100*float64(g.Draws)/float64(g.Games()))))
 	} else {
@@ -350,7 +380,7 @@ func fastchessCutechessBlock(tally *standings.Tally, engines []string, s *sprtSt
 		case r.LLR < r.Lower:
 			result = " - H0 was accepted"
 		}
-		lines = append(lines, fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s%s", f2(r.LLR), qtNumber(pct, 'f', 1),
+		lines = append(lines, fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s%s", f2(r.LLR), fmtNumber(pct, 1),
 			f2(r.Lower), f2(r.Upper), result))
 	}
 	return lines
@@ -376,10 +406,10 @@ func fastchessRanking(ts []engineTotal, penta, ptnml bool) []string {
 	var rows []row
 	width := 25
 	for _, t := range ts {
-		r := row{t: t, g: t.g, e: stats.FastchessTrinomial(t.g), draw: 100 * float64(t.g.Draws) / float64(t.g.Games())}
+		r := row{t: t, g: t.g, e: fastchessNaN(stats.FastchessTrinomial(t.g), t.g.Games()), draw: 100 * float64(t.g.Draws) / float64(t.g.Games())}
 		if penta {
 			p := t.pairs
-			r.g, r.e, r.draw = t.paired, stats.FastchessPentanomial(p), float64(p.DD)/float64(p.Pairs())*100
+			r.g, r.e, r.draw = t.paired, fastchessNaN(stats.FastchessPentanomial(p), p.Pairs()), float64(p.DD)/float64(p.Pairs())*100
 			r.ptnml = fmt.Sprintf("[%d, %d, %d, %d, %d]", p.LL, p.LD, p.DD, p.WD, p.WW) // formatPentaStats: WL+DD in the middle
 		}
 		rows = append(rows, r)
@@ -405,8 +435,8 @@ func fastchessRanking(ts []engineTotal, penta, ptnml bool) []string {
 	for i, r := range rows {
 		n := r.g.Games()
 		lines = append(lines, fmt.Sprintf("%4d %-*s %s %s %s %s %10d %s%% %s%%", i+1, width, r.t.name,
-			padQt(r.e.Elo, 10, 2), padQt(r.e.Margin, 10, 2), padQt(r.e.NElo, 10, 2), padQt(r.e.NMargin, 10, 2),
-			n, padQt(100*r.g.Points()/float64(n), 9, 1), padQt(r.draw, 9, 1))+column(r.ptnml))
+			padFmt(r.e.Elo, 10, 2), padFmt(r.e.Margin, 10, 2), padFmt(r.e.NElo, 10, 2), padFmt(r.e.NMargin, 10, 2),
+			n, padFmt(100*r.g.Points()/float64(n), 9, 1), padFmt(r.draw, 9, 1))+column(r.ptnml))
 	}
 	return lines
 }

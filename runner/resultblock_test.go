@@ -214,10 +214,9 @@ func TestCutechessRankingSeeds(t *testing.T) {
 // fastchess's table of more than two engines ends with the Ptnml(0-2)
 // column (output_fastchess.hpp:64-74). These rows are fastchess 1.8.2's
 // last block of a 4-engine round robin (stockfish at 2000, 1000, 1500 and
-// 500 nodes, -rounds 2, fhr25.epd, -maxmoves 30), but for its "-nan" where
-// an engine drew every pair: the sign of its NaN, which selfplay writes as
-// "nan". Without the pentanomial report the rows are of all games and the
-// column is blank.
+// 500 nodes, -rounds 2, fhr25.epd, -maxmoves 30), "-nan" (0/0) where an
+// engine drew every pair. Without the pentanomial report the rows are of
+// all games and the column is blank.
 func TestFastchessRankingPtnml(t *testing.T) {
 	total := func(name string, pairs [5]int, g stats.Trinomial) engineTotal {
 		return engineTotal{name: name, g: g, paired: g, pairs: stats.PentanomialFromCounts(pairs)}
@@ -231,8 +230,8 @@ func TestFastchessRankingPtnml(t *testing.T) {
 	want := []string{
 		"Rank Name                                 Elo        +/-       nElo        +/-      Games      Score       Draw           Ptnml(0-2)",
 		"   1 c                                  58.45      68.34     173.72     196.58         12      58.3%      66.7%      [0, 0, 4, 2, 0]",
-		"   2 a                                  -0.00       0.00        nan        nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
-		"   3 long-engine-name-exceeding-25      -0.00       0.00        nan        nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
+		"   2 a                                  -0.00       0.00       -nan       -nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
+		"   3 long-engine-name-exceeding-25      -0.00       0.00       -nan       -nan         12      50.0%     100.0%      [0, 0, 6, 0, 0]",
 		"   4 b                                 -58.45      68.34    -173.72     196.58         12      41.7%      66.7%      [0, 2, 4, 0, 0]",
 	}
 	if got := fastchessRanking(ts, true, true); !slices.Equal(got, want) {
@@ -301,5 +300,42 @@ func TestFastchessCutechessBlock(t *testing.T) {
 	}
 	if got := resultBlock(outputFastchess, tally, sides, []string{"A", "B"}, 0, s, false); !slices.Equal(got, wdl) {
 		t.Errorf("without pentanomial statistics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wdl, "\n"))
+	}
+}
+
+// fastchess's undefined figures are "-nan" where its NaN has the sign bit
+// (0/0, inf-inf on x86-64, and glibc's log10 and erf keep it) and "nan"
+// where glibc's log10 of a negative number made it. fastchess 1.8.2's
+// blocks: 10 drawn pairs (the reviewer's b1 vs b2), 10 won pairs (good vs
+// bad); a ranking row without games is "-nan" throughout.
+func TestFastchessNaNSigns(t *testing.T) {
+	for _, c := range []struct {
+		pairs map[[2]float64]int
+		want  []string
+	}{
+		{map[[2]float64]int{{0.5, 0.5}: 10}, []string{
+			"Elo: -0.00 +/- 0.00, nElo: -nan +/- -nan",
+			"LOS: -nan %, DrawRatio: 100.00 %, PairsRatio: -nan",
+			"Games: 20, Wins: 0, Losses: 0, Draws: 20, Points: 10.0 (50.00 %)",
+			"Ptnml(0-2): [0, 0, 10, 0, 0], WL/DD Ratio: 0.00"}},
+		{map[[2]float64]int{{1, 1}: 10}, []string{
+			"Elo: inf +/- -nan, nElo: inf +/- -nan",
+			"LOS: 100.00 %, DrawRatio: 0.00 %, PairsRatio: inf",
+			"Games: 20, Wins: 20, Losses: 0, Draws: 0, Points: 20.0 (100.00 %)",
+			"Ptnml(0-2): [0, 0, 0, 0, 10], WL/DD Ratio: -nan"}},
+	} {
+		tally, sides := pairsOf(t, c.pairs)
+		got := resultBlock(outputFastchess, tally, sides, []string{"A", "B"}, 0, &sprtState{}, true)
+		if len(got) != 7 || !slices.Equal(got[2:6], c.want) {
+			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+	tally, _ := pairsOf(t, map[[2]float64]int{{1, 0.5}: 1})
+	rows := fastchessRanking(totals(tally, []string{"A", "B", "C"}), true, true)
+	if want := "   3 C                               -nan       -nan       -nan       -nan          0      -nan%      -nan%      [0, 0, 0, 0, 0]"; rows[3] != want {
+		t.Errorf("no games: %q, want %q", rows[3], want)
+	}
+	if got := stats.FastchessTrinomial(stats.Trinomial{Wins: 5, Losses: 1}).Margin; fmtNumber(fastchessNaN(stats.FixedSigma{Margin: got}, 6).Margin, 2) != "nan" {
+		t.Errorf("a bound past a score of 1: %s, want nan", fmtNumber(got, 2))
 	}
 }
