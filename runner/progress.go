@@ -185,9 +185,14 @@ func progressLine(s status, width int) string {
 			long, short := stats.FormatEloInterval(*e), shortElo(*e)
 			// The pentanomial estimate counts complete pairs only: say so
 			// when that is not every game of the score.
-			if e.Pairs > 0 && 2*e.Pairs != g.Games() {
+			switch {
+			case e.Pairs > 0 && 2*e.Pairs != g.Games():
 				long += fmt.Sprintf(" (of %d paired games)", 2*e.Pairs)
 				short += fmt.Sprintf(" (%d paired)", 2*e.Pairs)
+			case e.Model == stats.ModelTrinomial:
+				// No pair complete yet: the games' trinomial estimate.
+				long += " (trinomial, no pair complete)"
+				short += " (trinomial)"
 			}
 			add("elo", long, short)
 		}

@@ -104,3 +104,17 @@ func TestStandingsOrder(t *testing.T) {
 		t.Errorf("standings %q, want %q", strings.Join(got, ", "), want)
 	}
 }
+
+// Before any pair is complete the Elo is the games' trinomial estimate,
+// and the line says so.
+func TestProgressLineTrinomialBeforePairs(t *testing.T) {
+	pt := &standings.PairingTally{First: "fhr", Second: "plain", Games: stats.Trinomial{Draws: 1}}
+	e, err := pt.Estimate(stats.DefaultLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := status{name: "m", games: 1, total: 50, eta: -1, match: pt, estimate: &e}
+	if line := progressLine(s, 0); !strings.Contains(line, "Elo (trinomial, no pair complete)") {
+		t.Errorf("line %q does not say the Elo is trinomial", line)
+	}
+}

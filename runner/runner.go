@@ -341,12 +341,39 @@ func printPlan(w io.Writer, t *config.Tournament, total, shareTotal int, share r
 		fmt.Fprintf(w, "%s: the book %s yields %d distinct openings of at most %d plies, fewer than the %d that count asks for\n",
 			t.Name, o.File, len(o.List), o.Plies, o.Count)
 	}
+	if replaysGames(t) {
+		printBroken(w, fmt.Sprintf("%s: every pass over the openings after the first replays the first pass's games move for move", t.Name),
+			"(a node or depth limit without nodes_jitter: the in-process engines, and most UCI engines at fixed nodes, play the same game again from the same opening);",
+			"an SPRT would count them again: set nodes_jitter (-nodes-jitter) or use more openings")
+	}
 	if !share.Covers(total / 2) {
 		fmt.Fprintf(w, "%s: %s: %d of the %d games\n", t.Name, share, shareTotal, total)
 	}
 	if stored > 0 && pending > 0 {
 		fmt.Fprintf(w, "%s: resuming, %d of %d games stored\n", t.Name, stored, shareTotal+outside)
 	}
+}
+
+// replaysGames says whether the schedule plays an opening with the same
+// colours more than once (selfplay's rounds are passes over the openings;
+// fastchess's rounds take one opening each, starting over past the last)
+// under limits that make such a game the same game: nodes or depth without
+// jitter, no clock.
+func replaysGames(t *config.Tournament) bool {
+	repeats := t.Rounds > 1
+	if t.Schedule == config.ScheduleFastchess {
+		repeats = t.Rounds > len(t.Openings.List)
+	}
+	if !repeats || t.Format == config.FormatKnockout {
+		return false
+	}
+	for _, name := range t.Engines {
+		l := t.LimitsOf(name)
+		if l.MoveTime > 0 || l.TC != nil || l.NodesJitter > 0 && l.Nodes > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // saveTournament creates the tournament's row with its engines when it has

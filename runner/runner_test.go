@@ -485,3 +485,40 @@ func TestPlanSaysShortBook(t *testing.T) {
 		t.Errorf("a book with count's openings:\n%s", out.String())
 	}
 }
+
+// Passes over the openings after the first replay the first's games where
+// nothing but the opening and colours decides a game: the plan says so.
+func TestPlanSaysPassesReplay(t *testing.T) {
+	two := []openings.Opening{{ID: "1"}, {ID: "2"}}
+	tc := &config.TimeControl{Base: time.Minute, Text: "60+0"}
+	cases := []struct {
+		name     string
+		rounds   int
+		schedule config.Schedule
+		limits   config.Limits
+		format   config.Format
+		want     bool
+	}{
+		{"one pass", 1, "", config.Limits{Nodes: 1000}, "", false},
+		{"two passes at fixed nodes", 2, "", config.Limits{Nodes: 1000}, "", true},
+		{"two passes at fixed depth", 2, "", config.Limits{Depth: 5}, "", true},
+		{"two passes with jitter", 2, "", config.Limits{Nodes: 1000, NodesJitter: 0.05}, "", false},
+		{"two passes under a clock", 2, "", config.Limits{TC: tc}, "", false},
+		{"two passes at a fixed time", 2, "", config.Limits{MoveTime: time.Second}, "", false},
+		{"fastchess rounds within the book", 2, config.ScheduleFastchess, config.Limits{Nodes: 1000}, "", false},
+		{"fastchess rounds past the book", 3, config.ScheduleFastchess, config.Limits{Nodes: 1000}, "", true},
+		{"a knockout", 2, "", config.Limits{Nodes: 1000}, config.FormatKnockout, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &config.Tournament{Name: "r", Engines: []string{"x", "y"}, Rounds: c.rounds, Schedule: c.schedule,
+				Format: c.format, Limits: c.limits, Openings: config.Openings{List: two}}
+			var out strings.Builder
+			printPlan(&out, tr, 4*c.rounds, 4*c.rounds, record.Shard{}, 1, 0, 4, 0)
+			got := strings.Contains(out.String(), "replays the first pass's games")
+			if got != c.want {
+				t.Errorf("says it replays: %v, want %v; plan:\n%s", got, c.want, out.String())
+			}
+		})
+	}
+}
