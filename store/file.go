@@ -49,6 +49,9 @@ func OpenWriter(ctx context.Context, path, command string) (*Store, error) {
 		if errors.As(err, &inUse) {
 			return nil, err
 		}
+		if abs, aerr := filepath.Abs(path); aerr == nil {
+			err = diskError(filepath.Dir(abs), err) // the lock file's write too
+		}
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	return s, nil
@@ -213,33 +216,67 @@ func writerDSN(abs string) string {
 // built under another name and linked into place complete, so that a
 // reader never meets an empty or half-made file. The writer lock is held,
 // so no one else creates it meanwhile; a leftover of a creation that was
-// killed is replaced.
-func createDatabase(ctx context.Context, abs string) error {
+// killed is replaced. The new file is checkpointed, its write-ahead log
+// emptied and removed, before it is linked: SQLite's Close checkpoints
+// too but says nothing when that fails (a full disk), and a file linked
+// then would be a damaged database whose content is in a log of another
+// name. A creation that fails removes what it made.
+func createDatabase(ctx context.Context, abs string) (err error) {
 	tmp := abs + ".creating"
-	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"} {
+	made := []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"}
+	for _, f := range made {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
+	defer func() {
+		if err != nil { // the free space as it was when it failed
+			err = fmt.Errorf("creating the database: %w", diskError(filepath.Dir(abs), err))
+		}
+		for _, f := range made {
+			os.Remove(f) // after the link, the name abs keeps the file
+		}
+	}()
 	db, err := sql.Open("sqlite", writerDSN(tmp))
 	if err != nil {
 		return err
 	}
 	db.SetMaxOpenConns(1)
 	err = prepare(ctx, db)
-	if cerr := db.Close(); err == nil { // checkpoints and removes the write-ahead log
+	if err == nil {
+		err = checkpointNew(ctx, db)
+	}
+	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		// Link fails rather than replace a file that appeared meanwhile;
-		// file systems without hard links get a rename.
-		if err = os.Link(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
-			err = os.Rename(tmp, abs)
+	if err != nil {
+		return err
+	}
+	// The log must be gone (or empty): what it held would be missing
+	// from the database linked into place.
+	for _, f := range []string{tmp + "-wal", tmp + "-journal"} {
+		if fi, serr := os.Stat(f); serr == nil && fi.Size() > 0 {
+			return fmt.Errorf("the new database's log %s (%d bytes) was not written into it", filepath.Base(f), fi.Size())
 		}
 	}
-	os.Remove(tmp)
-	if err != nil {
-		return fmt.Errorf("creating the database: %w", err)
+	// Link fails rather than replace a file that appeared meanwhile;
+	// file systems without hard links get a rename.
+	if err = os.Link(tmp, abs); err != nil && !errors.Is(err, fs.ErrExist) {
+		err = os.Rename(tmp, abs)
+	}
+	return err
+}
+
+// checkpointNew writes the new database's write-ahead log into the file
+// and empties it (TRUNCATE), and fails unless SQLite says all of it was
+// written. A variable: tests replace it.
+var checkpointNew = func(ctx context.Context, db *sql.DB) error {
+	var busy, log, done int
+	if err := db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil {
+		return fmt.Errorf("checkpointing: %w", err)
+	}
+	if busy != 0 || log != done {
+		return fmt.Errorf("checkpointing: %d of the log's %d pages written (busy %d)", done, log, busy)
 	}
 	return nil
 }
@@ -314,6 +351,10 @@ func (s *Store) checkFiles() error {
 	}
 	return nil
 }
+
+// writeError is the error of a write to the Store's database, reworded
+// when the disk is full (diskError).
+func (s *Store) writeError(err error) error { return diskError(filepath.Dir(s.file.abs), err) }
 
 // Close closes the database (checkpointing the WAL) and releases the
 // writer lock.

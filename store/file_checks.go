@@ -118,7 +118,8 @@ func hasWAL(abs string) bool {
 	return !errors.Is(err, fs.ErrNotExist) && (err != nil || st.Size() > 0)
 }
 
-// sqliteError rewords SQLite's answer for a file that is no database.
+// sqliteError rewords SQLite's answer for a file that is no database, and
+// for a full disk (diskError).
 func sqliteError(abs string, err error) error {
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB {
@@ -131,5 +132,5 @@ func sqliteError(abs string, err error) error {
 		return fmt.Errorf("%w: its write-ahead log %s-wal holds changes that a reader can only read with the "+
 			"%s-shm file beside it, or where it may create that file", err, filepath.Base(abs), filepath.Base(abs))
 	}
-	return err
+	return diskError(filepath.Dir(abs), err)
 }

@@ -29,8 +29,10 @@ func (r *Reader) CountGames(ctx context.Context, tid int64) (int, error) {
 // SaveGame stores a finished game and its moves in one transaction. Storing
 // the same game twice is an error (the UNIQUE key), never a duplicate row.
 // A database file deleted or replaced since OpenWriter is an error
-// wrapping ErrDatabaseGone, before anything is written.
-func (s *Store) SaveGame(ctx context.Context, g *record.Game) error {
+// wrapping ErrDatabaseGone, before anything is written; a full disk one
+// wrapping ErrDiskFull.
+func (s *Store) SaveGame(ctx context.Context, g *record.Game) (err error) {
+	defer func() { err = s.writeError(err) }()
 	round := record.PGNRound(g.Pair, g.Index) // messages name the game as its PGN does
 	if err := s.checkFiles(); err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)

@@ -15,12 +15,13 @@
 // The package has two layers. The file's lifecycle: opening and closing
 // (file.go), the checks of a deleted or replaced file and of stale logs
 // (file_checks.go), the writer's locks (lock*.go), the schema and its
-// migrations (schema.go) and damage (damage.go). And the queries over an
-// open database: tournaments.go, games.go (with the games table's one
-// column list, columns.go), suite.go and merge.go. The queries reach the
-// file only through what this file declares (Reader.q and Reader.db, the
-// open connections) and two calls of the lifecycle: Store.checkFiles
-// before each write, and attachReadOnly for the input of a merge.
+// migrations (schema.go), damage (damage.go) and a full disk (disk*.go).
+// And the queries over an open database: tournaments.go, games.go (with
+// the games table's one column list, columns.go), suite.go and merge.go.
+// The queries reach the file only through what this file declares
+// (Reader.q and Reader.db, the open connections) and three calls of the
+// lifecycle: Store.checkFiles before each write, Store.writeError after a
+// game's, and attachReadOnly for the input of a merge.
 package store
 
 import (
