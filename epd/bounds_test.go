@@ -3,6 +3,7 @@ package epd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -48,6 +49,38 @@ func TestParseBounds(t *testing.T) {
 			}
 			if err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("error %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}
+
+// An id of up to MaxID bytes is read; a longer one makes the line
+// malformed, with an error that says its length and the bound, quoting
+// only its start.
+func TestIDBound(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		id   string
+		want string // "" for no error
+	}{
+		{"a suite's", "STS(v13.0) Pawn Play in the Center.001", ""},
+		{"at the bound", strings.Repeat("é", MaxID/2), ""},
+		{"past it", strings.Repeat("x", MaxID+1), fmt.Sprintf(`line 1: id "%s"... is %d bytes long: at most %d`, strings.Repeat("x", 40), MaxID+1, MaxID)},
+		{"a megabyte", strings.Repeat("x", 1<<20-100), fmt.Sprintf(`line 1: id "%s"... is %d bytes long: at most %d`, strings.Repeat("x", 40), 1<<20-100, MaxID)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			recs, bad, err := Parse(strings.NewReader(startEPD + ` id "` + c.id + "\";\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if len(recs) != 1 || recs[0].ID != c.id {
+					t.Fatalf("%d records, malformed %v", len(recs), bad)
+				}
+				return
+			}
+			if len(recs) != 0 || len(bad) != 1 || bad[0].Error() != c.want {
+				t.Fatalf("%d records, malformed %v\nwant %s", len(recs), bad, c.want)
 			}
 		})
 	}

@@ -89,6 +89,13 @@ const maxMalformed = 1000
 // with notnil (0.1 ms); a larger file is better sampled or split.
 const maxRecords = 1000000
 
+// MaxID is the longest id operand ParseLine takes, in bytes. The ids of
+// real suites and books are tens of bytes (WAC.001, "STS(v13.0) Pawn Play
+// in the Center.001"); an id becomes an opening's id and name, stored in
+// every game played from it and shown on every page that lists one, so a
+// longer one is an error rather than megabytes copied into each game.
+const MaxID = 256
+
 // maxQuote bounds the text of a line quoted in an error: longer text is
 // clipped (Clip).
 const maxQuote = 200
@@ -171,11 +178,11 @@ func parse(r io.Reader, limit int) ([]Record, []LineError, error) {
 // Operands are bare tokens or double-quoted strings (which may hold spaces
 // and ';'); every operation ends with ';' except that the last one may omit
 // it. The hmvc and fmvn operations set the clocks (they win over FEN
-// clocks; the default is "0 1"). The position must be legal for
-// engines/board (one king per side, no pawn on the first or last rank, the
-// side not to move not in check, castling rights backed by king and rook,
-// an en-passant square behind a pawn that just moved), and the bm and am
-// moves legal in it.
+// clocks; the default is "0 1"). An id is at most MaxID bytes long. The
+// position must be legal for engines/board (one king per side, no pawn on
+// the first or last rank, the side not to move not in check, castling
+// rights backed by king and rook, an en-passant square behind a pawn that
+// just moved), and the bm and am moves legal in it.
 func ParseLine(line string) (Record, error) {
 	rest := strings.TrimSpace(line)
 	var f []string
@@ -221,6 +228,9 @@ func ParseLine(line string) (Record, error) {
 		case "id":
 			if strings.TrimSpace(arg) == "" {
 				return Record{}, errors.New("empty id")
+			}
+			if len(arg) > MaxID {
+				return Record{}, fmt.Errorf("id %q... is %d bytes long: at most %d", arg[:40], len(arg), MaxID)
 			}
 			rec.ID = arg
 		case "hmvc":

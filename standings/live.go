@@ -248,7 +248,11 @@ func (l *Live) Report(t record.Tournament, level float64, anchor string) (report
 }
 
 func (l *Live) report(t record.Tournament, level float64, anchor string) (report.Tournament, error) {
-	snap, err := snapshot.Parse(t.Config)
+	text, err := t.Snapshot()
+	if err != nil {
+		return report.Tournament{}, err
+	}
+	snap, err := snapshot.Parse(text)
 	if err != nil {
 		return report.Tournament{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}

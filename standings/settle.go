@@ -27,7 +27,11 @@ type Settlement struct {
 // decided or every scheduled game is stored; otherwise it is running, and
 // `selfplay run` on the database plays what is missing.
 func Settle(t record.Tournament, games []record.Game) (Settlement, error) {
-	snap, err := snapshot.Parse(t.Config)
+	text, err := t.Snapshot()
+	if err != nil {
+		return Settlement{}, err
+	}
+	snap, err := snapshot.Parse(text)
 	if err != nil {
 		return Settlement{}, fmt.Errorf("reading its config snapshot: %w", err)
 	}

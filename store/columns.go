@@ -87,6 +87,32 @@ func (fs fields) columns() []gameColumn {
 // list is the fields' column list (columnList).
 func (fs fields) list(prefix string) string { return columnList(prefix, fs.columns()) }
 
+// textBounds are the bounds of the games table's text columns for a
+// reader for display (Reader.text); the others are numbers.
+var textBounds = map[gameColumn]int{
+	colOpeningID: boundShort, colOpeningName: boundShort, colStartFEN: boundShort, colOpeningMoves: boundLong,
+	colWhite: boundShort, colBlack: boundShort, colResult: boundShort, colTermination: boundShort,
+	colReason: boundShort, colCulprit: boundShort, colFinalFEN: boundShort, colStarted: boundShort,
+	colFinished: boundShort,
+}
+
+// selectList is the fields' column list as r reads them (Reader.text:
+// text bounded for a reader for display).
+func (r *Reader) selectList(fs fields) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if bound, ok := textBounds[f.col]; ok {
+			b.WriteString(r.text(string(f.col), bound))
+		} else {
+			b.WriteString(string(f.col))
+		}
+	}
+	return b.String()
+}
+
 // values are the fields' values or destinations in order, for Exec or Scan.
 func (fs fields) values() []any {
 	out := make([]any, len(fs))
@@ -166,6 +192,34 @@ func moveSelect(alias string, old bool) string {
 		fields = prefixed(alias, moveFieldColumns)
 	}
 	return prefixed(alias, moveBaseColumns) + ", " + fields
+}
+
+// moveTextBounds are the bounds of the moves table's text columns for a
+// reader for display (Reader.text).
+var moveTextBounds = map[string]int{"uci": boundShort, "san": boundShort, "pv": boundLong}
+
+// moveList is moveSelect("", ...) as r reads it: its text bounded for a
+// reader for display (Reader.text).
+func (r *Reader) moveList() string {
+	return r.boundList(moveSelect("", r.lacks.moveFields), moveTextBounds)
+}
+
+// engineIDList is engineIDColumns as r reads them (Reader.text).
+func (r *Reader) engineIDList() string {
+	return r.boundList(engineIDColumns, map[string]int{"white_name": boundShort, "white_author": boundShort,
+		"black_name": boundShort, "black_author": boundShort})
+}
+
+// boundList is a list of columns (joined by ", ") as r reads them: those
+// in bounds (by name) bounded for a reader for display (Reader.text).
+func (r *Reader) boundList(cols string, bounds map[string]int) string {
+	list := strings.Split(cols, ", ")
+	for i, c := range list {
+		if bound, ok := bounds[c]; ok {
+			list[i] = r.text(c, bound)
+		}
+	}
+	return strings.Join(list, ", ")
 }
 
 // prefixed is a list of columns (joined by ", ") with alias before each.

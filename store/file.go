@@ -398,7 +398,10 @@ func (s *Store) CloseRemovingIfEmpty(ctx context.Context) (removed bool, err err
 // upgrades it), no change of journal mode, queries only. It reads files
 // and directories that are read-only, and does not wait for a writer (WAL:
 // readers see the last committed state). A file that is not a selfplay
-// database is an error naming it.
+// database is an error naming it. It is a reader for display: it reads
+// text fields bounded, whatever the file holds (bounds.go), and leaves out
+// a config snapshot over record.MaxConfigSnapshot (Tournament.Snapshot
+// says why); WritePGN streams the stored PGN as it is.
 func OpenReader(ctx context.Context, path string) (*Reader, error) {
 	r, err := openReader(ctx, path)
 	if err != nil {
@@ -464,7 +467,7 @@ func openReaderDSN(ctx context.Context, path, dsn string) (*Reader, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Reader{db: db, q: db, path: path, lacks: lacking(v)}, nil
+	return &Reader{db: db, q: db, path: path, lacks: lacking(v), bounded: true}, nil
 }
 
 // Close closes the database.

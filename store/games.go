@@ -133,8 +133,8 @@ func (r *Reader) Games(ctx context.Context, f GameFilter) ([]record.Game, error)
 	var g record.Game
 	var t gameText
 	fs := recordFields(&g, &t)
-	rows, err := r.q.QueryContext(ctx, `SELECT `+fs.list("")+`, coalesce(pgn, '') FROM games LEFT JOIN pgns ON game_id = id`+
-		where+gameOrder, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.selectList(fs)+`, `+r.text("coalesce(pgn, '')", boundPGN)+
+		` FROM games LEFT JOIN pgns ON game_id = id`+where+gameOrder, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
@@ -163,8 +163,8 @@ func (r *Reader) GameByID(ctx context.Context, id int64) (record.Game, error) {
 	var g record.Game
 	var t gameText
 	fs := recordFields(&g, &t)
-	err := r.q.QueryRowContext(ctx, `SELECT `+fs.list("")+`, coalesce(pgn, '') FROM games LEFT JOIN pgns ON game_id = id
-		WHERE id = ?`, id).Scan(append(fs.values(), &g.PGN)...)
+	err := r.q.QueryRowContext(ctx, `SELECT `+r.selectList(fs)+`, `+r.text("coalesce(pgn, '')", boundPGN)+
+		` FROM games LEFT JOIN pgns ON game_id = id WHERE id = ?`, id).Scan(append(fs.values(), &g.PGN)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("game %d: %w", id, ErrNoGame)
 	}
@@ -188,7 +188,7 @@ func (r *Reader) identity(ctx context.Context, gameID int64) ([2]record.EngineID
 	if r.lacks.engineIDs {
 		return ids, nil
 	}
-	err := r.q.QueryRowContext(ctx, `SELECT `+engineIDColumns+` FROM engine_ids WHERE game_id = ?`, gameID).
+	err := r.q.QueryRowContext(ctx, `SELECT `+r.engineIDList()+` FROM engine_ids WHERE game_id = ?`, gameID).
 		Scan(&ids[0].Name, &ids[0].Author, &ids[1].Name, &ids[1].Author)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return ids, fmt.Errorf("reading engine identities: %w", err)
@@ -205,7 +205,8 @@ func (r *Reader) LastIdentities(ctx context.Context, tournamentID int64, engines
 	if r.lacks.engineIDs {
 		return ids, nil
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT g.`+string(colWhite)+`, g.`+string(colBlack)+`, `+engineIDColumns+`
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.text("g."+string(colWhite), boundShort)+`, `+
+		r.text("g."+string(colBlack), boundShort)+`, `+r.engineIDList()+`
 		FROM games g JOIN engine_ids e ON e.game_id = g.id WHERE g.tournament_id = ? ORDER BY g.id DESC`, tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("reading engine identities: %w", err)
@@ -307,7 +308,7 @@ func (r *Reader) reportGames(ctx context.Context, out []record.Game, where strin
 		{colOpeningID, &openingID}, {colOpeningName, &openingName}, {colWhite, &white}, {colBlack, &black},
 		{colResult, &result}, {colTermination, &term}, {colCulprit, &culprit}, {colStarted, &started},
 		{colFinished, &finished}}
-	rows, err := r.q.QueryContext(ctx, `SELECT `+fs.list("")+` FROM games `+where, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.selectList(fs)+` FROM games `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}
@@ -379,8 +380,8 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 	for i, c := range fs[2:].columns() {
 		sums[i] = "sum(" + string(c) + ")"
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT white, black, `+strings.Join(sums, ", ")+` FROM games `+where+
-		` GROUP BY white, black`, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.text("white", boundShort)+`, `+r.text("black", boundShort)+`, `+
+		strings.Join(sums, ", ")+` FROM games `+where+` GROUP BY white, black`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading search figures: %w", err)
 	}
@@ -409,7 +410,7 @@ func (r *Reader) searchSums(ctx context.Context, where string, args ...any) (map
 }
 
 func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+moveSelect("", r.lacks.moveFields)+` FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.moveList()+` FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("reading moves: %w", err)
 	}
@@ -491,7 +492,7 @@ func (r *Reader) listGames(ctx context.Context, selection string, args ...any) (
 	var g record.Game
 	var t gameText
 	fs := listFields(&g, &t)
-	rows, err := r.q.QueryContext(ctx, `SELECT `+fs.list("")+` FROM games`+selection, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.selectList(fs)+` FROM games`+selection, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading games: %w", err)
 	}

@@ -24,8 +24,15 @@ func TestMain(m *testing.M) {
 	for _, action := range []string{"hold-writer", "hold-write-tx", "read", "write", "write-and-die", "touch", "sqlite-write"} {
 		helpers[action] = func(args []string) int { return helperMain(action, args) }
 	}
+	for action, f := range extraHelpers {
+		helpers[action] = func(args []string) int { return f(args[0]) }
+	}
 	testkit.Main(m, helpers)
 }
+
+// extraHelpers are helper actions (TestMain) of one argument, a path,
+// beside helperMain's, added by the tests' files.
+var extraHelpers = map[string]func(path string) int{}
 
 // helperMain is a second process for the tests:
 //

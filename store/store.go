@@ -15,13 +15,14 @@
 // The package has two layers. The file's lifecycle: opening and closing
 // (file.go), the checks of a deleted or replaced file and of stale logs
 // (file_checks.go), the writer's locks (lock*.go), the schema and its
-// migrations (schema.go), damage (damage.go) and a full disk (disk*.go).
-// And the queries over an open database: tournaments.go, games.go (with
-// the games table's one column list, columns.go), suite.go and merge.go.
-// The queries reach the file only through what this file declares
-// (Reader.q and Reader.db, the open connections) and three calls of the
-// lifecycle: Store.checkFiles before each write, Store.writeError after a
-// game's, and attachReadOnly for the input of a merge.
+// migrations (schema.go), damage (damage.go) and a full disk (disk*.go). And the
+// queries over an open database: tournaments.go, games.go (with the games
+// table's one column list, columns.go), suite.go and merge.go, and the
+// bounds of the text that a reader for display reads (bounds.go). The
+// queries reach the file only through what this file declares (Reader.q
+// and Reader.db, the open connections) and three calls of the lifecycle:
+// Store.checkFiles before each write, Store.writeError after a game's,
+// and attachReadOnly for the input of a merge.
 package store
 
 import (
@@ -48,6 +49,9 @@ type Reader struct {
 	// lacks is what the database's schema, older than this selfplay's,
 	// does not have (a reader's; a writer migrates).
 	lacks olderSchema
+	// bounded: a reader for display (OpenReader), which reads text
+	// fields bounded (bounds.go); a writer reads them whole.
+	bounded bool
 }
 
 // queryer runs queries: *sql.DB, *sql.Conn or *sql.Tx.
@@ -70,7 +74,7 @@ func (r *Reader) ReadTx(ctx context.Context, fn func(*Reader) error) error {
 		return fmt.Errorf("database %s: %w", r.path, err)
 	}
 	defer tx.Rollback()
-	return fn(&Reader{db: r.db, q: tx, path: r.path, lacks: r.lacks})
+	return fn(&Reader{db: r.db, q: tx, path: r.path, lacks: r.lacks, bounded: r.bounded})
 }
 
 const timeLayout = time.RFC3339Nano

@@ -54,7 +54,9 @@ func (s *Store) SaveSuiteRun(ctx context.Context, r *record.SuiteRun) error {
 // SuiteRuns returns every stored suite run, oldest first, with rows and
 // positions.
 func (rd *Reader) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
-	rows, err := rd.q.QueryContext(ctx, `SELECT id, suite, limit_kind, settings, created_at FROM suite_runs ORDER BY id`)
+	rows, err := rd.q.QueryContext(ctx, `SELECT id, `+rd.boundList("suite, limit_kind, settings, created_at",
+		map[string]int{"suite": boundLong, "limit_kind": boundShort, "settings": boundLong, "created_at": boundShort})+
+		` FROM suite_runs ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("reading suite runs: %w", err)
 	}
@@ -82,8 +84,8 @@ func (rd *Reader) SuiteRuns(ctx context.Context) ([]record.SuiteRun, error) {
 }
 
 func (rd *Reader) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
-	rows, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, positions, solved, nodes, main_nodes, q_nodes, time_ms
-		FROM suite_rows WHERE run_id = ? ORDER BY rowid`, r.ID)
+	rows, err := rd.q.QueryContext(ctx, `SELECT `+rd.text("variant", boundShort)+`, limit_value, positions, solved, nodes,
+		main_nodes, q_nodes, time_ms FROM suite_rows WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
 	}
@@ -98,8 +100,9 @@ func (rd *Reader) suiteDetails(ctx context.Context, r *record.SuiteRun) error {
 		r.Rows = append(r.Rows, row)
 	}
 	rows.Close()
-	prow, err := rd.q.QueryContext(ctx, `SELECT variant, limit_value, position, solved, move, first_found, depth, score, nodes, time_ms
-		FROM suite_positions WHERE run_id = ? ORDER BY rowid`, r.ID)
+	prow, err := rd.q.QueryContext(ctx, `SELECT `+rd.boundList("variant, limit_value, position, solved, move",
+		map[string]int{"variant": boundShort, "position": boundShort, "move": boundShort})+
+		`, first_found, depth, score, nodes, time_ms FROM suite_positions WHERE run_id = ? ORDER BY rowid`, r.ID)
 	if err != nil {
 		return fmt.Errorf("reading suite run %d: %w", r.ID, err)
 	}

@@ -31,7 +31,7 @@ func (r *Reader) Tournaments(ctx context.Context) ([]record.Tournament, error) {
 }
 
 func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]record.Tournament, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments `+where+` ORDER BY id`, args...)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.tournamentList()+` FROM tournaments `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading tournaments: %w", err)
 	}
@@ -47,9 +47,26 @@ func (r *Reader) tournaments(ctx context.Context, where string, args ...any) ([]
 	return out, nil
 }
 
-// tournamentColumns are the tournaments columns that scanTournaments reads.
+// tournamentColumns are the tournaments columns that scanTournaments reads,
+// then the size of a config snapshot left out (0: none, as here).
 const tournamentColumns = `id, name, config, config_hash, status, total_games, sprt_state, sprt_llr,
-	created_at, updated_at, finished_at, shard_index, shard_count, shard_pairs`
+	created_at, updated_at, finished_at, shard_index, shard_count, shard_pairs, 0`
+
+// tournamentList is tournamentColumns as r reads them: for a reader for
+// display, the text bounded (Reader.text) and a config snapshot longer
+// than record.MaxConfigSnapshot left out, with its size (ConfigLeftOut).
+func (r *Reader) tournamentList() string {
+	if !r.bounded {
+		return tournamentColumns
+	}
+	fits := fmt.Sprintf("octet_length(config) <= %d", record.MaxConfigSnapshot)
+	return `id, ` + r.text("name", boundShort) + `, CASE WHEN ` + fits + ` THEN config ELSE '' END, ` +
+		r.boundList("config_hash, status", map[string]int{"config_hash": boundShort, "status": boundShort}) +
+		`, total_games, ` + r.text("sprt_state", boundShort) + `, sprt_llr, ` +
+		r.boundList("created_at, updated_at, finished_at", map[string]int{"created_at": boundShort,
+			"updated_at": boundShort, "finished_at": boundShort}) +
+		`, shard_index, shard_count, shard_pairs, CASE WHEN ` + fits + ` THEN 0 ELSE octet_length(config) END`
+}
 
 // scanTournaments reads and closes rows of tournamentColumns (without the
 // engines, which are rows of their own table).
@@ -60,7 +77,7 @@ func scanTournaments(rows *sql.Rows) ([]record.Tournament, error) {
 		var t record.Tournament
 		var created, updated, finished string
 		if err := rows.Scan(&t.ID, &t.Name, &t.Config, &t.ConfigHash, &t.Status, &t.TotalGames, &t.SPRTState, &t.SPRTLLR,
-			&created, &updated, &finished, &t.Shard.Index, &t.Shard.Count, &t.Shard.Pairs); err != nil {
+			&created, &updated, &finished, &t.Shard.Index, &t.Shard.Count, &t.Shard.Pairs, &t.ConfigLeftOut); err != nil {
 			return nil, fmt.Errorf("reading tournaments: %w", err)
 		}
 		t.CreatedAt, t.UpdatedAt, t.FinishedAt = parseTime(created), parseTime(updated), parseTime(finished)
@@ -73,7 +90,8 @@ func scanTournaments(rows *sql.Rows) ([]record.Tournament, error) {
 }
 
 func (r *Reader) engines(ctx context.Context, tid int64) ([]record.Engine, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT name, options FROM engines WHERE tournament_id = ? ORDER BY rowid`, tid)
+	rows, err := r.q.QueryContext(ctx, `SELECT `+r.text("name", boundShort)+`, `+r.text("options", boundLong)+
+		` FROM engines WHERE tournament_id = ? ORDER BY rowid`, tid)
 	if err != nil {
 		return nil, fmt.Errorf("reading engines: %w", err)
 	}

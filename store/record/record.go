@@ -6,6 +6,7 @@ package record
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,26 @@ type Tournament struct {
 	FinishedAt time.Time // zero while running
 	Engines    []Engine
 	Shard      Shard // the part of the schedule this database plays; the zero value: all of it
+	// ConfigLeftOut is the size in bytes of a config snapshot that a
+	// reader for display did not read, longer than MaxConfigSnapshot
+	// (Config is "" then); 0 when Config is the snapshot.
+	ConfigLeftOut int64
+}
+
+// MaxConfigSnapshot is the longest config snapshot that a reader for
+// display (report, serve) reads, in bytes. The snapshots selfplay stores
+// are a few KB (a few hundred bytes per engine); a longer one was written
+// by hand or is damaged, and reading it would take memory without bound.
+const MaxConfigSnapshot = 4 << 20
+
+// Snapshot returns the config snapshot, or an error saying why it was
+// not read (ConfigLeftOut).
+func (t Tournament) Snapshot() (string, error) {
+	if t.ConfigLeftOut > 0 {
+		return "", fmt.Errorf("its config snapshot is %d bytes, more than the %d that are read "+
+			"(selfplay writes a few KB: the database was edited by hand or is damaged)", t.ConfigLeftOut, MaxConfigSnapshot)
+	}
+	return t.Config, nil
 }
 
 // Engine is a player of a tournament with its resolved options.
