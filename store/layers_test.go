@@ -17,7 +17,7 @@ import (
 var (
 	lifecycleFiles = []string{"file.go", "file_checks.go", "lock.go", "lock_flock.go", "lock_other.go",
 		"lock_windows.go", "lock_holder_linux.go", "lock_holder_other.go", "birth_linux.go", "birth_other.go",
-		"schema.go", "damage.go", "disk.go", "disk_statfs.go", "disk_other.go"}
+		"schema.go", "damage.go", "disk.go", "disk_statfs.go", "disk_other.go", "outlock.go"}
 	queryFiles = []string{"tournaments.go", "games.go", "columns.go", "suite.go", "merge.go", "bounds.go"}
 	// What of the lifecycle the queries use: the check before each write
 	// (a method) and the read-only attachment of a merge's input.

@@ -14,8 +14,9 @@
 //
 // The package has two layers. The file's lifecycle: opening and closing
 // (file.go), the checks of a deleted or replaced file and of stale logs
-// (file_checks.go), the writer's locks (lock*.go), the schema and its
-// migrations (schema.go), damage (damage.go) and a full disk (disk*.go). And the
+// (file_checks.go), the writer's locks (lock*.go) and the same locks of a
+// run's other output files (outlock.go), the schema and its migrations
+// (schema.go), damage (damage.go) and a full disk (disk*.go). And the
 // queries over an open database: tournaments.go, games.go (with the games
 // table's one column list, columns.go), suite.go and merge.go, and the
 // bounds of the text that a reader for display reads (bounds.go). The

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"selfplay/config"
+	"selfplay/internal/fileid"
+	"selfplay/store"
 )
 
 // The -pgnout keys of fastchess (and cutechess-cli's file) that match
@@ -159,4 +163,49 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 		return []config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out", Value: file}}, nil
 	}
 	return append([]config.MatchSetting{{Flag: "-pgnout", Key: "pgn_out.file", Value: file}}, keys...), nil
+}
+
+// lockLiveOutputs takes the lock of each live game file (pgn_out, epd_out)
+// that the run's tournaments (only: those named; empty: all) append to,
+// each file once however many tournaments name it, and returns the
+// function that releases them, to be called when the run ends. A file
+// that another process appends to (another run, with another database) is
+// an input error that names the file and the holder: two runs would
+// interleave their games in it, and tear one another's. The lock is
+// store's (store.LockOutput): the kernel releases it when the process
+// exits, also when it is killed. A file that does not exist is created,
+// empty (as pgnout.Open would).
+func lockLiveOutputs(cfg *config.File, only []string, command string) (release func(), err error) {
+	var held []*store.OutputLock
+	release = func() {
+		for _, l := range held {
+			l.Release()
+		}
+		held = nil
+	}
+	var locked []string // absolute paths
+	for _, o := range runOutputs(cfg, only) {
+		if o.key != "pgn_out" && o.key != "epd_out" {
+			continue
+		}
+		abs, err := filepath.Abs(o.path)
+		if err != nil {
+			abs = o.path
+		}
+		if slices.ContainsFunc(locked, func(p string) bool { return p == abs || fileid.Same(p, abs) }) {
+			continue
+		}
+		l, err := store.LockOutput(o.path, command)
+		if err != nil {
+			release()
+			if errors.As(err, new(*store.InUseError)) {
+				return nil, inputErrorf("tournament %s: %s %w: two runs would mix their games in it; "+
+					"name another file, or let that run end", o.tournament, o.key, err)
+			}
+			return nil, inputErrorf("tournament %s: %s %s: %w", o.tournament, o.key, o.path, err)
+		}
+		held = append(held, l)
+		locked = append(locked, abs)
+	}
+	return release, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"selfplay/config"
 	"selfplay/internal/tooltest"
+	"selfplay/store"
 )
 
 // The live PGN file under kills: a match with -pgnout and -epdout is
@@ -363,4 +366,77 @@ func TestLiveOutRefusedFiles(t *testing.T) {
 	if b, _ := os.ReadFile("book.epd"); strings.Count(string(b), "\n") != 1 {
 		t.Errorf("book.epd changed: %q", b)
 	}
+}
+
+// The live files of a run are locked for it (lockLiveOutputs): a second
+// run that names one of them, by any name, is refused with an input error
+// that names the tournament, the key, the file and the holder; a file
+// that several tournaments of one run name is locked once; after the
+// first run releases its locks, the second gets them.
+func TestLockLiveOutputs(t *testing.T) {
+	dir := t.TempDir()
+	pgn, epd, other := filepath.Join(dir, "live.pgn"), filepath.Join(dir, "live.epd"), filepath.Join(dir, "other.pgn")
+	sym := filepath.Join(dir, "sym.pgn") // another name of the PGN
+	if err := os.Symlink(pgn, sym); err != nil {
+		t.Fatal(err)
+	}
+	run := func(outs ...[2]string) *config.File {
+		cfg := &config.File{Database: filepath.Join(dir, "x.db")}
+		for i, o := range outs {
+			cfg.Tournaments = append(cfg.Tournaments, config.Tournament{Name: fmt.Sprintf("t%d", i+1),
+				Live: config.LiveOut{PGN: o[0], EPD: o[1]}})
+		}
+		return cfg
+	}
+	// One run, two tournaments writing the same PGN file: one lock.
+	release, err := lockLiveOutputs(run([2]string{pgn, epd}, [2]string{pgn, ""}), nil, "match")
+	if err != nil {
+		t.Fatalf("the first run: %v", err)
+	}
+	if _, err := os.Stat(pgn + ".lock"); err != nil {
+		t.Errorf("the PGN's lock file: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  *config.File
+		only []string
+		want string // "" for no error
+	}{
+		{"the same PGN", run([2]string{pgn, ""}), nil,
+			fmt.Sprintf("tournament t1: pgn_out %s is in use by another selfplay match (pid %d on ", pgn, os.Getpid())},
+		{"its EPD as a PGN", run([2]string{other, ""}, [2]string{epd, ""}), nil, "tournament t2: pgn_out " + epd + " is in use by"},
+		{"its PGN by another name, as an EPD", run([2]string{other, sym}), nil, "tournament t1: epd_out " + sym + " is in use by"},
+		{"the same PGN, in a tournament not run", run([2]string{other, ""}, [2]string{pgn, ""}), []string{"t1"}, ""},
+		{"other files", run([2]string{other, filepath.Join(dir, "other.epd")}), nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			release2, err := lockLiveOutputs(c.cfg, c.only, "run")
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				release2()
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) || kindOf(err) != kindInput ||
+				!strings.Contains(err.Error(), "two runs would mix their games in it") {
+				t.Fatalf("got %v (kind %v)\nwant %s...", err, kindOf(err), c.want)
+			}
+			// Nothing that the refused run locked stays locked.
+			l, err := store.LockOutput(other, "run")
+			if err != nil {
+				t.Errorf("the refused run's other file stays locked: %v", err)
+			}
+			l.Release()
+		})
+	}
+	release()
+	if _, err := os.Stat(pgn + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the PGN's lock file after release: %v", err)
+	}
+	release2, err := lockLiveOutputs(run([2]string{pgn, epd}), nil, "run")
+	if err != nil {
+		t.Fatalf("after the first run released its files: %v", err)
+	}
+	release2()
 }
