@@ -65,8 +65,8 @@ func TestFastchessUseAffinity(t *testing.T) {
 	}
 	fs := newFlagSet(env{stderr: os.Stderr}, "match", "")
 	for in, want := range map[string]string{
-		"-use-affinity 0-3,5 -repeat": "-affinity 0-3,5 -openings startpos -concurrency 1", // fastchess's command: no book, the initial position, one game at a time
-		"-use-affinity -repeat":       "-affinity all -openings startpos -concurrency 1",
+		"-use-affinity 0-3,5 -repeat": "-affinity 0-3,5 -openings startpos -concurrency 1 -output fastchess -ratinginterval 10", // fastchess's command: no book, the initial position, one game at a time
+		"-use-affinity -repeat":       "-affinity all -openings startpos -concurrency 1 -output fastchess -ratinginterval 10",
 		"-use-affinity":               "-affinity all",
 	} {
 		fc, err := translateFastchess(fs, strings.Fields(in))

@@ -286,6 +286,14 @@ func (fc *fastchessArgs) finish(mode bool) error {
 		// depend on it.
 		fc.flag("(no -concurrency)", "-concurrency", "1")
 	}
+	if mode && !hasFlag(fc.args, "output") {
+		// fastchess prints its own result block by default, every 10
+		// game pairs (types/tournament.hpp:51-53).
+		fc.flag("(no -output)", "-output", "fastchess")
+	}
+	if mode && !hasFlag(fc.args, "ratinginterval") {
+		fc.flag("(no -ratinginterval)", "-ratinginterval", "10")
+	}
 	return nil
 }
 
@@ -920,7 +928,11 @@ func (fc *fastchessArgs) output(kvs [][2]string) error {
 		if kv[0] != "format" || (kv[1] != "cutechess" && kv[1] != "fastchess") {
 			return fmt.Errorf("%s=%s: want format=cutechess or format=fastchess", kv[0], kv[1])
 		}
-		fc.flag("-output", "-output", kv[1])
+		v := kv[1]
+		if v == "cutechess" {
+			v = "fastchess-cutechess" // fastchess's own figures in cutechess-cli's layout (output_cutechess.hpp)
+		}
+		fc.flag("-output", "-output", v)
 	}
 	return nil
 }

@@ -236,3 +236,23 @@ func TestFastchessDefaultsNoted(t *testing.T) {
 		}
 	}
 }
+
+// A fastchess line prints fastchess's result block by default, every 10
+// game pairs (types/tournament.hpp), and its -output format=cutechess is
+// fastchess's own figures in cutechess-cli's layout.
+func TestFastchessOutputDefaults(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{"-engine cmd=x -engine cmd=y", "cmd=x cmd=y -openings startpos -concurrency 1 -output fastchess -ratinginterval 10"},
+		{"-engine cmd=x -engine cmd=y -ratinginterval 3", "cmd=x cmd=y -ratinginterval 3 -openings startpos -concurrency 1 -output fastchess"},
+		{"-engine cmd=x -engine cmd=y -output format=cutechess", "cmd=x cmd=y -output fastchess-cutechess -openings startpos -concurrency 1 -ratinginterval 10"},
+	}
+	for _, c := range cases {
+		fs := newFlagSet(env{stderr: os.Stderr}, "match", "")
+		fs.String("output", "", "")
+		fs.Int("ratinginterval", 0, "")
+		fc, err := translateFastchess(fs, strings.Fields(c.line))
+		if got := strings.Join(fc.args, " "); err != nil || got != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.line, got, err, c.want)
+		}
+	}
+}
