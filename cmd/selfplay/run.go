@@ -212,6 +212,16 @@ func play(ctx context.Context, e env, cmd string, cfg *config.File, opts runner.
 		// cannot be started) leaves no empty database it created.
 		st.CloseRemovingIfEmpty(context.WithoutCancel(ctx))
 	}()
+	// The live files have one writer, as the database has: another run
+	// appending to one would mix its games with this run's.
+	releaseLive, err := lockLiveOutputs(cfg, opts.Only, cmd)
+	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
+		return err
+	}
+	defer releaseLive()
 	if ln != nil {
 		stop, err := serveBeside(ctx, e, cmd, cfg.Database, ln)
 		if err != nil {
