@@ -183,10 +183,23 @@ func stillNamed(f *os.File, path string) bool {
 // written fails here, before SQLite would fall back to a read-only
 // connection), and the lock is held until release.
 func (l *writerLock) lockDatabase(path, abs string) error {
-	for attempt := 0; attempt < 20; attempt++ {
+	return l.lockFile(path, abs, func() (*os.File, error) {
 		f, err := os.OpenFile(abs, os.O_RDWR, 0)
 		if err != nil {
-			return fmt.Errorf("not writable: %w", err)
+			return nil, fmt.Errorf("not writable: %w", err)
+		}
+		return f, nil
+	})
+}
+
+// lockFile locks the file that open opens (abs, path as given for
+// messages), or returns an *InUseError naming the holder; a file replaced
+// (renamed over) between the open and the lock is opened again.
+func (l *writerLock) lockFile(path, abs string, open func() (*os.File, error)) error {
+	for attempt := 0; attempt < 20; attempt++ {
+		f, err := open()
+		if err != nil {
+			return err
 		}
 		if err := tryLock(f); err != nil {
 			fi, serr := f.Stat()
@@ -196,7 +209,6 @@ func (l *writerLock) lockDatabase(path, abs string) error {
 			}
 			return fmt.Errorf("locking %s: %w", path, err)
 		}
-		// Replaced (renamed over) since it was opened: lock the new file.
 		if !stillNamed(f, abs) {
 			f.Close()
 			continue

@@ -2,7 +2,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,27 +51,9 @@ func LockOutput(path, command string) (*OutputLock, error) {
 // lockOutput is lockDatabase for an output file, which it creates if need
 // be: locks the file at abs itself (path as given, for messages).
 func (l *writerLock) lockOutput(path, abs string) error {
-	for attempt := 0; attempt < 20; attempt++ {
-		f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		if err := tryLock(f); err != nil {
-			fi, serr := f.Stat()
-			f.Close()
-			if errors.Is(err, errLockBusy) && serr == nil {
-				return fileHolderOf(path, abs, fi)
-			}
-			return fmt.Errorf("locking %s: %w", path, err)
-		}
-		if !stillNamed(f, abs) {
-			f.Close()
-			continue
-		}
-		l.db = f
-		return nil
-	}
-	return fmt.Errorf("locking %s: the file keeps being replaced", path)
+	return l.lockFile(path, abs, func() (*os.File, error) {
+		return os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o644)
+	})
 }
 
 // Release lets go of the lock (and removes PATH.lock); the file stays.
