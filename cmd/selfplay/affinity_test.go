@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseCPUList(t *testing.T) {
@@ -69,7 +70,7 @@ func TestFastchessUseAffinity(t *testing.T) {
 		"-use-affinity -repeat":       "-affinity all -openings startpos -concurrency 1 -output fastchess -ratinginterval 10",
 		"-use-affinity":               "-affinity all",
 	} {
-		fc, err := translateFastchess(fs, strings.Fields(in))
+		fc, err := translateFastchess(fs, strings.Fields(in), time.Now())
 		if err != nil || strings.Join(fc.args, " ") != want || len(fc.notes) != 0 {
 			t.Errorf("%q: %q, notes %q, %v; want %q", in, fc.args, fc.notes, err, want)
 		}

@@ -162,8 +162,9 @@ var fastchessUnsupported = map[string]string{
 }
 
 // translateFastchess rewrites fastchess's options among args; fs is
-// match's flag set, whose flags and their values pass unchanged.
-func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) {
+// match's flag set, whose flags and their values pass unchanged; now names
+// the output files that fastchess names after the time.
+func translateFastchess(fs *flag.FlagSet, args []string, now time.Time) (fastchessArgs, error) {
 	mode := fastchessMode(args)
 	fc := fastchessArgs{mode: mode}
 	for i := 0; i < len(args); i++ {
@@ -199,7 +200,7 @@ func translateFastchess(fs *flag.FlagSet, args []string) (fastchessArgs, error) 
 			// keys (cli.cpp:777-778) writes to a file named after the
 			// time (cli.cpp:243-245, 288-290). The words taken after
 			// it are options of their own: back into args.
-			file := fastchessOutFile(name)
+			file := fastchessOutFile(name, now)
 			fc.args = append(fc.args, a, "file="+file)
 			fc.note("-%s without file=: writing %s, fastchess's name for it", name, file)
 			if len(words) > 0 {
@@ -297,15 +298,11 @@ func (fc *fastchessArgs) finish(mode bool) error {
 	return nil
 }
 
-// fastchessNow is the time fastchess's default output files are named
-// after (a variable for tests).
-var fastchessNow = time.Now
-
 // fastchessOutFile is the file fastchess's -pgnout or -epdout without
 // file= writes: fastchess_YYYYmmdd_HHMMSS.pgn (or .epd) in local time
 // (cli.cpp:243-245 and :288-290, core/time/time.cpp:22-48).
-func fastchessOutFile(option string) string {
-	return "fastchess_" + fastchessNow().Format("20060102_150405") + "." + strings.TrimSuffix(option, "out")
+func fastchessOutFile(option string, now time.Time) string {
+	return "fastchess_" + now.Format("20060102_150405") + "." + strings.TrimSuffix(option, "out")
 }
 
 // isFastchessOption tells a word that ends an option's values in

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	enc "encoding/binary"
 	"os"
 	"regexp"
@@ -135,8 +137,7 @@ func TestFastchessDefaultRoundsGames(t *testing.T) {
 // which keeps its meaning.
 func TestFastchessOutFileDefault(t *testing.T) {
 	t.Chdir(t.TempDir())
-	defer func(now func() time.Time) { fastchessNow = now }(fastchessNow)
-	fastchessNow = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }
+	clock := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local) }
 	tests := []struct {
 		args string
 		want []string
@@ -150,7 +151,9 @@ func TestFastchessOutFileDefault(t *testing.T) {
 	}
 	for _, tt := range tests {
 		args := append([]string{"match", "-print-config", "fhr", "plain", "-each", "nodes=5"}, strings.Fields(tt.args)...)
-		code, stdout, stderr := run(t, args...)
+		var out, errb bytes.Buffer
+		code := dispatch(context.Background(), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: clock}, args)
+		stdout, stderr := out.String(), errb.String()
 		if code != exitOK {
 			t.Errorf("%s: exit %d, %s", tt.args, code, stderr)
 			continue
@@ -250,7 +253,7 @@ func TestFastchessOutputDefaults(t *testing.T) {
 		fs := newFlagSet(env{stderr: os.Stderr}, "match", "")
 		fs.String("output", "", "")
 		fs.Int("ratinginterval", 0, "")
-		fc, err := translateFastchess(fs, strings.Fields(c.line))
+		fc, err := translateFastchess(fs, strings.Fields(c.line), time.Now())
 		if got := strings.Join(fc.args, " "); err != nil || got != c.want {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", c.line, got, err, c.want)
 		}

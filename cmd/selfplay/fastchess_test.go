@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // printConfig is match -print-config's output without the comment line
@@ -328,7 +329,7 @@ func TestFastchessFiles(t *testing.T) {
 	fs.String("log", "", "")
 	fs.String("output", "", "")
 	fs.Int("ratinginterval", 0, "")
-	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games -output format=fastchess -ratinginterval 10"))
+	fc, err := translateFastchess(fs, strings.Fields("-engine cmd=x -log games -output format=fastchess -ratinginterval 10"), time.Now())
 	if err != nil || strings.Join(fc.args, " ") != "cmd=x -log games -output fastchess -ratinginterval 10 -openings startpos -concurrency 1" {
 		t.Errorf("got %+v, %v", fc, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"selfplay/internal/termtext"
 )
@@ -38,6 +39,17 @@ type env struct {
 	// searchDone, if set, is called after each finished search of suite
 	// (a test interrupts a run at a known point with it).
 	searchDone func(done, total int)
+	// now is the clock that names fastchess's default output files; nil:
+	// time.Now.
+	now func() time.Time
+}
+
+// clock is e.now, or time.Now.
+func (e env) clock() time.Time {
+	if e.now == nil {
+		return time.Now()
+	}
+	return e.now()
 }
 
 // getenv reads an environment variable through e.lookupEnv.

@@ -134,7 +134,7 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
 	flagArgs, logWords := cutTrafficLog(gatherLiveOut(args))
 	// -pgnout, -epdout and -log file= take fastchess's words themselves.
-	fc, err := translateFastchess(fs, flagArgs)
+	fc, err := translateFastchess(fs, flagArgs, e.clock())
 	if err != nil {
 		return err
 	}
