@@ -61,7 +61,7 @@ func load(path string) ([]Record, []LineError, error) {
 // waits for a writer; reading one, or a slow file, for data), with ctx's
 // error.
 func LoadContext(ctx context.Context, path string) ([]Record, []LineError, error) {
-	f, err := inputfile.Open(ctx, path)
+	f, err := inputfile.OpenText(ctx, path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, err
@@ -130,10 +130,11 @@ func Parse(r io.Reader) ([]Record, []LineError, error) { return parse(r, maxReco
 func parse(r io.Reader, limit int) ([]Record, []LineError, error) {
 	var recs []Record
 	var bad []LineError
-	sc := bufio.NewScanner(r)
+	in := &inputfile.Latch{R: r}
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	n := 1
-	for ; sc.Scan(); n++ {
+	for ; sc.Scan() && !in.Failed(); n++ {
 		if bytes.IndexByte(sc.Bytes(), 0) >= 0 {
 			return nil, nil, fmt.Errorf("line %d: a NUL byte: binary data, not a text file", n)
 		}

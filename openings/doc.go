@@ -15,7 +15,9 @@
 //     position, sorted by the UCI text of White's move, then of Black's
 //     (see [TwoPly]);
 //   - an EPD file: one position per line, no moves (see [ParseEPD]);
-//   - a PGN file: the first N plies of every game (see [ParsePGN]).
+//   - a PGN file: the first N plies of every game (see [ParsePGN]);
+//
+// an EPD or PGN file may be gzipped (inputfile.OpenText).
 //
 // Every position read from a file is checked by engines/board (board.FromFEN:
 // one king per side, no pawn on the first or last rank, the side not to move

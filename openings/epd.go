@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"selfplay/epd"
+	"selfplay/internal/inputfile"
 )
 
 // ErrNoOpenings is wrapped by the error for a file that holds no openings.
@@ -76,12 +77,13 @@ func ParseEPD(r io.Reader, name string) ([]Opening, error) {
 // parseEPD is ParseEPD with at most limit openings.
 func parseEPD(r io.Reader, name string, limit int) ([]Opening, error) {
 	base := filepath.Base(name)
-	sc := bufio.NewScanner(r)
+	in := &inputfile.Latch{R: r}
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	var list []Opening
 	seen := map[string]int{}
 	n := 0
-	for sc.Scan() {
+	for sc.Scan() && !in.Failed() {
 		n++
 		if bytes.IndexByte(sc.Bytes(), 0) >= 0 {
 			return nil, fmt.Errorf("openings: %s:%d: %w", name, n, errNUL)

@@ -1,6 +1,8 @@
 package openings
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -276,6 +278,10 @@ func TestPGNBad(t *testing.T) {
 func TestLoad(t *testing.T) {
 	epd := writeFile(t, "x.EPD", afterE4+"\n")
 	pgn := writeFile(t, "x.pgn", "1. e4 e5 *\n")
+	// fastchess reads gzipped EPD and PGN books (epd_reader.cpp,
+	// pgn_reader.cpp), by the name's .gz.
+	epdGz := writeFile(t, "x.epd.GZ", string(gzipText(t, afterE4+"\n")))
+	pgnGz := writeFile(t, "x.pgn.gz", string(gzipText(t, "1. e4 e5 *\n2. d4 d5 *\n")))
 	for _, c := range []struct {
 		name string
 		spec Spec
@@ -296,6 +302,13 @@ func TestLoad(t *testing.T) {
 		{"negative plies", Spec{File: pgn, Plies: -2}, 0, []string{"plies is -2"}},
 		{"all plies with a set", Spec{Set: "fhr25", Plies: AllPlies}, 0, []string{"plies"}},
 		{"unknown extension", Spec{File: "book.txt"}, 0, []string{"book.txt", ".epd or .pgn"}},
+		{"gzipped epd", Spec{File: epdGz}, 1, nil},
+		{"gzipped pgn", Spec{File: pgnGz, Plies: 2}, 2, nil},
+		{"gzipped epd by format", Spec{File: writeFile(t, "book.gz", string(gzipText(t, afterE4+"\n"))), Format: FormatEPD}, 1, nil},
+		{"plain text named .gz", Spec{File: writeFile(t, "plain.epd.gz", afterE4+"\n")}, 0, []string{"plain.epd.gz", "not gzip"}},
+		{"truncated gzip", Spec{File: writeFile(t, "cut.epd.gz", string(gzipText(t, afterE4+"\n")[:20]))}, 0, []string{"truncated"}},
+		{"gzipped book", Spec{File: "book.bin.gz"}, 0, []string{"book.bin.gz", "gzipped Polyglot book", "gunzip it first"}},
+		{"unknown gzipped extension", Spec{File: "book.txt.gz"}, 0, []string{`".txt.gz"`, ".epd.gz or .pgn.gz"}},
 		{"missing file", Spec{File: filepath.Join(t.TempDir(), "none.epd")}, 0, []string{"none.epd"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -317,6 +330,10 @@ func TestLoad(t *testing.T) {
 	if err != nil || len(list) != 1 || sum != fmt.Sprintf("%x", sha256.Sum256([]byte(afterE4+"\n"))) {
 		t.Errorf("loadHashed(epd) = %d openings, %q, %v", len(list), sum, err)
 	}
+	// A gzipped file hashes as its content does.
+	if list, gzSum, err := loadHashed(Spec{File: epdGz}); err != nil || len(list) != 1 || gzSum != sum {
+		t.Errorf("loadHashed(epd.gz) = %d openings, %q, %v; want the plain file's hash %q", len(list), gzSum, err, sum)
+	}
 	if list, sum, err := loadHashed(Spec{Set: "fhr25"}); err != nil || len(list) != 25 || sum != "" {
 		t.Errorf("loadHashed(fhr25) = %d openings, %q, %v", len(list), sum, err)
 	}
@@ -329,6 +346,20 @@ func TestLoad(t *testing.T) {
 	if list, _, err := loadHashed(Spec{Set: "startpos"}); err != nil || len(list) != 1 || list[0].StartFEN != StandardStartFEN || len(list[0].Moves) != 0 {
 		t.Errorf("loadHashed(startpos) = %v, %v", list, err)
 	}
+}
+
+// gzipText is text compressed as gzip.
+func gzipText(t *testing.T, text string) []byte {
+	t.Helper()
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return z.Bytes()
 }
 
 func TestSharedEPDFilesLoad(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,7 +19,8 @@ type Spec struct {
 	// Set is a built-in set, one of SetNames(): "fhr25" or "two-ply".
 	Set string
 	// File is an opening file, EPD (".epd"), PGN (".pgn") or a Polyglot
-	// book (".bin"), by extension in any letter case unless Format says.
+	// book (".bin"), by extension in any letter case unless Format says;
+	// EPD and PGN may be gzipped (".epd.gz", or any name when Format says).
 	File string
 	// Format is the file's format, one of FormatNames(), or "" to go by
 	// File's extension.
@@ -50,8 +52,9 @@ const (
 func FormatNames() []string { return []string{FormatEPD, FormatPGN, FormatPolyglot} }
 
 // FileFormat is the format of an opening file: format when it is not
-// empty, else the one its extension names (".epd", ".pgn", ".bin"), or an
-// error naming the valid ones.
+// empty, else the one its extension names (".epd", ".pgn", ".bin"; a
+// text format may be gzipped, ".epd.gz" and ".pgn.gz"), or an error naming
+// the valid ones.
 func FileFormat(file, format string) (string, error) {
 	if format != "" {
 		for _, f := range FormatNames() {
@@ -61,15 +64,21 @@ func FileFormat(file, format string) (string, error) {
 		}
 		return "", fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(FormatNames(), ", "))
 	}
-	switch ext := strings.ToLower(filepath.Ext(file)); ext {
-	case ".epd":
+	name := strings.ToLower(file)
+	gz := strings.HasSuffix(name, ".gz")
+	switch ext := filepath.Ext(strings.TrimSuffix(name, ".gz")); {
+	case ext == ".epd":
 		return FormatEPD, nil
-	case ".pgn":
+	case ext == ".pgn":
 		return FormatPGN, nil
-	case ".bin":
+	case ext == ".bin" && gz:
+		return "", errors.New("a gzipped Polyglot book (.bin.gz): a book is searched, not read through; gunzip it first")
+	case ext == ".bin":
 		return FormatPolyglot, nil
+	case gz:
+		return "", fmt.Errorf("unknown file type %q (want .epd.gz or .pgn.gz)", ext+".gz")
 	default:
-		return "", fmt.Errorf("unknown file type %q (want .epd or .pgn, or .bin for a Polyglot book)", ext)
+		return "", fmt.Errorf("unknown file type %q (want .epd or .pgn, gzipped or not, or .bin for a Polyglot book)", ext)
 	}
 }
 
@@ -126,7 +135,7 @@ func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error
 	case format == FormatEPD && spec.Plies != 0:
 		return nil, "", fmt.Errorf("openings: %s: plies (%d) applies only to PGN files", spec.File, spec.Plies)
 	}
-	f, err := inputfile.Open(ctx, spec.File)
+	f, err := inputfile.OpenText(ctx, spec.File)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", err
@@ -135,7 +144,8 @@ func LoadHashedContext(ctx context.Context, spec Spec) ([]Opening, string, error
 	}
 	defer f.Close()
 	// The parsers read to the end of the file when they succeed: the hash
-	// is of every byte.
+	// is of every byte they parsed (a gzipped file's content, so that it
+	// hashes as its plain text does).
 	h := sha256.New()
 	r := io.TeeReader(f, h)
 	var list []Opening

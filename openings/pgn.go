@@ -145,7 +145,8 @@ var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
 // tags), or at its result ("1-0", "0-1", "1/2-1/2", "*").
 // Errors name the file (name) and the line.
 func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
-	sc := bufio.NewScanner(r)
+	in := &inputfile.Latch{R: r}
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	var cur *pgnGame
 	games := 0
@@ -161,7 +162,7 @@ func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
 	}
 	inBrace := false
 	n := 0
-	for sc.Scan() {
+	for sc.Scan() && !in.Failed() {
 		n++
 		if bytes.IndexByte(sc.Bytes(), 0) >= 0 {
 			return fmt.Errorf("openings: %s:%d: %w", name, n, errNUL)

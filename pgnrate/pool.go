@@ -125,14 +125,14 @@ func NewPool(window int) *Pool {
 // stdin) into the pool, see Read.
 func (p *Pool) ReadFile(ctx context.Context, path string, stdin io.Reader, problem func(*pgnscan.GameError)) error {
 	if path == "-" {
-		r, err := pgnscan.Decompress(inputfile.NewReader(ctx, stdin), false)
+		r, err := inputfile.Decompress(inputfile.NewReader(ctx, stdin), false)
 		if err != nil {
 			return fmt.Errorf("standard input: %w", err)
 		}
 		defer r.Close()
 		return p.Read(ctx, r, "-", problem)
 	}
-	f, err := pgnscan.OpenContext(ctx, path)
+	f, err := inputfile.OpenText(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -1,16 +1,16 @@
 package pgnscan
 
 import (
-	"bytes"
-	"compress/gzip"
+	"context"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"selfplay/internal/inputfile"
 )
 
 // scanAll reads every game and error of a PGN text.
@@ -43,6 +43,9 @@ func scanReader(t *testing.T, r io.Reader, opt Options) ([]*Game, []*GameError) 
 		}
 	}
 }
+
+// open opens a PGN file as the commands do (gzip or not).
+func open(path string) (io.ReadCloser, error) { return inputfile.OpenText(context.Background(), path) }
 
 func scanFile(t *testing.T, name string) ([]*Game, []*GameError) {
 	t.Helper()
@@ -251,125 +254,6 @@ func TestLongLines(t *testing.T) {
 	games, bad := scanAll(t, b.String(), Options{})
 	if len(bad) != 0 || len(games) != 2 || games[0].Plies != 80000 || games[1].Line != 7 {
 		t.Fatalf("errors %v, games %d", bad, len(games))
-	}
-}
-
-// Gzip input is recognised by its magic bytes; a .gz name on plain text
-// and a truncated stream are errors.
-func TestOpenGzip(t *testing.T) {
-	plain, err := os.ReadFile(filepath.Join("testdata", "cutechess.pgn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write(plain)
-	zw.Close()
-	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	for _, name := range []string{"games.pgn.gz", "games-gzipped.pgn"} {
-		f, err := open(write(name, z.Bytes()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		games, bad := scanReader(t, f, Options{})
-		f.Close()
-		if len(games) != 6 || len(bad) != 0 {
-			t.Errorf("%s: %d games, %v", name, len(games), bad)
-		}
-	}
-	if _, err := open(write("plain.pgn.gz", plain)); err == nil || !strings.Contains(err.Error(), "not gzip") {
-		t.Errorf("plain text named .gz: %v", err)
-	}
-	f, err := open(write("cut.pgn.gz", z.Bytes()[:z.Len()/2]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s := NewScanner(f, "cut.pgn.gz", Options{})
-	for {
-		_, err := s.Next()
-		if err == io.EOF {
-			t.Fatal("a truncated gzip stream read as complete")
-		}
-		var ge *GameError
-		if err != nil && !errors.As(err, &ge) {
-			if !strings.Contains(err.Error(), "truncated") {
-				t.Errorf("error %v", err)
-			}
-			break
-		}
-	}
-	if _, err := open(filepath.Join(dir, "missing.pgn")); err == nil {
-		t.Error("a missing file opened")
-	}
-}
-
-// Concatenated gzip members are one stream (cat a.gz b.gz), as gzip -d
-// reads them; data after the last member that is not gzip is an error
-// that says so, not "truncated".
-func TestGzipMembers(t *testing.T) {
-	plain, err := os.ReadFile(filepath.Join("testdata", "cutechess.pgn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	member := func() []byte {
-		var z bytes.Buffer
-		zw := gzip.NewWriter(&z)
-		zw.Write(plain)
-		zw.Close()
-		return z.Bytes()
-	}
-	two := append(member(), member()...)
-	tests := []struct {
-		name    string
-		data    []byte
-		games   int
-		wantErr string
-	}{
-		{"one member", member(), 6, ""},
-		{"two members", two, 12, ""},
-		{"trailing garbage", append(member(), "junk\n"...), 6, "not gzip after the end"},
-		{"a truncated second member", two[:len(two)-10], 6, "truncated"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r, err := Decompress(bytes.NewReader(tt.data), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			s := NewScanner(r, "x.pgn.gz", Options{})
-			games := 0
-			for {
-				_, err := s.Next()
-				if err == io.EOF {
-					if tt.wantErr != "" {
-						t.Fatalf("read to the end with %d games; want an error %q", games, tt.wantErr)
-					}
-					break
-				}
-				var ge *GameError
-				if err != nil && !errors.As(err, &ge) {
-					if tt.wantErr == "" || !strings.Contains(err.Error(), tt.wantErr) {
-						t.Fatalf("error %v; want %q", err, tt.wantErr)
-					}
-					break
-				}
-				if err == nil {
-					games++
-				}
-			}
-			if games < tt.games || (tt.wantErr == "" && games != tt.games) {
-				t.Errorf("%d games, want %d", games, tt.games)
-			}
-		})
 	}
 }
 

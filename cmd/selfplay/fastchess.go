@@ -768,9 +768,11 @@ func (fc *fastchessArgs) openings(kvs [][2]string) error {
 			return fmt.Errorf("unknown key %q", k)
 		}
 	}
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(file), "."))
+	// A gzipped book (fastchess reads .gz with zlib) has its format's
+	// extension before the .gz.
+	ext := strings.TrimPrefix(filepath.Ext(strings.TrimSuffix(strings.ToLower(file), ".gz")), ".")
 	if format != "" && ext != format {
-		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s", format, file, format)
+		return fmt.Errorf("format=%s: selfplay reads the format from the file's extension, and %q is not .%s or .%s.gz", format, file, format, format)
 	}
 	switch {
 	case ext == "bin":

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,15 +33,23 @@ func printConfig(t *testing.T, args ...string) string {
 }
 
 // writeBook writes a 3-position EPD book and a PGN one into the current
-// directory.
+// directory, each also gzipped (book.epd.gz, book.pgn.gz).
 func writeBook(t *testing.T) {
 	t.Helper()
 	epd := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n" +
 		"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n" +
 		"rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n"
 	pgn := "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n"
-	for name, text := range map[string]string{"book.epd": epd, "book.pgn": pgn} {
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+	for name, text := range map[string]string{"book.epd": epd, "book.pgn": pgn, "book.epd.gz": epd, "book.pgn.gz": pgn} {
+		data := []byte(text)
+		if strings.HasSuffix(name, ".gz") {
+			var z bytes.Buffer
+			zw := gzip.NewWriter(&z)
+			zw.Write(data)
+			zw.Close()
+			data = z.Bytes()
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,6 +141,11 @@ func TestFastchessSameConfigAsOwnSyntax(t *testing.T) {
 			"fhr plain -nodes 1 -openings book.pgn -plies all"},
 		{"pgn plies -1", "fhr plain -nodes 1 -openings file=book.pgn format=pgn plies=-1",
 			"fhr plain -nodes 1 -openings book.pgn -plies all"},
+		// Gzipped books, which fastchess reads with zlib by the .gz name.
+		{"gzipped epd", "fhr plain -nodes 1 -openings file=book.epd.gz format=epd",
+			"fhr plain -nodes 1 -openings book.epd.gz"},
+		{"gzipped pgn", "fhr plain -nodes 1 -openings file=book.pgn.gz format=pgn plies=4",
+			"fhr plain -nodes 1 -openings book.pgn.gz -plies 4"},
 		{"mixed", "fhr -engine cmd=sf option.Threads=1 -openings file=book.epd format=epd -nodes 5000",
 			"fhr cmd=sf option.Threads=1 -openings book.epd -nodes 5000 -schedule fastchess -rounds 2"},
 		// -each's option.Hash is an in-process engine's hash.
@@ -233,6 +248,7 @@ func TestFastchessBadArgs(t *testing.T) {
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 0", `-seeds "0": want a positive integer`},
 		{"fhr plain null-r2 -nodes 1 -tournament gauntlet -seeds 3", "-seeds: 3 is out of range: want 1..2"},
 		{"fhr plain -nodes 1 -openings file=book.epd format=pgn", "selfplay reads the format from the file's extension"},
+		{"fhr plain -nodes 1 -openings file=book.epd.gz format=pgn", `"book.epd.gz" is not .pgn or .pgn.gz`},
 		{"fhr plain -nodes 1 -sprt elo0=0", "-sprt: elo0=0 elo1=0: elo0 must be less than elo1 (a missing one is 0, fastchess's default)"},
 		{"fhr plain -nodes 1 -sprt elo0=0 elo1=5 gamma=1", `-sprt: unknown key "gamma"`},
 		{"fhr plain -nodes 1 -draw moves=3", `-draw: unknown key "moves"`},

@@ -166,12 +166,13 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 }
 
 // lockLiveOutputs takes the lock of each live game file (pgn_out, epd_out)
-// that the run's tournaments (only: those named; empty: all) append to,
-// each file once however many tournaments name it, and returns the
-// function that releases them, to be called when the run ends. A file
-// that another process appends to (another run, with another database) is
-// an input error that names the file and the holder: two runs would
-// interleave their games in it, and tear one another's. The lock is
+// and traffic log (log) that the run's tournaments (only: those named;
+// empty: all) append to, each file once however many tournaments name it,
+// and returns the function that releases them, to be called when the run
+// ends. A file that another process appends to (another run, with another
+// database) is an input error that names the file and the holder: two
+// runs would interleave their games in a live file, and tear one another's,
+// and mix their blocks of lines in a log. The lock is
 // store's (store.LockOutput): the kernel releases it when the process
 // exits, also when it is killed. A file that does not exist is created,
 // empty (as pgnout.Open would).
@@ -185,9 +186,6 @@ func lockLiveOutputs(cfg *config.File, only []string, command string) (release f
 	}
 	var locked []string // absolute paths
 	for _, o := range runOutputs(cfg, only) {
-		if o.key != "pgn_out" && o.key != "epd_out" {
-			continue
-		}
 		abs, err := filepath.Abs(o.path)
 		if err != nil {
 			abs = o.path
@@ -199,8 +197,12 @@ func lockLiveOutputs(cfg *config.File, only []string, command string) (release f
 		if err != nil {
 			release()
 			if errors.As(err, new(*store.InUseError)) {
-				return nil, inputErrorf("tournament %s: %s %w: two runs would mix their games in it; "+
-					"name another file, or let that run end", o.tournament, o.key, err)
+				what := "mix their games"
+				if o.key == "log" {
+					what = "interleave their engines' lines"
+				}
+				return nil, inputErrorf("tournament %s: %s %w: two runs would %s in it; "+
+					"name another file, or let that run end", o.tournament, o.key, err, what)
 			}
 			return nil, inputErrorf("tournament %s: %s %s: %w", o.tournament, o.key, o.path, err)
 		}

@@ -37,7 +37,7 @@ func matchFlags() []matchFlag {
 		{"tc", "limits.tc", &textSetting{}, "per-move limit: time control moves/seconds+increment, such as 40/60+0 or 10+0.1"},
 		{"time-margin", "limits.time_margin", durationDefault(config.DefaultTimeMargin), "grace before a time forfeit under -movetime and -tc"},
 		{"move-timeout", "limits.move_timeout", durationDefault(config.DefaultMoveTimeout), "an external engine's longest move under -nodes or -depth before it loses as hung"},
-		{"openings", "openings", textDefault(openings.SetFHR25), "opening set fhr25 or two-ply, or an .epd or .pgn file or a .bin Polyglot book"},
+		{"openings", "openings", textDefault(openings.SetFHR25), "opening set fhr25, two-ply or startpos, or an .epd or .pgn file (gzipped or not: .epd.gz, .pgn.gz) or a .bin Polyglot book"},
 		{"plies", "openings.plies", &pliesSetting{*intDefault(config.DefaultPGNPlies)}, "the most plies taken from each game of a .pgn openings file (all: every move), or the most book moves of a .bin book"},
 		{"book-choice", "openings.choice", textDefault(openings.ChoiceWeighted), "a .bin book's move choice: weighted (at random by weight, from -seed) or best"},
 		{"book-count", "openings.count", intDefault(config.DefaultBookCount), "openings drawn from a .bin book with -book-choice weighted"},

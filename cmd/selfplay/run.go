@@ -84,6 +84,9 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 	} else if share.Sharded() {
 		cfg.Database = shardDatabase(cfg.Database, share)
 	}
+	if share.Sharded() {
+		shardOutputs(cfg, share)
+	}
 	var hint string
 	if *dbPath != "" && share.Sharded() {
 		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"selfplay/config"
 	"selfplay/store/record"
 )
 
@@ -123,4 +125,29 @@ func shardDatabase(db string, sh record.Shard) string {
 	ext := filepath.Ext(db)
 	w := max(2, len(strconv.Itoa(sh.Count)))
 	return fmt.Sprintf("%s.shard-%0*d-of-%0*d%s", strings.TrimSuffix(db, ext), w, sh.Index, w, sh.Count, ext)
+}
+
+// shardOutputs gives each tournament of a sharded run its own live files
+// (pgn_out, epd_out) and traffic log, named as its default database is
+// (live.pgn, shard 3 of 16: live.shard-03-of-16.pgn). The shards of a
+// config run side by side, in one folder or on a shared file system; with
+// one name they would mix their games in one file (the live files' lock
+// refuses the second shard) and interleave their logs. The names do not
+// enter the tournament's snapshot, so a shard resumes whatever they are.
+// A path that exists and is not a regular file (/dev/null, a FIFO) keeps
+// its name: it keeps no games to mix.
+func shardOutputs(cfg *config.File, sh record.Shard) {
+	rename := func(path string) string {
+		if path == "" {
+			return ""
+		}
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return path
+		}
+		return shardDatabase(path, sh)
+	}
+	for i := range cfg.Tournaments {
+		t := &cfg.Tournaments[i]
+		t.Live.PGN, t.Live.EPD, t.Log = rename(t.Live.PGN), rename(t.Live.EPD), rename(t.Log)
+	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -181,7 +184,9 @@ func startShard(t *testing.T, bin, cfg string, i, n int) *exec.Cmd {
 // with SIGKILL halfway through its share and started again.
 func TestShardsMergeEqualsOneRun(t *testing.T) {
 	bin := selfplayBinary(t)
-	cfgText := shardConfig(1500).String()
+	c := shardConfig(1500)
+	c.Tournaments[0].Body = "pgn_out = \"live.pgn\"\nepd_out = \"live.epd\"\nlog = \"traffic.log\"\n"
+	cfgText := c.String()
 	single, singleCfg := soakDir(t, cfgText)
 	if code, out := runBinary(t, bin, "run", "-config", singleCfg); code != exitOK {
 		t.Fatalf("single run: exit %d\n%s", code, out)
@@ -234,6 +239,39 @@ func TestShardsMergeEqualsOneRun(t *testing.T) {
 			shards, _ := filepath.Glob(filepath.Join(dir, "games.shard-*-of-04.db"))
 			if len(shards) != 4 {
 				t.Fatalf("shard databases: %v", shards)
+			}
+			// The shards ran side by side in one folder, each with live
+			// files and a log of its own, named as its database: a live
+			// PGN holds the share's games, the text export writes for
+			// them (after a kill too: the database is the truth).
+			for i, db := range shards {
+				name := func(base, ext string) string {
+					return filepath.Join(dir, fmt.Sprintf("%s.shard-%02d-of-04%s", base, i, ext))
+				}
+				live, err := os.ReadFile(name("live", ".pgn"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				exported := filepath.Join(t.TempDir(), "export.pgn")
+				if code, _, stderr := run(t, "export", "-db", db, "-o", exported); code != exitOK {
+					t.Fatalf("export %s: exit %d: %s", db, code, stderr)
+				}
+				if want, err := os.ReadFile(exported); err != nil || !bytes.Equal(live, want) {
+					t.Errorf("shard %d: its live PGN (%d games) is not its database's export (%d bytes, %v)",
+						i, strings.Count(string(live), "[Event "), len(want), err)
+				}
+				epd, err := os.ReadFile(name("live", ".epd"))
+				if n, _ := countGames(t, db); err != nil || strings.Count(string(epd), "\n") != n {
+					t.Errorf("shard %d: live EPD of %d lines for %d games (%v)", i, strings.Count(string(epd), "\n"), n, err)
+				}
+				if _, err := os.Stat(name("traffic", ".log")); err != nil {
+					t.Errorf("shard %d: %v", i, err)
+				}
+			}
+			for _, f := range []string{"live.pgn", "live.epd", "traffic.log"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("a shard wrote the config's own %s (%v)", f, err)
+				}
 			}
 			// A shard's own report says it is a share, not the tournament.
 			code, stdout, _ := run(t, "report", "-db", shards[1], "-format", "text")

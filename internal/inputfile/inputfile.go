@@ -7,6 +7,9 @@
 // goroutine of their own, and the caller stops waiting as soon as the
 // context ends: the command then exits as it does elsewhere, and the
 // goroutine goes with the process.
+//
+// OpenText also decompresses gzip, recognised by its magic bytes, ahead of
+// its reader in a goroutine of its own.
 package inputfile
 
 import (
@@ -159,3 +162,24 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return 0, r.err
 	}
 }
+
+// Latch reads R and keeps its first error other than io.EOF. When a read
+// fails, bufio.Scanner still hands out the unfinished last line (it splits
+// what it holds as at the end of the input); a parser that asks Failed
+// before each line stops there and reports the read's error (the Scanner's
+// Err), not a parse error in a fragment of a line.
+type Latch struct {
+	R   io.Reader
+	err error
+}
+
+func (l *Latch) Read(p []byte) (int, error) {
+	n, err := l.R.Read(p)
+	if err != nil && err != io.EOF && l.err == nil {
+		l.err = err
+	}
+	return n, err
+}
+
+// Failed says whether a read has failed.
+func (l *Latch) Failed() bool { return l.err != nil }

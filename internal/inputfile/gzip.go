@@ -1,4 +1,4 @@
-package pgnscan
+package inputfile
 
 import (
 	"bufio"
@@ -9,23 +9,17 @@ import (
 	"io"
 	"strings"
 	"sync"
-
-	"selfplay/internal/inputfile"
 )
 
 // gzipMagic starts every gzip member (RFC 1952).
 const gzipMagic = "\x1f\x8b"
 
-// open opens a PGN file for a Scanner, decompressing it when it is gzip
-// (recognised by its magic bytes, whatever its name; a name ending in .gz
-// that is not gzip is an error). Close closes the file.
-func open(path string) (io.ReadCloser, error) { return OpenContext(context.Background(), path) }
-
-// OpenContext is open that stops waiting when ctx ends (opening a FIFO
-// waits for a writer; reading one, or a slow file, for data), with ctx's
-// error, as do the reads.
-func OpenContext(ctx context.Context, path string) (io.ReadCloser, error) {
-	f, err := inputfile.Open(ctx, path)
+// OpenText opens a text file (PGN, EPD) through Open, decompressing it
+// when it is gzip, recognised by its magic bytes whatever its name; a name
+// ending in .gz whose content is not gzip is an error, naming path. Close
+// closes the file.
+func OpenText(ctx context.Context, path string) (io.ReadCloser, error) {
+	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
