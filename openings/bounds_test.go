@@ -8,7 +8,8 @@ import (
 )
 
 // Binary data, a game too long to be one, and more openings than the
-// bound are errors naming the file and line, in EPD and PGN files alike.
+// bound are errors naming the file and line, in EPD and PGN files alike;
+// so are more moves in all than a PGN file's bound.
 func TestBounds(t *testing.T) {
 	const game = "[Event \"x\"]\n\n1. e4 e5 *\n\n"
 	cases := []struct {
@@ -36,7 +37,7 @@ func TestBounds(t *testing.T) {
 			if strings.HasSuffix(c.file, ".epd") {
 				list, err = parseEPD(strings.NewReader(c.content), c.file, c.limit)
 			} else {
-				list, err = parsePGN(strings.NewReader(c.content), c.file, 2, c.limit)
+				list, err = parsePGN(strings.NewReader(c.content), c.file, 2, pgnBounds{c.limit, MaxOpeningMoves})
 			}
 			if c.want == "" {
 				if err != nil || len(list) != c.limit {
@@ -48,6 +49,27 @@ func TestBounds(t *testing.T) {
 				t.Fatalf("error %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+// The moves of a PGN file's openings are bounded in all: the game that
+// goes past the bound is the error, naming its line.
+func TestMovesBound(t *testing.T) {
+	const game = "[Event \"x\"]\n\n1. e4 e5 *\n\n"
+	for _, c := range []struct {
+		moves int
+		want  string
+	}{
+		{6, ""},
+		{5, "openings: b.pgn:9: game 3: the openings so far hold more than 5 moves in all: take fewer plies of each game (plies = 16) or a sample of the file"},
+	} {
+		list, err := parsePGN(strings.NewReader(game+game+game), "b.pgn", 2, pgnBounds{MaxOpenings, c.moves})
+		switch {
+		case c.want == "" && (err != nil || len(list) != 3):
+			t.Errorf("bound %d: %d openings, %v", c.moves, len(list), err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("bound %d: error %v\nwant %s", c.moves, err, c.want)
+		}
 	}
 }
 

@@ -53,25 +53,41 @@ const AllPlies = -1
 // game longer than 1 MiB without its comments and a game past MaxOpenings
 // are errors naming their line.
 func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
-	return parsePGN(r, name, plies, MaxOpenings)
+	return parsePGN(r, name, plies, pgnBounds{MaxOpenings, MaxOpeningMoves})
 }
 
-// parsePGN is ParsePGN with at most limit openings.
-func parsePGN(r io.Reader, name string, plies, limit int) ([]Opening, error) {
+// MaxOpeningMoves is the most moves the openings of a PGN file may hold
+// together. A move costs about 83 bytes in memory (its UCI and SAN text
+// and its share of the opening's name; measured over the 800 games of
+// results/nmr-vs-adaptive.pgn.gz at 40 plies), so the bound keeps a book
+// near MaxOpenings' gigabyte; without it, plies = "all" over long games
+// (up to 1 MiB of movetext each) could ask for hundreds of gigabytes.
+const MaxOpeningMoves = 10_000_000
+
+// pgnBounds are the most openings, and moves in all, parsePGN takes.
+type pgnBounds struct{ openings, moves int }
+
+// parsePGN is ParsePGN within the bounds.
+func parsePGN(r io.Reader, name string, plies int, limit pgnBounds) ([]Opening, error) {
 	if plies < 0 && plies != AllPlies {
 		return nil, fmt.Errorf("openings: %s: plies is %d, want >= 0", name, plies)
 	}
 	base := filepath.Base(name)
 	var list []Opening
+	moves := 0
 	// Each game is made an opening as soon as it ends: the file is never
 	// held whole.
 	err := splitPGN(r, name, func(pg *pgnGame) error {
-		if len(list) == limit {
-			return tooMany(name, pg.line, limit)
+		if len(list) == limit.openings {
+			return tooMany(name, pg.line, limit.openings)
 		}
 		o, err := pg.opening(fmt.Sprintf("%s#%d", base, pg.num), plies)
 		if err != nil {
 			return fmt.Errorf("openings: %s:%d: game %d: %w", name, pg.line, pg.num, err)
+		}
+		if moves += len(o.Moves); moves > limit.moves {
+			return fmt.Errorf("openings: %s:%d: game %d: the openings so far hold more than %d moves in all: "+
+				"take fewer plies of each game (plies = 16) or a sample of the file", name, pg.line, pg.num, limit.moves)
 		}
 		list = append(list, o)
 		return nil
