@@ -40,29 +40,19 @@ func (o Opening) IsStandardStart() bool {
 	return strings.Join(strings.Fields(o.StartFEN), " ") == StandardStartFEN
 }
 
-// game returns a notnil game at StartFEN with the book moves played.
-func (o Opening) game() (*chess.Game, error) {
-	start, err := chess.FEN(o.StartFEN)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: start position %q: %w", o.ID, o.StartFEN, err)
-	}
-	g := chess.NewGame(start)
-	for i, uci := range o.Moves {
-		if _, err := playUCI(g, uci); err != nil {
-			return nil, fmt.Errorf("opening %s: ply %d: %w", o.ID, i+1, err)
-		}
-	}
-	return g, nil
-}
-
 // FEN returns the position after the book moves, as notnil writes it (six
 // fields, en-passant square set after every double pawn step).
 func (o Opening) FEN() (string, error) {
-	g, err := o.game()
+	l, err := newLine(o.StartFEN)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("opening %s: start position %q: %w", o.ID, o.StartFEN, err)
 	}
-	return g.Position().String(), nil
+	for i, uci := range o.Moves {
+		if _, err := l.play(uci); err != nil {
+			return "", fmt.Errorf("opening %s: ply %d: %w", o.ID, i+1, err)
+		}
+	}
+	return l.pos.String(), nil
 }
 
 // clone returns a copy that shares no slices with o.
@@ -72,56 +62,151 @@ func (o Opening) clone() Opening {
 	return o
 }
 
-// playUCI decodes a UCI move in g's current position, checks that it is
-// legal and plays it. It returns the move as notnil's move generator made it,
-// with all its tags (check, capture, ...), which SAN encoding needs.
-func playUCI(g *chess.Game, uci string) (*chess.Move, error) {
-	pos := g.Position()
+// legalMove decodes a UCI move in pos and returns it as notnil's move
+// generator made it, with all its tags (check, capture, ...), which SAN
+// encoding needs, or an error when it is not legal there.
+func legalMove(pos *chess.Position, uci string) (*chess.Move, error) {
+	// Matched as text first: notnil's UCI decoder costs more than the
+	// move generation (it formats errors while it tries), and is left
+	// for the error.
+	for _, v := range pos.ValidMoves() {
+		if v.String() == uci {
+			return v, nil
+		}
+	}
 	m, err := chess.UCINotation{}.Decode(pos, uci)
 	if err != nil {
 		return nil, fmt.Errorf("bad UCI move %q: %w", uci, err)
 	}
 	for _, v := range pos.ValidMoves() {
-		if v.String() == m.String() {
-			if err := g.Move(v); err != nil {
-				return nil, fmt.Errorf("move %q: %w", uci, err)
-			}
+		if v.S1() == m.S1() && v.S2() == m.S2() && v.Promo() == m.Promo() {
 			return v, nil
 		}
 	}
 	return nil, fmt.Errorf("illegal move %q in %s", uci, pos)
 }
 
+// playUCI plays a legal UCI move in g (see legalMove).
+func playUCI(g *chess.Game, uci string) (*chess.Move, error) {
+	v, err := legalMove(g.Position(), uci)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Move(v); err != nil {
+		return nil, fmt.Errorf("move %q: %w", uci, err)
+	}
+	return v, nil
+}
+
+// line replays moves from a position with the outcomes a notnil Game
+// gives (chess.Game's updatePosition: checkmate or stalemate; else, each
+// overriding the one before, fivefold repetition, the 75-move rule and
+// insufficient material) without the Game's cost: Game.Move compares the
+// new position with every earlier one by writing both boards as text,
+// quadratic in the moves (78% of the time of loading a PGN book of 16-ply
+// games), where a line writes each position's text once.
+type line struct {
+	pos     *chess.Position
+	seen    map[positionKey]int // positions so far, as notnil's samePosition compares them
+	outcome chess.Outcome
+	method  chess.Method
+}
+
+// positionKey is what notnil's samePosition compares.
+type positionKey struct {
+	board, castling string
+	turn            chess.Color
+	enPassant       chess.Square
+}
+
+func newLine(fen string) (*line, error) {
+	start, err := chess.FEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	l := &line{pos: chess.NewGame(start).Position(), seen: map[positionKey]int{}, outcome: chess.NoOutcome, method: chess.NoMethod}
+	l.update()
+	return l, nil
+}
+
+// play plays a legal UCI move and returns it (see legalMove).
+func (l *line) play(uci string) (*chess.Move, error) {
+	m, err := legalMove(l.pos, uci)
+	if err != nil {
+		return nil, err
+	}
+	l.pos = l.pos.Update(m)
+	l.update()
+	return m, nil
+}
+
+// update sets the outcome of the position reached.
+func (l *line) update() {
+	board := l.pos.Board().String()
+	key := positionKey{board, l.pos.CastleRights().String(), l.pos.Turn(), l.pos.EnPassantSquare()}
+	l.seen[key]++
+	switch l.pos.Status() {
+	case chess.Stalemate:
+		l.outcome, l.method = chess.Draw, chess.Stalemate
+	case chess.Checkmate:
+		l.outcome, l.method = chess.WhiteWon, chess.Checkmate
+		if l.pos.Turn() == chess.White {
+			l.outcome = chess.BlackWon
+		}
+	}
+	if l.outcome != chess.NoOutcome {
+		return // as in a Game, an outcome stays
+	}
+	if l.seen[key] >= 5 {
+		l.outcome, l.method = chess.Draw, chess.FivefoldRepetition
+	}
+	if l.pos.HalfMoveClock() >= 150 {
+		l.outcome, l.method = chess.Draw, chess.SeventyFiveMoveRule
+	}
+	// Without a queen, rook or pawn, notnil's own rule decides (a Game
+	// set up at the position applies it; the rest of its outcomes it
+	// shares with this one's).
+	if !strings.ContainsAny(board, "QRPqrp") {
+		if fen, err := chess.FEN(l.pos.String()); err == nil {
+			if chess.NewGame(fen).Method() == chess.InsufficientMaterial {
+				l.outcome, l.method = chess.Draw, chess.InsufficientMaterial
+			}
+		}
+	}
+}
+
 // newOpening builds an opening from a start position that has already been
-// through parseStartFEN, replaying the UCI moves with notnil to check them
-// and to compute their SAN. The position after the moves must still be
-// playable (no mate, stalemate or automatic draw). An empty name becomes the
-// move text, or the FEN's first four fields when there are no moves.
+// through parseStartFEN, replaying the UCI moves to check them and to
+// compute their SAN. The position after the moves must still be playable
+// (no mate, stalemate or automatic draw). An empty name becomes the move
+// text, or the FEN's first four fields when there are no moves.
 func newOpening(id, name, startFEN string, uci []string) (Opening, error) {
-	start, err := chess.FEN(startFEN)
+	l, err := newLine(startFEN)
 	if err != nil {
 		return Opening{}, fmt.Errorf("start position %q: %w", startFEN, err)
 	}
-	g := chess.NewGame(start)
 	o := Opening{ID: id, Name: name, StartFEN: startFEN}
+	if len(uci) > 0 {
+		o.Moves, o.SAN = make([]string, 0, len(uci)), make([]string, 0, len(uci))
+	}
 	for i, u := range uci {
-		pos := g.Position()
-		if g.Outcome() != chess.NoOutcome {
-			return Opening{}, fmt.Errorf("ply %d %q: the game is already over (%s)", i+1, u, g.Method())
+		if l.outcome != chess.NoOutcome {
+			return Opening{}, fmt.Errorf("ply %d %q: the game is already over (%s)", i+1, u, l.method)
 		}
-		m, err := playUCI(g, u)
+		pos := l.pos
+		m, err := l.play(u)
 		if err != nil {
 			return Opening{}, fmt.Errorf("ply %d: %w", i+1, err)
 		}
 		o.Moves = append(o.Moves, m.String())
 		o.SAN = append(o.SAN, chess.AlgebraicNotation{}.Encode(pos, m))
 	}
-	if g.Outcome() != chess.NoOutcome {
+	if l.outcome != chess.NoOutcome {
 		what := "the start position"
 		if len(uci) > 0 {
 			what = "the position after the opening moves"
 		}
-		return Opening{}, fmt.Errorf("%s is already decided (%s, %s)", what, g.Method(), g.Outcome())
+		return Opening{}, fmt.Errorf("%s is already decided (%s, %s)", what, l.method, l.outcome)
 	}
 	if o.Name == "" {
 		if len(o.SAN) > 0 {

@@ -224,17 +224,10 @@ func TestTwoPly(t *testing.T) {
 	}
 }
 
-func TestOpeningGame(t *testing.T) {
+func TestOpeningFEN(t *testing.T) {
 	o := FHR25()[0]
-	g, err := o.game()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(g.Moves()) != 2 {
-		t.Fatalf("game has %d moves, want 2", len(g.Moves()))
-	}
-	if err := g.MoveStr("Nf3"); err != nil {
-		t.Errorf("the game does not continue: %v", err)
+	if fen, err := o.FEN(); err != nil || fen != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
+		t.Fatalf("%s: FEN %q, %v", o.ID, fen, err)
 	}
 	bad := []Opening{
 		{ID: "x", StartFEN: "not a fen"},

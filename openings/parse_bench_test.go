@@ -1,0 +1,35 @@
+package openings
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"testing"
+)
+
+// BenchmarkParsePGN loads the 50 games of results/fhr-vs-plain.pgn.gz as
+// a book, 16 plies of each: notnil decodes each whole game, and the
+// openings replay their moves. ns/op is for the 50 games.
+func BenchmarkParsePGN(b *testing.B) {
+	f, err := os.Open("../results/fhr-vs-plain.pgn.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, err := io.ReadAll(z)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		list, err := ParsePGN(bytes.NewReader(text), "fhr-vs-plain.pgn", 16)
+		if err != nil || len(list) != 50 {
+			b.Fatalf("%d openings, %v", len(list), err)
+		}
+	}
+}
