@@ -1,9 +1,8 @@
 package openings
 
 import (
-	"compress/gzip"
+	"bytes"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/notnil/chess"
@@ -33,16 +32,7 @@ func TestLineAsGame(t *testing.T) {
 		{"stalemate", "7k/8/6QK/8/8/8/8/8 w - - 0 1", []string{"g6f7"}},
 		{"castling and en passant", StandardStartFEN, []string{"e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "g1f3", "e7e6", "f1e2", "f8e7", "e1g1", "e8g8"}},
 	}
-	f, err := os.Open("../results/fhr-vs-plain.pgn.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := chess.NewScanner(z)
+	sc := chess.NewScanner(bytes.NewReader(fhrVsPlain(t)))
 	for sc.Scan() && len(seqs) < 9+15 { // notnil's Game is slow on whole games
 		g := sc.Next()
 		var moves []string

@@ -12,19 +12,7 @@ import (
 // a book, 16 plies of each: notnil decodes each whole game, and the
 // openings replay their moves. ns/op is for the 50 games.
 func BenchmarkParsePGN(b *testing.B) {
-	f, err := os.Open("../results/fhr-vs-plain.pgn.gz")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	text, err := io.ReadAll(z)
-	if err != nil {
-		b.Fatal(err)
-	}
+	text := fhrVsPlain(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		list, err := ParsePGN(bytes.NewReader(text), "fhr-vs-plain.pgn", 16)
@@ -32,4 +20,23 @@ func BenchmarkParsePGN(b *testing.B) {
 			b.Fatalf("%d openings, %v", len(list), err)
 		}
 	}
+}
+
+// fhrVsPlain is the text of results/fhr-vs-plain.pgn.gz, 50 whole games.
+func fhrVsPlain(tb testing.TB) []byte {
+	tb.Helper()
+	f, err := os.Open("../results/fhr-vs-plain.pgn.gz")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	text, err := io.ReadAll(z)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return text
 }
