@@ -23,9 +23,9 @@ const maxLine = 1 << 20
 // MaxOpenings is the most openings a file may hold. Each is kept in
 // memory for the whole run (about 1 KB with the garbage collector's
 // share), and parsed and checked at every start (0.5 ms per EPD line; a
-// PGN game about 1.7 ms as a 16-ply line, 6.5 ms as a whole game of which
-// 16 plies are taken, most of it notnil's decoding of every move:
-// BenchmarkParsePGN): a larger book is better sampled.
+// PGN game about 2 ms at 16 plies, a 16-ply line or a whole game, whose
+// moves past the plies are not decoded: BenchmarkParsePGN): a larger book
+// is better sampled.
 const MaxOpenings = 1000000
 
 // tooMany is the error for an opening past limit at line n.

@@ -236,6 +236,36 @@ func TestPGNGood(t *testing.T) {
 	}
 }
 
+// Moves past plies are not decoded, as fastchess's reader does not decode
+// them: an illegal one there goes unnoticed (its tokens are still checked).
+// Moves are counted outside variations, as notnil reads them.
+func TestPGNPastPlies(t *testing.T) {
+	for _, c := range []struct {
+		name, game string
+		plies      int
+		want       []string // UCI
+	}{
+		{"illegal past plies", "1. e4 e5 2. Ke3 *", 2, []string{"e2e4", "e7e5"}},
+		{"a variation before the cut", "1. e4 (1. d4 d5 2. c4) e5 2. Nf3 Nc6 *", 3, []string{"e2e4", "e7e5", "g1f3"}},
+		{"a variation at the cut", "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
+		{"nested variations", "1. e4 ((1. d4) 1. c4 (1. Nf3)) 1... e5 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
+		{"numbers joined to moves", "1.e4 e5 2.Nf3 Nc6 3.Bb5 *", 3, []string{"e2e4", "e7e5", "g1f3"}},
+		{"annotations", "1. e4! $1 e5?! 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
+		{"a shorter game", "1. e4 e5 *", 8, []string{"e2e4", "e7e5"}},
+		{"moves over lines", "1. e4\ne5\n2. Nf3 Ke7 Kd3 *", 3, []string{"e2e4", "e7e5", "g1f3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			list, err := loadPGN(writeFile(t, "b.pgn", "[Event \"x\"]\n\n"+c.game+"\n"), c.plies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != 1 || !slices.Equal(list[0].Moves, c.want) {
+				t.Errorf("openings %+v, want moves %v", list, c.want)
+			}
+		})
+	}
+}
+
 func TestPGNBad(t *testing.T) {
 	const ok = "[Event \"ok\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n"
 	for _, c := range []struct {
@@ -246,7 +276,8 @@ func TestPGNBad(t *testing.T) {
 		{"not a move", "[Event \"x\"]\n\n1. e4 xx *\n", 2, []string{":7: game 2", `"xx" is not a move in SAN`}},
 		{"a null move", "[Event \"x\"]\n\n1. e4 -- 2. d4 *\n", 2, []string{":7: game 2", `"--" is not a move in SAN`}},
 		{"illegal move", "[Event \"x\"]\n\n1. e4 e4 *\n", 2, []string{":5: game 2", "e4"}},
-		{"illegal later move", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", 2, []string{":5: game 2", "Ke3"}},
+		{"illegal later move", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", 3, []string{":5: game 2", "Ke3"}},
+		{"illegal later move, all plies", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", AllPlies, []string{":5: game 2", "Ke3"}},
 		{"bad FEN tag", "[Event \"x\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n*\n", 0, []string{":5: game 2", "FEN"}},
 		{"FEN without kings", "[Event \"x\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n", 0, []string{":5: game 2", "0 kings"}},
 		{"no movetext", "[Event \"x\"]\n\n[Event \"y\"]\n\n1. e4 e5 *\n", 2, []string{":5: game 2", "no movetext"}},

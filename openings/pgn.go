@@ -77,7 +77,7 @@ func parsePGN(r io.Reader, name string, plies int, limit pgnBounds) ([]Opening, 
 	moves := 0
 	// Each game is made an opening as soon as it ends: the file is never
 	// held whole.
-	err := splitPGN(r, name, func(pg *pgnGame) error {
+	err := splitPGN(r, name, plies, func(pg *pgnGame) error {
 		if len(list) == limit.openings {
 			return tooMany(name, pg.line, limit.openings)
 		}
@@ -101,18 +101,74 @@ func parsePGN(r io.Reader, name string, plies int, limit pgnBounds) ([]Opening, 
 	return list, nil
 }
 
-// maxGame bounds the text of one game kept for notnil (its tags and
-// movetext, comments left out): real games have a few KB.
+// maxGame bounds the text of one game (its tags and movetext, comments
+// left out): real games have a few KB.
 const maxGame = 1 << 20
 
-// pgnGame is the text of one game of a PGN file, cleaned for notnil.
+// pgnGame is the text of one game of a PGN file, cleaned for notnil, up to
+// the last move an opening takes.
 type pgnGame struct {
 	num, line int // game number and first line, both from 1
 	text      strings.Builder
+	size      int // of the game's text, also what is not kept
 	hasTags   bool
 	hasMoves  bool // movetext seen
 	blank     bool // blank line after the tags, before any movetext
 	ended     bool // game termination marker seen
+	moves     int  // moves kept, outside variations
+	depth     int  // of variations, at the end of the text read
+	cut       bool // the text holds all the moves an opening takes
+}
+
+// keepMovetext adds a clean movetext line to the text, up to the keep-th
+// move outside variations (keep: AllPlies for every move). notnil decodes
+// every move it is given, 43 µs each in a whole game, so a book of whole
+// games at 8 plies would spend nearly all its time on moves it never
+// uses; fastchess's reader also stops at its plies. The moves are counted
+// as notnil reads them: variations left out (its stripVariations), one
+// move per SAN token (cleanMovetext refuses any other token).
+func (pg *pgnGame) keepMovetext(clean string, keep int) {
+	pg.size += len(clean) + 1
+	if pg.cut {
+		return
+	}
+	if keep == AllPlies {
+		pg.text.WriteString(clean + "\n")
+		return
+	}
+	rest := clean
+	for {
+		i := strings.IndexFunc(rest, func(r rune) bool { return r != ' ' && r != '\t' })
+		if i < 0 {
+			break
+		}
+		j := strings.IndexAny(rest[i:], " \t")
+		if j < 0 {
+			j = len(rest) - i
+		}
+		tok := rest[i : i+j]
+		rest = rest[i+j:]
+		core := strings.TrimLeft(tok, "(")
+		pg.depth += len(tok) - len(core)
+		trimmed := strings.TrimRight(core, ")")
+		if pg.depth == 0 && isMoveToken(trimmed) {
+			pg.moves++
+		}
+		pg.depth -= len(core) - len(trimmed)
+		if pg.moves >= keep && pg.depth <= 0 {
+			pg.text.WriteString(clean[:len(clean)-len(rest)] + " *\n")
+			pg.cut = true
+			return
+		}
+	}
+	pg.text.WriteString(clean + "\n")
+}
+
+// isMoveToken reports whether a movetext token (without parentheses)
+// holds a move: movetextToken's SAN part, after any move number.
+func isMoveToken(tok string) bool {
+	m := movetextToken.FindStringSubmatch(tok)
+	return m != nil && m[2] != ""
 }
 
 func (pg *pgnGame) opening(id string, plies int) (Opening, error) {
@@ -159,8 +215,10 @@ var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
 // its first tag line or, without tags, at its first movetext line. It ends
 // before the next tag line that follows movetext (or a blank line after
 // tags), or at its result ("1-0", "0-1", "1/2-1/2", "*").
-// Errors name the file (name) and the line.
-func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
+// Errors name the file (name) and the line. Each game keeps the text of
+// its first keep moves (see keepMovetext); the rest is read and checked
+// all the same.
+func splitPGN(r io.Reader, name string, keep int, game func(*pgnGame) error) error {
 	in := &inputfile.Latch{R: r}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
@@ -205,6 +263,7 @@ func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
 			}
 			cur.hasTags = true
 			cur.text.WriteString(line + "\n")
+			cur.size += len(line) + 1
 		default:
 			if cur == nil || cur.ended && !continued {
 				if err := start(n); err != nil {
@@ -217,10 +276,10 @@ func splitPGN(r io.Reader, name string, game func(*pgnGame) error) error {
 			}
 			if strings.TrimSpace(clean) != "" {
 				cur.hasMoves = true // not just a comment
-				cur.text.WriteString(clean + "\n")
-			} // a comment's lines add nothing: the bound counts what is kept
+				cur.keepMovetext(clean, keep)
+			} // a comment's lines add nothing: the bound counts the text notnil would get
 		}
-		if cur != nil && cur.text.Len() > maxGame {
+		if cur != nil && cur.size > maxGame {
 			return fmt.Errorf("openings: %s:%d: game %d (from line %d) is longer than %s, comments left out",
 				name, n, cur.num, cur.line, inputfile.Size(maxGame))
 		}
