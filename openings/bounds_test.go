@@ -37,7 +37,7 @@ func TestBounds(t *testing.T) {
 			if strings.HasSuffix(c.file, ".epd") {
 				list, err = parseEPD(strings.NewReader(c.content), c.file, c.limit)
 			} else {
-				list, err = parsePGN(strings.NewReader(c.content), c.file, 2, pgnBounds{c.limit, MaxOpeningMoves})
+				list, err = parsePGN(strings.NewReader(c.content), c.file, 2, pgnBounds{c.limit, maxOpeningMoves})
 			}
 			if c.want == "" {
 				if err != nil || len(list) != c.limit {

@@ -53,16 +53,16 @@ const AllPlies = -1
 // game longer than 1 MiB without its comments and a game past MaxOpenings
 // are errors naming their line.
 func ParsePGN(r io.Reader, name string, plies int) ([]Opening, error) {
-	return parsePGN(r, name, plies, pgnBounds{MaxOpenings, MaxOpeningMoves})
+	return parsePGN(r, name, plies, pgnBounds{MaxOpenings, maxOpeningMoves})
 }
 
-// MaxOpeningMoves is the most moves the openings of a PGN file may hold
+// maxOpeningMoves is the most moves the openings of a PGN file may hold
 // together. A move costs about 83 bytes in memory (its UCI and SAN text
 // and its share of the opening's name; measured over the 800 games of
 // results/nmr-vs-adaptive.pgn.gz at 40 plies), so the bound keeps a book
 // near MaxOpenings' gigabyte; without it, plies = "all" over long games
 // (up to 1 MiB of movetext each) could ask for hundreds of gigabytes.
-const MaxOpeningMoves = 10_000_000
+const maxOpeningMoves = 10_000_000
 
 // pgnBounds are the most openings, and moves in all, parsePGN takes.
 type pgnBounds struct{ openings, moves int }
