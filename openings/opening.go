@@ -120,11 +120,13 @@ type positionKey struct {
 }
 
 func newLine(fen string) (*line, error) {
-	start, err := chess.FEN(fen)
-	if err != nil {
+	// As chess.FEN sets up a Game's position (in check or not), without
+	// the Game: NewGame would build the initial position first.
+	start := new(chess.Position)
+	if err := start.UnmarshalText([]byte(fen)); err != nil {
 		return nil, err
 	}
-	l := &line{pos: chess.NewGame(start).Position(), seen: map[positionKey]int{}, outcome: chess.NoOutcome, method: chess.NoMethod}
+	l := &line{pos: start, seen: map[positionKey]int{}, outcome: chess.NoOutcome, method: chess.NoMethod}
 	l.update()
 	return l, nil
 }
