@@ -65,12 +65,13 @@ type Info struct {
 	Elapsed  time.Duration
 	PV       []string // UCI moves
 	// What an external engine's last exact info line said besides (UCI
-	// hashfull, tbhits; zero when it said nothing), and the time of its
-	// last info line that had one (UCI time): fastchess's PGN fields
-	// hashfull=, tbhits= and latency= (the move's time less this) come
-	// from them. The in-process search leaves them zero.
+	// hashfull, tbhits, nps; zero when it said nothing), and the time of
+	// its last info line that had one (UCI time): fastchess's PGN fields
+	// hashfull=, tbhits=, nps= and latency= (the move's time less this)
+	// come from them. The in-process search leaves them zero.
 	HashFull   int
 	TBHits     int64
+	NPS        int64
 	EngineTime time.Duration
 }
 

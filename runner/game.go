@@ -200,7 +200,7 @@ func (p *gamePlay) move(ctx context.Context) (over bool, err error) {
 	}
 	p.g.Moves = append(p.g.Moves, record.Move{Ply: len(p.moves), UCI: res.Move, SAN: san, Score: int(i.Score),
 		Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, Time: elapsed,
-		HashFull: i.HashFull, TBHits: i.TBHits, PV: strings.Join(i.PV, " "),
+		HashFull: i.HashFull, TBHits: i.TBHits, NPS: i.NPS, PV: strings.Join(i.PV, " "),
 		TimeLeft: p.clock.left(side, p.limits[us]), Latency: elapsed - reported})
 	if p.t.Adjudication.Rules == config.RulesFastchess {
 		// An external engine's search without a score line has

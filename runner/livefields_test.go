@@ -44,6 +44,13 @@ func TestMoveCommentFields(t *testing.T) {
 			}
 		})
 	}
+	// The engine's own nps, as fastchess writes it; nodes over time where
+	// the engine gave none (and for an in-process engine).
+	reported := m
+	reported.NPS = 2_500_000
+	if got := moveComment(reported, config.PGNFields{NPS: true}); got != head+", nps=2500000}" {
+		t.Errorf("a reported nps: %s", got)
+	}
 	if got := moveComment(record.Move{Book: true, PV: "e2e4"}, config.PGNFields{PV: true}); got != "{book}" {
 		t.Errorf("a book move: %s", got)
 	}

@@ -183,9 +183,15 @@ func fastchessSeconds(d time.Duration) string {
 	return fmt.Sprintf("%.3fs", float64(ms)/1000)
 }
 
-// movesNPS is a move's nodes over its time (0 for no time).
+// movesNPS is the nps the engine reported on the move's info line, as
+// fastchess writes it, or where there is none (an in-process engine, an
+// engine that does not say, a game stored before schema 10) the move's
+// nodes over its time (0 for no time).
 func movesNPS(m record.Move) int64 {
-	if m.Time <= 0 {
+	switch {
+	case m.NPS > 0:
+		return m.NPS
+	case m.Time <= 0:
 		return 0
 	}
 	return int64(float64(m.Nodes) / m.Time.Seconds())

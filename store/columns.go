@@ -176,22 +176,28 @@ func listFields(g *record.Game, t *gameText) fields {
 }
 
 // The moves table's columns after game_id, in the order of record.Move's
-// stored fields: those of every schema, and the fastchess fields that
-// schema 8 added (moveFieldsVersion).
+// stored fields: those of every schema, the fastchess fields that schema 8
+// added (moveFieldsVersion) and the nps that schema 10 added
+// (moveNPSVersion).
 const (
 	moveBaseColumns  = "ply, uci, san, book, score, depth, seldepth, nodes, time_ms"
-	moveFieldColumns = "hashfull, tbhits, pv, timeleft_ms, latency_ms"
+	moveFieldColumns = "hashfull, tbhits, pv, timeleft_ms, latency_ms, nps"
 )
 
 // moveSelect is the moves' columns to SELECT, each after alias (such as
-// "m."); a database older than the fastchess fields (old) has none, and
-// they read as their defaults, as its migration would give them.
-func moveSelect(alias string, old bool) string {
-	fields := "0, 0, '', 0, 0"
-	if !old {
-		fields = prefixed(alias, moveFieldColumns)
+// "m."), in moveBaseColumns' and moveFieldColumns' order; the columns a
+// database's older schema lacks read as their defaults, as its migration
+// would give them.
+func moveSelect(alias string, lacks olderSchema) string {
+	fields := prefixed(alias, "hashfull, tbhits, pv, timeleft_ms, latency_ms")
+	if lacks.moveFields {
+		fields = "0, 0, '', 0, 0"
 	}
-	return prefixed(alias, moveBaseColumns) + ", " + fields
+	nps := prefixed(alias, "nps")
+	if lacks.moveNPS {
+		nps = "0"
+	}
+	return prefixed(alias, moveBaseColumns) + ", " + fields + ", " + nps
 }
 
 // moveTextBounds are the bounds of the moves table's text columns for a
@@ -201,7 +207,7 @@ var moveTextBounds = map[string]int{"uci": boundShort, "san": boundShort, "pv": 
 // moveList is moveSelect("", ...) as r reads it: its text bounded for a
 // reader for display (Reader.text).
 func (r *Reader) moveList() string {
-	return r.boundList(moveSelect("", r.lacks.moveFields), moveTextBounds)
+	return r.boundList(moveSelect("", r.lacks), moveTextBounds)
 }
 
 // engineIDList is engineIDColumns as r reads them (Reader.text).

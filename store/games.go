@@ -62,14 +62,14 @@ func (s *Store) SaveGame(ctx context.Context, g *record.Game) (err error) {
 		}
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("saving game %s: %w", round, err)
 	}
 	defer stmt.Close()
 	for _, m := range g.Moves {
 		if _, err := stmt.ExecContext(ctx, id, m.Ply, m.UCI, m.SAN, m.Book, m.Score, m.Depth, m.SelDepth, m.Nodes, ms(m.Time),
-			m.HashFull, m.TBHits, m.PV, ms(m.TimeLeft), ms(m.Latency)); err != nil {
+			m.HashFull, m.TBHits, m.PV, ms(m.TimeLeft), ms(m.Latency), m.NPS); err != nil {
 			return fmt.Errorf("saving game %s move %d: %w", round, m.Ply, err)
 		}
 	}
@@ -420,7 +420,7 @@ func (r *Reader) moves(ctx context.Context, gameID int64) ([]record.Move, error)
 		var m record.Move
 		var t, left, latency float64
 		if err := rows.Scan(&m.Ply, &m.UCI, &m.SAN, &m.Book, &m.Score, &m.Depth, &m.SelDepth, &m.Nodes, &t,
-			&m.HashFull, &m.TBHits, &m.PV, &left, &latency); err != nil {
+			&m.HashFull, &m.TBHits, &m.PV, &left, &latency, &m.NPS); err != nil {
 			return nil, fmt.Errorf("reading moves: %w", err)
 		}
 		m.Time, m.TimeLeft, m.Latency = fromMS(t), fromMS(left), fromMS(latency)

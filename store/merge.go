@@ -405,7 +405,7 @@ func copyGames(ctx context.Context, tx *sql.Tx, srcID, outID int64, keys []GameK
 	// An input of the schema before the moves' fastchess fields (a shard
 	// played by an older selfplay) has none.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, `+moveBaseColumns+`, `+moveFieldColumns+`)
-		SELECT o.id, `+moveSelect("m.", lacks.moveFields)+` `+both+`
+		SELECT o.id, `+moveSelect("m.", lacks)+` `+both+`
 		JOIN src.moves m ON m.game_id = g.id`, outID, srcID); err != nil {
 		return fmt.Errorf("copying moves: %w", err)
 	}

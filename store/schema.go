@@ -270,11 +270,15 @@ var migrations = []migration{
 		black_name   TEXT NOT NULL,
 		black_author TEXT NOT NULL
 	);`},
+	// The nps an external engine reported on the move's info line, which
+	// fastchess's pgn_out nps= writes (before, selfplay wrote the move's
+	// nodes over its time, which it still writes where this is 0).
+	{sql: `ALTER TABLE moves ADD COLUMN nps INTEGER NOT NULL DEFAULT 0;  -- from the engine's last exact info line (0: none, or an in-process engine)`},
 }
 
 // moveFieldsVersion is the schema that added the moves' hashfull, tbhits,
 // pv, timeleft_ms and latency_ms, engineIDsVersion the one that added the
-// games' engine identities (engine_ids). A reader opens the schemas before
+// games' engine identities (engine_ids), moveNPSVersion the moves' nps. A reader opens the schemas before
 // them too (read-only, it cannot migrate): their moves read with those
 // fields zero and their games without identities, which is what a
 // migration would give them, so a report or an export of an older
@@ -282,6 +286,7 @@ var migrations = []migration{
 const (
 	moveFieldsVersion = 8
 	engineIDsVersion  = 9
+	moveNPSVersion    = 10
 )
 
 // oldestReadable is the oldest schema a reader opens: the one before
@@ -292,7 +297,7 @@ const oldestReadable = moveFieldsVersion - 1
 
 // lacking is what schema v lacks.
 func lacking(v int) olderSchema {
-	return olderSchema{moveFields: v < moveFieldsVersion, engineIDs: v < engineIDsVersion}
+	return olderSchema{moveFields: v < moveFieldsVersion, engineIDs: v < engineIDsVersion, moveNPS: v < moveNPSVersion}
 }
 
 // schemaVersion is the user_version of an up-to-date database.

@@ -666,3 +666,58 @@ func TestMigrationToEngineIDs(t *testing.T) {
 		t.Errorf("%d engine_ids rows after deleting the tournament, want 0", n)
 	}
 }
+
+// Schema 9 to 10: the moves get the engine's nps. A reader opens schema 9
+// without changing it and reads its moves with nps 0 (the fastchess fields
+// as stored); the writer upgrades it, keeps the moves, and a move saved
+// then keeps its nps.
+func TestMigrationToMoveNPS(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v9.db")
+	db := oldDatabase(t, path, 9)
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
+	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
+		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
+	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+	mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
+		hashfull, tbhits, pv, timeleft_ms, latency_ms) VALUES (1, 1, 'e2e4', 'e4', 0, 31, 7, 9, 100, 1.5, 12, 3, 'e2e4 e7e5', 900, 2)`)
+	db.Close()
+	old := record.Move{Ply: 1, UCI: "e2e4", SAN: "e4", Score: 31, Depth: 7, SelDepth: 9, Nodes: 100, Time: 1500 * time.Microsecond,
+		HashFull: 12, TBHits: 3, PV: "e2e4 e7e5", TimeLeft: 900 * time.Millisecond, Latency: 2 * time.Millisecond}
+
+	before := stateOf(t, path)
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatalf("reader of schema 9: %v", err)
+	}
+	g, err := r.GameByID(ctx, 1)
+	r.Close()
+	if err != nil || len(g.Moves) != 1 || !reflect.DeepEqual(g.Moves[0], old) {
+		t.Fatalf("schema 9's move read as %+v (%v), want %+v", g.Moves, err, old)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 9 {
+		t.Errorf("the reader changed the schema 9 database: before %+v, after %+v", before, after)
+	}
+
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if g, err := s.GameByID(ctx, 1); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{old}) {
+		t.Fatalf("after the upgrade the move reads %+v (%v), want %+v", g.Moves, err, old)
+	}
+	withNPS := old
+	withNPS.NPS = 1_251_213
+	saved := &record.Game{TournamentID: 1, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b",
+		Result: "1-0", Termination: "checkmate", Moves: []record.Move{withNPS}}
+	if err := s.SaveGame(ctx, saved); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.GameByID(ctx, saved.ID); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{withNPS}) {
+		t.Fatalf("saved move reads %+v (%v), want %+v", g.Moves, err, withNPS)
+	}
+}

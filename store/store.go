@@ -107,4 +107,5 @@ func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float
 type olderSchema struct {
 	moveFields bool // the moves' fastchess fields (moveFieldsVersion)
 	engineIDs  bool // the engine_ids table (engineIDsVersion)
+	moveNPS    bool // the moves' nps (moveNPSVersion)
 }

@@ -293,6 +293,7 @@ func TestLivePGNResumeOlderSchema(t *testing.T) {
 	var stored int
 	_, err = d.Exec(`DROP TABLE engine_ids; ALTER TABLE moves DROP COLUMN hashfull; ALTER TABLE moves DROP COLUMN tbhits;
 		ALTER TABLE moves DROP COLUMN pv; ALTER TABLE moves DROP COLUMN timeleft_ms; ALTER TABLE moves DROP COLUMN latency_ms;
+		ALTER TABLE moves DROP COLUMN nps;
 		PRAGMA user_version = 7`)
 	if err == nil {
 		err = d.QueryRow(`SELECT count(*) FROM games`).Scan(&stored)

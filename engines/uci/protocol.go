@@ -43,6 +43,7 @@ type infoLine struct {
 	hasPV                    bool
 	hashFull                 int
 	tbHits                   int64
+	nps                      int64
 	time                     time.Duration
 	hasTime                  bool
 }
@@ -51,7 +52,7 @@ type infoLine struct {
 // line that the adapter skips; the keywords it reads are handled in
 // parseInfo.
 var infoArgs = map[string]int{
-	"currmovenumber": 1, "nps": 1, "sbhits": 1,
+	"currmovenumber": 1, "sbhits": 1,
 	"cpuload": 1, "wdl": 3,
 }
 
@@ -80,7 +81,7 @@ func parseInfo(f []string) infoLine {
 		switch key {
 		case "string":
 			return l
-		case "depth", "seldepth", "nodes", "multipv", "hashfull", "tbhits", "time":
+		case "depth", "seldepth", "nodes", "multipv", "hashfull", "tbhits", "nps", "time":
 			n, ok := atoi(i)
 			if !ok {
 				continue
@@ -102,6 +103,8 @@ func parseInfo(f []string) infoLine {
 				l.hashFull = int(n)
 			case "tbhits":
 				l.tbHits = n
+			case "nps":
+				l.nps = n
 			case "time":
 				l.time, l.hasTime = time.Duration(n)*time.Millisecond, true
 			}
@@ -157,7 +160,7 @@ func parseInfo(f []string) infoLine {
 }
 
 // searchInfo keeps what fastchess takes from a search's info lines: every
-// figure of the move (depth, seldepth, score, nodes, pv, hashfull, tbhits)
+// figure of the move (depth, seldepth, score, nodes, pv, hashfull, tbhits, nps)
 // comes from one line, the last main-line line with an exact score, or
 // while there is none the last with a bound (lowerbound, upperbound: an
 // aspiration window failed); a field that line lacks is zero
@@ -216,7 +219,7 @@ func (s *searchInfo) info() engines.Info {
 		return engines.Info{}
 	}
 	return engines.Info{Depth: l.depth, SelDepth: l.selDepth, Score: l.score, Bound: l.bound, Nodes: l.nodes,
-		PV: l.pv, HashFull: l.hashFull, TBHits: l.tbHits}
+		PV: l.pv, HashFull: l.hashFull, TBHits: l.tbHits, NPS: l.nps}
 }
 
 // isStartFEN reports whether fen is the standard initial position.

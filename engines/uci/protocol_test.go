@@ -263,8 +263,8 @@ func TestCommands(t *testing.T) {
 	}
 }
 
-// fastchess's hashfull= and tbhits= are those of the last exact scored
-// line (0 when it has none: matchmaking/match/match.cpp:303-304 read them
+// fastchess's hashfull=, tbhits= and nps= are those of the last exact
+// scored line (0 when it has none: matchmaking/match/match.cpp:301-304 read them
 // from that one line), latency's reported time that of the last info line
 // with a time, of any kind (engine/uci_engine.cpp:473-494, lastTime).
 func TestSearchInfoFastchessFields(t *testing.T) {
@@ -273,25 +273,26 @@ func TestSearchInfoFastchessFields(t *testing.T) {
 		lines    []string
 		hashFull int
 		tbHits   int64
+		nps      int64
 		time     time.Duration
 	}{
 		{"the exact line's", []string{
-			"info depth 7 score cp 10 hashfull 12 tbhits 3 time 5 pv e2e4",
-			"info depth 8 score cp 20 hashfull 40 tbhits 9 nodes 900 time 8 pv e2e4",
-		}, 40, 9, 8 * time.Millisecond},
+			"info depth 7 score cp 10 hashfull 12 tbhits 3 nps 700 time 5 pv e2e4",
+			"info depth 8 score cp 20 hashfull 40 tbhits 9 nodes 900 nps 112500 time 8 pv e2e4",
+		}, 40, 9, 112500, 8 * time.Millisecond},
 		{"a bound keeps the exact line's; its time counts", []string{
-			"info depth 8 score cp 20 hashfull 40 tbhits 9 time 8 pv e2e4",
-			"info depth 9 score cp 5 upperbound hashfull 55 tbhits 11 time 12 pv d2d4",
-		}, 40, 9, 12 * time.Millisecond},
+			"info depth 8 score cp 20 hashfull 40 tbhits 9 nps 800 time 8 pv e2e4",
+			"info depth 9 score cp 5 upperbound hashfull 55 tbhits 11 nps 900 time 12 pv d2d4",
+		}, 40, 9, 800, 12 * time.Millisecond},
 		{"an exact line without them has none", []string{
-			"info depth 8 score cp 20 hashfull 40 tbhits 9 time 8",
+			"info depth 8 score cp 20 hashfull 40 tbhits 9 nps 800 time 8",
 			"info depth 9 score cp 25 time 10",
-		}, 0, 0, 10 * time.Millisecond},
+		}, 0, 0, 0, 10 * time.Millisecond},
 		{"the last info line with a time, not info string", []string{
 			"info depth 9 score cp 25 hashfull 7 time 10",
-			"info nodes 1000 time 15",
+			"info nodes 1000 nps 66666 time 15",
 			"info string time 99",
-		}, 7, 0, 15 * time.Millisecond},
+		}, 7, 0, 0, 15 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,8 +301,9 @@ func TestSearchInfoFastchessFields(t *testing.T) {
 				si.add(parseInfo(strings.Fields(l)[1:]))
 			}
 			i := si.info()
-			if i.HashFull != tt.hashFull || i.TBHits != tt.tbHits || si.time != tt.time {
-				t.Errorf("hashfull %d tbhits %d time %v; want %d %d %v", i.HashFull, i.TBHits, si.time, tt.hashFull, tt.tbHits, tt.time)
+			if i.HashFull != tt.hashFull || i.TBHits != tt.tbHits || i.NPS != tt.nps || si.time != tt.time {
+				t.Errorf("hashfull %d tbhits %d nps %d time %v; want %d %d %d %v", i.HashFull, i.TBHits, i.NPS, si.time,
+					tt.hashFull, tt.tbHits, tt.nps, tt.time)
 			}
 		})
 	}

@@ -153,6 +153,9 @@ type Move struct {
 	PV       string
 	TimeLeft time.Duration
 	Latency  time.Duration
+	// NPS is the nps of that info line (0 when it had none, for an
+	// in-process engine, and in games stored before schema 10).
+	NPS int64
 }
 
 // maxPlausibleDepth is the deepest iteration depth (and seldepth) that a
