@@ -253,17 +253,32 @@ func TestPGNPastPlies(t *testing.T) {
 		{"annotations", "1. e4! $1 e5?! 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
 		{"a shorter game", "1. e4 e5 *", 8, []string{"e2e4", "e7e5"}},
 		{"moves over lines", "1. e4\ne5\n2. Nf3 Ke7 Kd3 *", 3, []string{"e2e4", "e7e5", "g1f3"}},
+		// Parentheses at either end of a token, as cleanMovetext allows.
+		{"a variation opened after a move", "1. e4 e5 2. Nf3( 2. Nc3 Nc6 3. Bc4 ) Nc6 3. Bb5 *", 4, []string{"e2e4", "e7e5", "g1f3", "b8c6"}},
+		{"a variation opened after the first move", "1. e4( 1. d4 d5 ) e5 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
+		{"a variation closed before a move", "1. e4 (1. d4 d5 )e5 2. Nf3 *", 2, []string{"e2e4", "e7e5"}},
+		{"a variation closed before the cut's move", "1. e4 (1. d4 d5 2. c4 )e5 *", 2, []string{"e2e4", "e7e5"}},
+		{"a stray ) past the cut", "1. e4 e5 2. Nf3 ) Nc6 *", 2, []string{"e2e4", "e7e5"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			list, err := loadPGN(writeFile(t, "b.pgn", "[Event \"x\"]\n\n"+c.game+"\n"), c.plies)
+			path := writeFile(t, "b.pgn", "[Event \"x\"]\n\n"+c.game+"\n")
+			list, err := loadPGN(path, c.plies)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(list) != 1 || !slices.Equal(list[0].Moves, c.want) {
 				t.Errorf("openings %+v, want moves %v", list, c.want)
 			}
+			// notnil on the whole game, where it takes it, agrees.
+			if all, err := loadPGN(path, AllPlies); err == nil && !slices.Equal(all[0].Moves[:min(c.plies, len(all[0].Moves))], c.want) {
+				t.Errorf("the whole game's first %d moves are %v", c.plies, all[0].Moves)
+			}
 		})
 	}
+	// A ')' without its '(' before the cut: notnil gets the whole game, and
+	// refuses it, as before the cut.
+	_, err := loadPGN(writeFile(t, "b.pgn", "[Event \"x\"]\n\n1. e4 ) e5 2. Nf3 *\n"), 2)
+	wantErr(t, err, "mismatched parenthesis")
 }
 
 func TestPGNBad(t *testing.T) {

@@ -108,16 +108,17 @@ const maxGame = 1 << 20
 // pgnGame is the text of one game of a PGN file, cleaned for notnil, up to
 // the last move an opening takes.
 type pgnGame struct {
-	num, line int // game number and first line, both from 1
-	text      strings.Builder
-	size      int // of the game's text, also what is not kept
-	hasTags   bool
-	hasMoves  bool // movetext seen
-	blank     bool // blank line after the tags, before any movetext
-	ended     bool // game termination marker seen
-	moves     int  // moves kept, outside variations
-	depth     int  // of variations, at the end of the text read
-	cut       bool // the text holds all the moves an opening takes
+	num, line  int // game number and first line, both from 1
+	text       strings.Builder
+	size       int // of the game's text, also what is not kept
+	hasTags    bool
+	hasMoves   bool // movetext seen
+	blank      bool // blank line after the tags, before any movetext
+	ended      bool // game termination marker seen
+	moves      int  // moves kept, outside variations
+	depth      int  // of variations, at the end of the text read
+	cut        bool // the text holds all the moves an opening takes
+	unbalanced bool // a ')' without its '(': the text is kept whole
 }
 
 // keepMovetext adds a clean movetext line to the text, up to the keep-th
@@ -125,19 +126,31 @@ type pgnGame struct {
 // every move it is given, 43 µs each in a whole game, so a book of whole
 // games at 8 plies would spend nearly all its time on moves it never
 // uses; fastchess's reader also stops at its plies. The moves are counted
-// as notnil reads them: variations left out (its stripVariations), one
-// move per SAN token (cleanMovetext refuses any other token).
+// as notnil reads them: variations left out (its stripVariations drops
+// every character between '(' and its ')', wherever in a token they
+// are), one move per SAN token (cleanMovetext refuses any other token, and
+// allows parentheses only at a token's ends). A ')' without its '('
+// stops the cutting: notnil gets the whole game, and refuses it.
 func (pg *pgnGame) keepMovetext(clean string, keep int) {
 	pg.size += len(clean) + 1
 	if pg.cut {
 		return
 	}
-	if keep == AllPlies {
+	if keep == AllPlies || pg.unbalanced {
 		pg.text.WriteString(clean + "\n")
 		return
 	}
+	parens := func(s string) {
+		for _, c := range s {
+			if c == '(' {
+				pg.depth++
+			} else if pg.depth--; pg.depth < 0 {
+				pg.unbalanced = true
+			}
+		}
+	}
 	rest := clean
-	for {
+	for !pg.unbalanced {
 		i := strings.IndexFunc(rest, func(r rune) bool { return r != ' ' && r != '\t' })
 		if i < 0 {
 			break
@@ -148,14 +161,18 @@ func (pg *pgnGame) keepMovetext(clean string, keep int) {
 		}
 		tok := rest[i : i+j]
 		rest = rest[i+j:]
-		core := strings.TrimLeft(tok, "(")
-		pg.depth += len(tok) - len(core)
-		trimmed := strings.TrimRight(core, ")")
-		if pg.depth == 0 && isMoveToken(trimmed) {
+		core := strings.Trim(tok, "()")
+		if core == "" {
+			parens(tok)
+			continue
+		}
+		lead := len(tok) - len(strings.TrimLeft(tok, "()"))
+		parens(tok[:lead])
+		if pg.depth == 0 && isMoveToken(core) {
 			pg.moves++
 		}
-		pg.depth -= len(core) - len(trimmed)
-		if pg.moves >= keep && pg.depth <= 0 {
+		parens(tok[lead+len(core):])
+		if pg.moves >= keep && pg.depth == 0 && !pg.unbalanced {
 			pg.text.WriteString(clean[:len(clean)-len(rest)] + " *\n")
 			pg.cut = true
 			return

@@ -134,14 +134,16 @@ func shardDatabase(db string, sh record.Shard) string {
 // one name they would mix their games in one file (the live files' lock
 // refuses the second shard) and interleave their logs. The names do not
 // enter the tournament's snapshot, so a shard resumes whatever they are.
-// A path that exists and is not a regular file (/dev/null, a FIFO) keeps
-// its name: it keeps no games to mix.
+// A path that exists and is not a regular file keeps its name: a device
+// (/dev/null) or a FIFO keeps no games to mix, and a symbolic link may
+// lead to one (/dev/stdout, which Slurm's --output makes a regular file);
+// a link to a regular file shared by shards is refused by its lock.
 func shardOutputs(cfg *config.File, sh record.Shard) {
 	rename := func(path string) string {
 		if path == "" {
 			return ""
 		}
-		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 			return path
 		}
 		return shardDatabase(path, sh)

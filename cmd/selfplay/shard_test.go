@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"selfplay/config"
 	"selfplay/internal/testkit"
 	"selfplay/store/record"
 )
@@ -93,6 +94,42 @@ func TestShardDatabase(t *testing.T) {
 	} {
 		if got := shardDatabase(tt.db, tt.s); got != tt.want {
 			t.Errorf("shardDatabase(%q, %+v) = %q, want %q", tt.db, tt.s, got, tt.want)
+		}
+	}
+}
+
+// A shard's live files and log get the shard in their names, as its
+// database; a path that is a device, a FIFO or a symbolic link (such as
+// /dev/stdout, which Slurm's --output makes a regular file) keeps its own.
+func TestShardOutputs(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "stdout")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(dir, "live.epd")
+	if err := os.WriteFile(existing, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.File{Tournaments: []config.Tournament{
+		{Name: "a", Live: config.LiveOut{PGN: filepath.Join(dir, "live.pgn"), EPD: existing}, Log: filepath.Join(dir, "uci")},
+		{Name: "b", Live: config.LiveOut{PGN: "/dev/null", EPD: link}},
+	}}
+	shardOutputs(cfg, record.Shard{Index: 3, Count: 16})
+	for _, c := range []struct{ got, want string }{
+		{cfg.Tournaments[0].Live.PGN, filepath.Join(dir, "live.shard-03-of-16.pgn")},
+		{cfg.Tournaments[0].Live.EPD, filepath.Join(dir, "live.shard-03-of-16.epd")},
+		{cfg.Tournaments[0].Log, filepath.Join(dir, "uci.shard-03-of-16")},
+		{cfg.Tournaments[1].Live.PGN, "/dev/null"},
+		{cfg.Tournaments[1].Live.EPD, link},
+		{cfg.Tournaments[1].Log, ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
 		}
 	}
 }
