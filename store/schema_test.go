@@ -538,6 +538,36 @@ func TestGamesAfterPlans(t *testing.T) {
 	}
 }
 
+// upgradeOneMove checks a database of schema v whose game 1 has one move,
+// want: a reader opens it without changing it and reads the move, and a
+// writer, returned, upgrades it and reads the same move.
+func upgradeOneMove(t *testing.T, path string, v int, want record.Move) *Store {
+	t.Helper()
+	ctx := context.Background()
+	before := stateOf(t, path)
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatalf("reader of schema %d: %v", v, err)
+	}
+	g, err := r.GameByID(ctx, 1)
+	r.Close()
+	if err != nil || len(g.Moves) != 1 || !reflect.DeepEqual(g.Moves[0], want) {
+		t.Fatalf("schema %d's move read as %+v (%v), want %+v", v, g.Moves, err, want)
+	}
+	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != v {
+		t.Errorf("the reader changed the schema %d database: before %+v, after %+v", v, before, after)
+	}
+	s, err := OpenWriter(ctx, path, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.GameByID(ctx, 1); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{want}) {
+		s.Close()
+		t.Fatalf("after the upgrade the move reads %+v (%v), want %+v", g.Moves, err, want)
+	}
+	return s
+}
+
 // Schema 7 to 8: the moves get fastchess's per-move fields (hashfull,
 // tbhits, pv, timeleft, latency). A reader opens schema 7 without
 // changing it and reads its moves with the fields zero; the writer
@@ -559,28 +589,8 @@ func TestMigrationToMoveFields(t *testing.T) {
 	db.Close()
 	old := record.Move{Ply: 1, UCI: "e2e4", SAN: "e4", Score: 31, Depth: 7, SelDepth: 9, Nodes: 100, Time: 1500 * time.Microsecond}
 
-	before := stateOf(t, path)
-	r, err := OpenReader(ctx, path)
-	if err != nil {
-		t.Fatalf("reader of schema 7: %v", err)
-	}
-	g, err := r.GameByID(ctx, 1)
-	r.Close()
-	if err != nil || len(g.Moves) != 1 || !reflect.DeepEqual(g.Moves[0], old) {
-		t.Fatalf("schema 7's move read as %+v (%v), want %+v", g.Moves, err, old)
-	}
-	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 7 {
-		t.Errorf("the reader changed the schema 7 database: before %+v, after %+v", before, after)
-	}
-
-	s, err := OpenWriter(ctx, path, "run")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := upgradeOneMove(t, path, 7, old)
 	defer s.Close()
-	if g, err := s.GameByID(ctx, 1); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{old}) {
-		t.Fatalf("after the upgrade the move reads %+v (%v), want %+v", g.Moves, err, old)
-	}
 	fields := record.Move{Ply: 2, UCI: "e7e5", SAN: "e5", Score: -20, Depth: 8, SelDepth: 11, Nodes: 2000,
 		Time: 12 * time.Millisecond, HashFull: 137, TBHits: 5, PV: "e7e5 g1f3 b8c6",
 		TimeLeft: 9876 * time.Millisecond, Latency: -2 * time.Millisecond}
@@ -688,28 +698,8 @@ func TestMigrationToMoveNPS(t *testing.T) {
 	old := record.Move{Ply: 1, UCI: "e2e4", SAN: "e4", Score: 31, Depth: 7, SelDepth: 9, Nodes: 100, Time: 1500 * time.Microsecond,
 		HashFull: 12, TBHits: 3, PV: "e2e4 e7e5", TimeLeft: 900 * time.Millisecond, Latency: 2 * time.Millisecond}
 
-	before := stateOf(t, path)
-	r, err := OpenReader(ctx, path)
-	if err != nil {
-		t.Fatalf("reader of schema 9: %v", err)
-	}
-	g, err := r.GameByID(ctx, 1)
-	r.Close()
-	if err != nil || len(g.Moves) != 1 || !reflect.DeepEqual(g.Moves[0], old) {
-		t.Fatalf("schema 9's move read as %+v (%v), want %+v", g.Moves, err, old)
-	}
-	if after := stateOf(t, path); after.sum != before.sum || after.userVersion != 9 {
-		t.Errorf("the reader changed the schema 9 database: before %+v, after %+v", before, after)
-	}
-
-	s, err := OpenWriter(ctx, path, "run")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := upgradeOneMove(t, path, 9, old)
 	defer s.Close()
-	if g, err := s.GameByID(ctx, 1); err != nil || !reflect.DeepEqual(g.Moves, []record.Move{old}) {
-		t.Fatalf("after the upgrade the move reads %+v (%v), want %+v", g.Moves, err, old)
-	}
 	withNPS := old
 	withNPS.NPS = 1_251_213
 	saved := &record.Game{TournamentID: 1, Pair: 1, Index: 0, OpeningID: "o", White: "a", Black: "b",
