@@ -538,6 +538,19 @@ func TestGamesAfterPlans(t *testing.T) {
 	}
 }
 
+// oneGame puts tournament 1 and its game 1 (with its PGN, no moves) into
+// an old database, in WAL mode as selfplay keeps it.
+func oneGame(t *testing.T, db *sql.DB) {
+	t.Helper()
+	mustExec(t, db, `PRAGMA journal_mode = WAL`)
+	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
+		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
+	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
+		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
+		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
+	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+}
+
 // upgradeOneMove checks a database of schema v whose game 1 has one move,
 // want: a reader opens it without changing it and reads the move, and a
 // writer, returned, upgrades it and reads the same move.
@@ -614,13 +627,7 @@ func TestMigrationToEngineIDs(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v8.db")
 	db := oldDatabase(t, path, 8)
-	mustExec(t, db, `PRAGMA journal_mode = WAL`)
-	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
-		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
-	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
-		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
-		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
-	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+	oneGame(t, db)
 	db.Close()
 
 	before := stateOf(t, path)
@@ -685,13 +692,7 @@ func TestMigrationToMoveNPS(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v9.db")
 	db := oldDatabase(t, path, 9)
-	mustExec(t, db, `PRAGMA journal_mode = WAL`)
-	mustExec(t, db, `INSERT INTO tournaments (id, name, config, config_hash, status, total_games, created_at, updated_at)
-		VALUES (1, 't', '{}', 'h', 'running', 4, '', '')`)
-	mustExec(t, db, `INSERT INTO games (id, tournament_id, pair_index, game_index, round, opening_id, opening_name, start_fen,
-		opening_moves, white, black, result, termination, reason, plies, final_fen, started_at, finished_at)
-		VALUES (1, 1, 0, 0, 0, 'o', 'O', '', '', 'a', 'b', '1-0', 'checkmate', '', 1, '', '', '')`)
-	mustExec(t, db, `INSERT INTO pgns (game_id, pgn) VALUES (1, 'pgn')`)
+	oneGame(t, db)
 	mustExec(t, db, `INSERT INTO moves (game_id, ply, uci, san, book, score, depth, seldepth, nodes, time_ms,
 		hashfull, tbhits, pv, timeleft_ms, latency_ms) VALUES (1, 1, 'e2e4', 'e4', 0, 31, 7, 9, 100, 1.5, 12, 3, 'e2e4 e7e5', 900, 2)`)
 	db.Close()
