@@ -180,8 +180,10 @@ func listFields(g *record.Game, t *gameText) fields {
 // added (moveFieldsVersion) and the nps that schema 10 added
 // (moveNPSVersion).
 const (
-	moveBaseColumns  = "ply, uci, san, book, score, depth, seldepth, nodes, time_ms"
-	moveFieldColumns = "hashfull, tbhits, pv, timeleft_ms, latency_ms, nps"
+	moveBaseColumns      = "ply, uci, san, book, score, depth, seldepth, nodes, time_ms"
+	moveFastchessColumns = "hashfull, tbhits, pv, timeleft_ms, latency_ms" // schema 8
+	moveNPSColumn        = "nps"                                           // schema 10
+	moveFieldColumns     = moveFastchessColumns + ", " + moveNPSColumn
 )
 
 // moveSelect is the moves' columns to SELECT, each after alias (such as
@@ -189,11 +191,11 @@ const (
 // database's older schema lacks read as their defaults, as its migration
 // would give them.
 func moveSelect(alias string, lacks olderSchema) string {
-	fields := prefixed(alias, "hashfull, tbhits, pv, timeleft_ms, latency_ms")
+	fields := prefixed(alias, moveFastchessColumns)
 	if lacks.moveFields {
 		fields = "0, 0, '', 0, 0"
 	}
-	nps := prefixed(alias, "nps")
+	nps := prefixed(alias, moveNPSColumn)
 	if lacks.moveNPS {
 		nps = "0"
 	}
