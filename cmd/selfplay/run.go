@@ -82,14 +82,14 @@ func cmdRun(ctx context.Context, e env, args []string) error {
 	if *dbPath != "" {
 		cfg.Database = *dbPath
 	} else if share.Sharded() {
-		cfg.Database = shardDatabase(cfg.Database, share)
+		cfg.Database = shardFile(cfg.Database, share)
 	}
 	if share.Sharded() {
 		shardOutputs(cfg, share)
 	}
 	var hint string
 	if *dbPath != "" && share.Sharded() {
-		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardDatabase(cfgDatabase, share))
+		hint = fmt.Sprintf(" (without -db, shard %d of %d writes %s)", share.Index, share.Count, shardFile(cfgDatabase, share))
 	}
 	return play(ctx, e, "run", cfg, opts, hint, *serveAddr, "", debugFlags{checkMatePVs: *checkMatePVs})
 }

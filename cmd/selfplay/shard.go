@@ -117,21 +117,22 @@ func envInt(lookup func(string) (string, bool), name, why string) (int, error) {
 	return n, nil
 }
 
-// shardDatabase is the default database of a shard: beside the config's
-// database, with the shard in its name (selfplay.db, shard 3 of 16:
+// shardFile is a shard's own file for the config's path: beside it, with
+// the shard in its name before the extension (selfplay.db, shard 3 of 16:
 // selfplay.shard-03-of-16.db), so that shards never share a file and the
-// names sort in shard order.
-func shardDatabase(db string, sh record.Shard) string {
-	ext := filepath.Ext(db)
+// names sort in shard order. It names a shard's default database and its
+// live files and log (shardOutputs).
+func shardFile(path string, sh record.Shard) string {
+	ext := filepath.Ext(path)
 	w := max(2, len(strconv.Itoa(sh.Count)))
-	return fmt.Sprintf("%s.shard-%0*d-of-%0*d%s", strings.TrimSuffix(db, ext), w, sh.Index, w, sh.Count, ext)
+	return fmt.Sprintf("%s.shard-%0*d-of-%0*d%s", strings.TrimSuffix(path, ext), w, sh.Index, w, sh.Count, ext)
 }
 
 // shardOutputs gives each tournament of a sharded run its own live files
 // (pgn_out, epd_out) and traffic log, named as its default database is
-// (live.pgn, shard 3 of 16: live.shard-03-of-16.pgn). The shards of a
-// config run side by side, in one folder or on a shared file system; with
-// one name they would mix their games in one file (the live files' lock
+// (shardFile: live.pgn, shard 3 of 16: live.shard-03-of-16.pgn). The
+// shards of a config run side by side, in one folder or on a shared file
+// system; with one name they would mix their games in one file (the live files' lock
 // refuses the second shard) and interleave their logs. The names do not
 // enter the tournament's snapshot, so a shard resumes whatever they are.
 // A path that exists and is not a regular file keeps its name: a device
@@ -146,7 +147,7 @@ func shardOutputs(cfg *config.File, sh record.Shard) {
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 			return path
 		}
-		return shardDatabase(path, sh)
+		return shardFile(path, sh)
 	}
 	for i := range cfg.Tournaments {
 		t := &cfg.Tournaments[i]

@@ -82,7 +82,7 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func TestShardDatabase(t *testing.T) {
+func TestShardFile(t *testing.T) {
 	for _, tt := range []struct {
 		db   string
 		s    record.Shard
@@ -92,8 +92,8 @@ func TestShardDatabase(t *testing.T) {
 		{"data/games.sqlite", record.Shard{Index: 0, Count: 4}, "data/games.shard-00-of-04.sqlite"},
 		{"x.y/games", record.Shard{Index: 12, Count: 100}, "x.y/games.shard-012-of-100"},
 	} {
-		if got := shardDatabase(tt.db, tt.s); got != tt.want {
-			t.Errorf("shardDatabase(%q, %+v) = %q, want %q", tt.db, tt.s, got, tt.want)
+		if got := shardFile(tt.db, tt.s); got != tt.want {
+			t.Errorf("shardFile(%q, %+v) = %q, want %q", tt.db, tt.s, got, tt.want)
 		}
 	}
 }
