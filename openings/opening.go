@@ -183,6 +183,15 @@ func (l *line) update() {
 // (no mate, stalemate or automatic draw). An empty name becomes the move
 // text, or the FEN's first four fields when there are no moves.
 func newOpening(id, name, startFEN string, uci []string) (Opening, error) {
+	if o, ok := fastOpening(id, name, startFEN, uci); ok {
+		return o, nil
+	}
+	return notnilOpening(id, name, startFEN, uci)
+}
+
+// notnilOpening is newOpening with notnil's Position: the reference, and
+// the path of every line a fastLine gives up on.
+func notnilOpening(id, name, startFEN string, uci []string) (Opening, error) {
 	l, err := newLine(startFEN)
 	if err != nil {
 		return Opening{}, fmt.Errorf("start position %q: %w", startFEN, err)
@@ -210,13 +219,7 @@ func newOpening(id, name, startFEN string, uci []string) (Opening, error) {
 		}
 		return Opening{}, fmt.Errorf("%s is already decided (%s, %s)", what, l.method, l.outcome)
 	}
-	if o.Name == "" {
-		if len(o.SAN) > 0 {
-			o.Name = moveText(startFEN, o.SAN)
-		} else {
-			o.Name = epdPart(startFEN)
-		}
-	}
+	nameOpening(&o)
 	return o, nil
 }
 
