@@ -285,3 +285,57 @@ func TestPlainToken(t *testing.T) {
 		t.Errorf("plainToken accepted %d tokens of the alphabet's", accepted)
 	}
 }
+
+// parseStartFEN writes a FEN as notnil does whether or not it takes the
+// shortcut past notnil: the positions of the committed games (every 8th
+// game after 0 to 40 plies) and FENs written otherwise than canonically.
+func TestStartFENAsNotnil(t *testing.T) {
+	fens := []string{
+		"4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+		"4k3/8/8/8/8/8/8/4K2R w K - 00 1",
+		"4k3/8/8/8/8/8/8/4K2R w K - 0 01",
+		"4k3/8/8/8/8/8/8/4K2R w K - +3 1",
+		"22k3/8/8/8/8/8/8/4K2R w K - 0 1",
+		"4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+		"r3k2r/8/8/8/8/8/8/R3K2R b qkQK - 7 40",
+		"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+	}
+	text := gunzip(t, "../results/nmr-vs-adaptive.pgn.gz")
+	for _, plies := range []int{0, 1, 9, 16, 40} {
+		eachGame(t, text, plies, func(pg *pgnGame) {
+			if pg.num%8 != 1 {
+				return
+			}
+			o, err := pg.opening("g", plies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fen, err := o.FEN()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fens = append(fens, fen)
+		})
+	}
+	shortcuts := 0
+	for _, fen := range fens {
+		got, err := parseStartFEN(fen)
+		if err != nil {
+			t.Errorf("%s: %v", fen, err)
+			continue
+		}
+		f := strings.Fields(fen)
+		f[2] = canonicalCastling(f[2])
+		want, err := notnilFEN(strings.Join(f, " "))
+		if err != nil || got != want {
+			t.Errorf("%s: got %q, notnil %q (%v)", fen, got, want, err)
+		}
+		if got == strings.Join(f, " ") {
+			shortcuts++
+		}
+	}
+	if shortcuts < len(fens)*9/10 {
+		t.Errorf("%d of %d FENs came back as written", shortcuts, len(fens))
+	}
+}

@@ -40,3 +40,37 @@ func fhrVsPlain(tb testing.TB) []byte {
 	}
 	return text
 }
+
+// BenchmarkParseEPD loads an EPD book of 800 positions: the positions
+// after 16 plies of the games of results/nmr-vs-adaptive.pgn.gz, with
+// their clocks. ns/op is for the 800 lines.
+func BenchmarkParseEPD(b *testing.B) {
+	f, err := os.Open("../results/nmr-vs-adaptive.pgn.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	games, err := ParsePGN(z, "nmr-vs-adaptive.pgn", 16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var book bytes.Buffer
+	for _, g := range games {
+		fen, err := g.FEN()
+		if err != nil {
+			b.Fatal(err)
+		}
+		book.WriteString(fen + "\n")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		list, err := ParseEPD(bytes.NewReader(book.Bytes()), "book.epd")
+		if err != nil || len(list) != len(games) {
+			b.Fatalf("%d openings, %v", len(list), err)
+		}
+	}
+}

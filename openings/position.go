@@ -29,8 +29,21 @@ func parseStartFEN(fen string) (string, error) {
 		return "", err
 	}
 	f[2] = canonicalCastling(f[2])
+	fen = strings.Join(f, " ")
+	if b.FEN() == fen {
+		// Written as board writes it (placement, clocks without leading
+		// zeros, the en-passant square as given), which is as notnil
+		// writes it: notnil would read it and write it back unchanged.
+		// Its reader is most of the time of loading an EPD book.
+		return fen, nil
+	}
+	return notnilFEN(fen)
+}
+
+// notnilFEN returns a FEN as notnil reads and writes it.
+func notnilFEN(fen string) (string, error) {
 	var pos chess.Position
-	if err := pos.UnmarshalText([]byte(strings.Join(f, " "))); err != nil {
+	if err := pos.UnmarshalText([]byte(fen)); err != nil {
 		return "", err
 	}
 	return pos.String(), nil
