@@ -122,11 +122,12 @@ type pgnGame struct {
 }
 
 // keepMovetext adds a clean movetext line to the text, up to the keep-th
-// move outside variations (keep: AllPlies for every move). notnil decodes
-// every move it is given, about 50 µs each (BenchmarkParsePGN before the
-// cut: 6.5 ms per game of 133 plies on average), so a book of whole
-// games at 8 plies would spend nearly all its time on moves it never
-// uses; fastchess's reader also stops at its plies. The moves are counted
+// move outside variations (keep: AllPlies for every move). Every move
+// kept is decoded (by a fastLine, or by notnil at about 50 µs a move:
+// BenchmarkParsePGN before the cut, 6.5 ms per game of 133 plies on
+// average), so a book of whole games at 8 plies would spend nearly all
+// its time on moves it never uses; fastchess's reader also stops at its
+// plies. The moves are counted
 // as notnil reads them: variations left out (its stripVariations drops
 // every character between '(' and its ')', wherever in a token they
 // are), one move per SAN token (cleanMovetext refuses any other token, and
