@@ -2,11 +2,8 @@ package openings
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -82,24 +79,6 @@ func TestFastPGNAsNotnil(t *testing.T) {
 			t.Errorf("plies %d: the fast path took %d of %d games", plies, fast, games)
 		}
 	}
-}
-
-func gunzip(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return text
 }
 
 // Games written to try each rule of notnil's reading: the fast path takes

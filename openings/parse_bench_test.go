@@ -24,8 +24,13 @@ func BenchmarkParsePGN(b *testing.B) {
 
 // fhrVsPlain is the text of results/fhr-vs-plain.pgn.gz, 50 whole games.
 func fhrVsPlain(tb testing.TB) []byte {
+	return gunzip(tb, "../results/fhr-vs-plain.pgn.gz")
+}
+
+// gunzip returns the text of a gzipped file.
+func gunzip(tb testing.TB, path string) []byte {
 	tb.Helper()
-	f, err := os.Open("../results/fhr-vs-plain.pgn.gz")
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -45,16 +50,8 @@ func fhrVsPlain(tb testing.TB) []byte {
 // after 16 plies of the games of results/nmr-vs-adaptive.pgn.gz, with
 // their clocks. ns/op is for the 800 lines.
 func BenchmarkParseEPD(b *testing.B) {
-	f, err := os.Open("../results/nmr-vs-adaptive.pgn.gz")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	games, err := ParsePGN(z, "nmr-vs-adaptive.pgn", 16)
+	text := gunzip(b, "../results/nmr-vs-adaptive.pgn.gz")
+	games, err := ParsePGN(bytes.NewReader(text), "nmr-vs-adaptive.pgn", 16)
 	if err != nil {
 		b.Fatal(err)
 	}
