@@ -235,7 +235,8 @@ func FuzzFastPGN(f *testing.F) {
 
 // plainToken accepts only tokens that movetextToken matches (every string
 // of up to 5 characters of an alphabet of SAN's kinds of characters), and
-// accepts the common ones.
+// accepts the common ones; isMoveToken, which takes plain tokens without
+// the regexp, tells a move from a number as the regexp does.
 func TestPlainToken(t *testing.T) {
 	const alphabet = "Nae18x=Q+#.9O-!"
 	var try func(prefix string)
@@ -243,8 +244,11 @@ func TestPlainToken(t *testing.T) {
 	try = func(prefix string) {
 		if plainToken(prefix) {
 			accepted++
-			if !movetextToken.MatchString(prefix) {
+			m := movetextToken.FindStringSubmatch(prefix)
+			if m == nil {
 				t.Errorf("plainToken(%q), which movetextToken does not match", prefix)
+			} else if isMoveToken(prefix) != (m[2] != "") {
+				t.Errorf("isMoveToken(%q) = %v, but movetextToken's move is %q", prefix, isMoveToken(prefix), m[2])
 			}
 		}
 		if len(prefix) == 5 {

@@ -186,6 +186,9 @@ func (pg *pgnGame) keepMovetext(clean string, keep int) {
 // isMoveToken reports whether a movetext token (without parentheses)
 // holds a move: movetextToken's SAN part, after any move number.
 func isMoveToken(tok string) bool {
+	if plainToken(tok) {
+		return !isDigit(tok[0]) // a plain SAN move, not a move number
+	}
 	m := movetextToken.FindStringSubmatch(tok)
 	return m != nil && m[2] != ""
 }
@@ -267,8 +270,9 @@ func plainToken(tok string) bool {
 	return from == "" || from == "x"
 }
 
-func isFile(c byte) bool { return c >= 'a' && c <= 'h' }
-func isRank(c byte) bool { return c >= '1' && c <= '8' }
+func isFile(c byte) bool  { return c >= 'a' && c <= 'h' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isRank(c byte) bool  { return c >= '1' && c <= '8' }
 
 // zeroCastling matches castling written with zeros.
 var zeroCastling = regexp.MustCompile(`\b0-0(-0)?\b`)
