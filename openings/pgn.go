@@ -34,8 +34,9 @@ const AllPlies = -1
 // ParsePGN makes one opening of every game in a PGN file: the game's start
 // position (the FEN tag if there is one, else the initial position) and its
 // first plies moves, all of them in a shorter game or with AllPlies. Every
-// game must parse completely with notnil/chess. plies = 0 gives the games'
-// start positions.
+// game must parse completely as notnil/chess parses it (up to the moves
+// past plies, which are not decoded, see keepMovetext). plies = 0 gives
+// the games' start positions.
 //
 // Openings get the ID "<base name of name>#<game number>" and a name such as
 // "1. d4 Nf6 2. c4 e6". The name is used in errors, which look like
