@@ -131,11 +131,11 @@ func parseEPDLine(line string) (Opening, error) {
 	if err != nil {
 		return Opening{}, err
 	}
-	start, err := parseStartFEN(rec.FEN)
+	start, b, err := parseStartFEN(rec.FEN)
 	if err != nil {
 		return Opening{}, fmt.Errorf("bad position %q: %w", epd.Clip(rec.FEN), err)
 	}
-	o, err := newOpening(rec.ID, rec.ID, start, nil)
+	o, err := newOpeningOn(b, rec.ID, rec.ID, start, nil)
 	if err != nil {
 		return Opening{}, fmt.Errorf("bad position %q: %w", epd.Clip(rec.FEN), err)
 	}

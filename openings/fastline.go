@@ -55,15 +55,19 @@ type repKey struct {
 const fastClockLimit = 140
 
 // newFastLine sets up a line at a start position that has passed
-// parseStartFEN; ok is false when the notnil path must take the line.
-func newFastLine(fen string) (l *fastLine, ok bool) {
+// parseStartFEN, on b if it holds that position (the line then plays on
+// it) or on a board of its own if b is nil; ok is false when the notnil
+// path must take the line.
+func newFastLine(b *board.Board, fen string) (l *fastLine, ok bool) {
 	f := strings.Fields(fen)
 	if len(f) != 6 {
 		return nil, false
 	}
-	b, err := board.FromFEN(fen)
-	if err != nil {
-		return nil, false
+	if b == nil {
+		var err error
+		if b, err = board.FromFEN(fen); err != nil {
+			return nil, false
+		}
 	}
 	clock, err := strconv.Atoi(f[4])
 	if err != nil {
@@ -215,10 +219,10 @@ func (l *fastLine) findSAN(tok string) (board.Move, bool) {
 	return board.NoMove, false
 }
 
-// fastOpening is newOpening on a fastLine; ok is false when newOpening
-// must build the opening (and give its error, if any).
-func fastOpening(id, name, startFEN string, uci []string) (o Opening, ok bool) {
-	l, ok := newFastLine(startFEN)
+// fastOpening is newOpeningOn on a fastLine; ok is false when notnil's
+// path must build the opening (and give its error, if any).
+func fastOpening(b *board.Board, id, name, startFEN string, uci []string) (o Opening, ok bool) {
+	l, ok := newFastLine(b, startFEN)
 	if !ok {
 		return Opening{}, false
 	}
@@ -281,11 +285,11 @@ func fastPGNOpening(text, id string, plies int) (Opening, bool) {
 		if _, err = chess.FEN(m[2]); err != nil {
 			return Opening{}, false
 		}
-		if start, err = parseStartFEN(m[2]); err != nil {
+		if start, _, err = parseStartFEN(m[2]); err != nil {
 			return Opening{}, false
 		}
 	}
-	l, ok := newFastLine(start)
+	l, ok := newFastLine(nil, start)
 	if !ok {
 		return Opening{}, false
 	}

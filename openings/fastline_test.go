@@ -189,7 +189,13 @@ func TestFastOpeningAsNotnil(t *testing.T) {
 		}
 		for _, plies := range []int{len(uci), min(len(uci), 8)} {
 			lines++
-			o, ok := fastOpening("line", "", start, uci[:plies])
+			var on *board.Board // a board of its own, or parseStartFEN's
+			if lines%2 == 0 {
+				if _, on, err = parseStartFEN(start); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o, ok := fastOpening(on, "line", "", start, uci[:plies])
 			want, err := notnilOpening("line", "", start, uci[:plies])
 			if !ok {
 				continue
@@ -303,7 +309,7 @@ func TestStartFENAsNotnil(t *testing.T) {
 	}
 	shortcuts := 0
 	for _, fen := range fens {
-		got, err := parseStartFEN(fen)
+		got, _, err := parseStartFEN(fen)
 		if err != nil {
 			t.Errorf("%s: %v", fen, err)
 			continue

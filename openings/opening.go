@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/notnil/chess"
+
+	"selfplay/engines/board"
 )
 
 // StandardStartFEN is the initial position, written as notnil/chess writes it.
@@ -183,7 +185,14 @@ func (l *line) update() {
 // (no mate, stalemate or automatic draw). An empty name becomes the move
 // text, or the FEN's first four fields when there are no moves.
 func newOpening(id, name, startFEN string, uci []string) (Opening, error) {
-	if o, ok := fastOpening(id, name, startFEN, uci); ok {
+	return newOpeningOn(nil, id, name, startFEN, uci)
+}
+
+// newOpeningOn is newOpening replaying the moves on b, the start position
+// as parseStartFEN returned it (which saves reading the FEN again), or on a
+// board of its own if b is nil. b is played on.
+func newOpeningOn(b *board.Board, id, name, startFEN string, uci []string) (Opening, error) {
+	if o, ok := fastOpening(b, id, name, startFEN, uci); ok {
 		return o, nil
 	}
 	return notnilOpening(id, name, startFEN, uci)

@@ -219,7 +219,7 @@ func (pg *pgnGame) notnilOpening(id string, plies int) (Opening, error) {
 	start := StandardStartFEN
 	for _, tp := range g.TagPairs() {
 		if strings.EqualFold(tp.Key, "FEN") {
-			if start, err = parseStartFEN(tp.Value); err != nil {
+			if start, _, err = parseStartFEN(tp.Value); err != nil {
 				return Opening{}, fmt.Errorf("FEN tag %q: %w", tp.Value, err)
 			}
 			break // notnil uses the first FEN tag too

@@ -15,18 +15,18 @@ import (
 // an en-passant square behind a pawn that just moved), adds what a game
 // start needs beyond that (see checkEnPassantSquares), parses it with
 // notnil and returns the FEN as notnil writes it, with castling rights in
-// the usual KQkq order.
-func parseStartFEN(fen string) (string, error) {
+// the usual KQkq order, and the position on a board (for newOpeningOn).
+func parseStartFEN(fen string) (string, *board.Board, error) {
 	f := strings.Fields(fen)
 	if len(f) != 6 {
-		return "", fmt.Errorf("FEN has %d fields, want 6", len(f))
+		return "", nil, fmt.Errorf("FEN has %d fields, want 6", len(f))
 	}
 	b, err := board.FromFEN(fen)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := checkEnPassantSquares(b); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	f[2] = canonicalCastling(f[2])
 	fen = strings.Join(f, " ")
@@ -35,9 +35,10 @@ func parseStartFEN(fen string) (string, error) {
 		// zeros, the en-passant square as given), which is as notnil
 		// writes it: notnil would read it and write it back unchanged.
 		// Its reader is most of the time of loading an EPD book.
-		return fen, nil
+		return fen, b, nil
 	}
-	return notnilFEN(fen)
+	fen, err = notnilFEN(fen)
+	return fen, b, err
 }
 
 // notnilFEN returns a FEN as notnil reads and writes it.
