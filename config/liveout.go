@@ -1,6 +1,10 @@
 package config
 
-import "selfplay/internal/fileid"
+import (
+	"strings"
+
+	"selfplay/internal/fileid"
+)
 
 // LiveOut is a tournament's live output files (pgn_out, epd_out): appended
 // game by game, in schedule order, as games are stored. Neither is part of
@@ -13,11 +17,16 @@ type LiveOut struct {
 	// Notation is how the live PGN writes moves (pgn_out's notation);
 	// "" is san, export's.
 	Notation Notation
-	// Afresh (pgn_out's append = false): a tournament with no game stored
-	// yet empties the PGN file first, as fastchess does; a resume appends.
-	Afresh bool
+	// PGNAfresh and EPDAfresh (pgn_out's and epd_out's append = false): a
+	// tournament with no game stored yet empties the file first, as
+	// fastchess does; a resume appends.
+	PGNAfresh, EPDAfresh bool
 	// Dialect is the live PGN's text (pgn_out's dialect); "" is selfplay's.
 	Dialect PGNDialect
+	// Min (pgn_out's min, fastchess's -pgnout min=true): fastchess's
+	// minimal PGN, its first seven tags (and SetUp and FEN) and no
+	// comments; only in fastchess's dialect.
+	Min bool
 }
 
 // PGNDialect is the text of the live PGN's games: selfplay's own (export's
@@ -68,7 +77,10 @@ type PGNFields struct {
 	PV       bool // pv="...": likewise, UCI moves
 }
 
-var pgnOutKeys = []string{"file", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft", "latency", "notation", "append", "dialect"}
+var (
+	pgnOutKeys = []string{"file", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft", "latency", "notation", "append", "dialect", "min"}
+	epdOutKeys = []string{"file", "append"}
+)
 
 // boolean returns a boolean key.
 func (t *table) boolean(k string) (bool, bool) {
@@ -83,38 +95,27 @@ func (t *table) boolean(k string) (bool, bool) {
 	return b, ok
 }
 
-// liveOut reads pgn_out (a file name, or a table with file and the comment
-// fields) and epd_out; relative paths are relative to the config's
-// directory, as the openings file's are.
+// liveOut reads pgn_out (a file name, or a table with file, the comment
+// fields, notation, append, dialect and min) and epd_out (a file name, or
+// a table with file and append); relative paths are relative to the
+// config's directory, as the openings file's are.
 func (p *parser) liveOut(t *table) LiveOut {
 	var out LiveOut
-	if t.has("pgn_out") {
-		if _, isTable := t.m["pgn_out"].(map[string]any); isTable {
-			pt, _ := t.sub("pgn_out")
-			pt.unknown(pgnOutKeys, nil)
-			if f, ok := pt.str("file"); ok {
-				out.PGN = f
-			} else if !pt.has("file") {
-				p.errf(pt.path, "missing file (file = \"games.pgn\")")
-			}
-			p.pgnOutOptions(pt, &out)
-		} else if f, ok := t.m["pgn_out"].(string); ok {
-			out.PGN = f
-		} else {
-			t.wrongType("pgn_out", `a file name or a table { file = "games.pgn", nodes = true, seldepth = true, nps = true, ... }`)
+	var pt, et *table
+	out.PGN, pt = p.liveFile(t, "pgn_out", pgnOutKeys, `{ file = "games.pgn", nodes = true, seldepth = true, nps = true, ... }`)
+	if pt != nil {
+		p.pgnOutOptions(pt, &out)
+	}
+	out.EPD, et = p.liveFile(t, "epd_out", epdOutKeys, `{ file = "games.epd", append = false }`)
+	if et != nil {
+		if a, ok := et.boolean("append"); ok {
+			out.EPDAfresh = !a
 		}
 	}
-	if f, ok := t.str("epd_out"); ok {
-		out.EPD = f
-	}
-	key := "pgn_out"
 	for _, f := range []*string{&out.PGN, &out.EPD} {
-		if t.has(key) && *f == "" {
-			t.errf(key, "empty file name")
-		} else if *f != "" {
+		if *f != "" {
 			*f = p.resolve(*f)
 		}
-		key = "epd_out"
 	}
 	if out.PGN != "" && fileid.Same(out.PGN, out.EPD) {
 		t.errf("epd_out", "the same file as pgn_out")
@@ -122,8 +123,38 @@ func (p *parser) liveOut(t *table) LiveOut {
 	return out
 }
 
+// liveFile reads a live file's key: a file name, or a table with file and
+// the other keys (the names the table may hold: keys; a table such as
+// example), which it returns to be read (nil for a name).
+func (p *parser) liveFile(t *table, key string, keys []string, example string) (string, *table) {
+	var file string
+	var sub *table
+	switch v := t.m[key].(type) {
+	case nil:
+		return "", nil
+	case string:
+		file = v
+	case map[string]any:
+		sub, _ = t.sub(key)
+		sub.unknown(keys, nil)
+		if f, ok := sub.str("file"); ok {
+			file = f
+		} else if !sub.has("file") {
+			p.errf(sub.path, "missing file (file = %q)", "games."+strings.TrimSuffix(key, "_out"))
+			return "", sub
+		}
+	default:
+		t.wrongType(key, "a file name or a table "+example)
+		return "", nil
+	}
+	if file == "" {
+		t.errf(key, "empty file name")
+	}
+	return file, sub
+}
+
 // pgnOutOptions reads pgn_out's table: the comment fields, notation,
-// append and dialect.
+// append, dialect and min.
 func (p *parser) pgnOutOptions(pt *table, out *LiveOut) {
 	for _, f := range []struct {
 		key string
@@ -139,9 +170,15 @@ func (p *parser) pgnOutOptions(pt *table, out *LiveOut) {
 		out.Notation = n
 	}
 	if a, ok := pt.boolean("append"); ok {
-		out.Afresh = !a
+		out.PGNAfresh = !a
 	}
 	if d, ok := oneOf(pt, "dialect", dialects); ok && d != DialectSelfplay {
 		out.Dialect = d
+	}
+	if m, ok := pt.boolean("min"); ok && m {
+		if out.Dialect != DialectFastchess {
+			pt.errf("min", `fastchess's minimal PGN, so only with dialect = "fastchess"`)
+		}
+		out.Min = true
 	}
 }

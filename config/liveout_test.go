@@ -18,11 +18,15 @@ func TestLiveOut(t *testing.T) {
 			LiveOut{PGN: "g.pgn", EPD: "g.epd", Fields: PGNFields{Nodes: true, SelDepth: true}}},
 		{"fastchess's every field", `pgn_out = { file = "g.pgn", timeleft = true, latency = true, nodes = true, seldepth = true, nps = true, hashfull = true, tbhits = true, pv = true }`,
 			LiveOut{PGN: "g.pgn", Fields: PGNFields{TimeLeft: true, Latency: true, Nodes: true, SelDepth: true, NPS: true, HashFull: true, TBHits: true, PV: true}}},
-		{"lan, append false", `pgn_out = { file = "g.pgn", notation = "lan", append = false }`, LiveOut{PGN: "g.pgn", Notation: NotationLAN, Afresh: true}},
+		{"lan, append false", `pgn_out = { file = "g.pgn", notation = "lan", append = false }`, LiveOut{PGN: "g.pgn", Notation: NotationLAN, PGNAfresh: true}},
 		{"san is the default", `pgn_out = { file = "g.pgn", notation = "san" }`, LiveOut{PGN: "g.pgn"}},
 		{"uci, append true", `pgn_out = { file = "g.pgn", notation = "uci", append = true }`, LiveOut{PGN: "g.pgn", Notation: NotationUCI}},
 		{"fastchess's dialect", `pgn_out = { file = "g.pgn", dialect = "fastchess", nodes = true }`, LiveOut{PGN: "g.pgn", Dialect: DialectFastchess, Fields: PGNFields{Nodes: true}}},
 		{"selfplay's dialect is the default", `pgn_out = { file = "g.pgn", dialect = "selfplay" }`, LiveOut{PGN: "g.pgn"}},
+		{"fastchess's minimal PGN", `pgn_out = { file = "g.pgn", dialect = "fastchess", min = true }`, LiveOut{PGN: "g.pgn", Dialect: DialectFastchess, Min: true}},
+		{"min false", `pgn_out = { file = "g.pgn", min = false }`, LiveOut{PGN: "g.pgn"}},
+		{"epd table, append false", `epd_out = { file = "g.epd", append = false }`, LiveOut{EPD: "g.epd", EPDAfresh: true}},
+		{"epd table, append true", `epd_out = { file = "g.epd", append = true }`, LiveOut{EPD: "g.epd"}},
 	}
 	var hash string
 	for _, c := range cases {
@@ -69,7 +73,13 @@ func TestLiveOutBad(t *testing.T) {
 		{`event = ""`, `tournament[0].event: empty`},
 		{`site = 3`, `tournament[0].site: want a string`},
 		{`pgn_out = { file = "g.pgn", nodes = "yes" }`, `tournament[0].pgn_out.nodes: want true or false, got string "yes"`},
-		{`epd_out = 1`, `tournament[0].epd_out: want a string, got integer 1`},
+		{`epd_out = 1`, `tournament[0].epd_out: want a file name or a table { file = "games.epd", append = false }, got integer 1`},
+		{`epd_out = ""`, `tournament[0].epd_out: empty file name`},
+		{`epd_out = { append = false }`, `tournament[0].epd_out: missing file (file = "games.epd")`},
+		{`epd_out = { file = "" }`, `tournament[0].epd_out: empty file name`},
+		{`epd_out = { file = "g.epd", nodes = true }`, `tournament[0].epd_out.nodes: unknown key`},
+		{`epd_out = { file = "g.epd", append = 0 }`, `tournament[0].epd_out.append: want true or false`},
+		{`pgn_out = { file = "g.pgn", min = true }`, `tournament[0].pgn_out.min: fastchess's minimal PGN, so only with dialect = "fastchess"`},
 		{"pgn_out = \"g\"\nepd_out = \"g\"", `tournament[0].epd_out: the same file as pgn_out`},
 	}
 	for _, c := range cases {

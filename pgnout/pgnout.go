@@ -66,6 +66,22 @@ func Open(path string, format Format) (*File, error) {
 	return &File{f: f, path: path, written: keys, cut: cut}, nil
 }
 
+// OpenEmpty opens a live file of the format emptied, without reading what
+// it held (fastchess's append=false: the file is started afresh whatever
+// it held, another tool's text included), creating it if needed.
+func OpenEmpty(path string, format Format) (*File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("live %s file: %w", format, err)
+	}
+	lf := &File{f: f, path: path}
+	if err := lf.Empty(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return lf, nil
+}
+
 func (fm Format) String() string {
 	if fm == EPD {
 		return "EPD"

@@ -40,8 +40,10 @@ type liveFile struct {
 
 // openLive opens the tournament's live files; nil when it has none. A
 // tournament that -restart deletes may not have games in them: they would
-// stand before the new games of the same rounds.
-func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, error) {
+// stand before the new games of the same rounds. A file with append =
+// false of a tournament with no game stored yet (fresh) is emptied
+// unread, as fastchess empties it, whatever it holds.
+func openLive(t *config.Tournament, share record.Shard, opts Options, fresh bool) (*live, error) {
 	if t.Live.PGN == "" && t.Live.EPD == "" {
 		return nil, nil
 	}
@@ -53,11 +55,16 @@ func openLive(t *config.Tournament, share record.Shard, opts Options) (*live, er
 	for _, out := range []struct {
 		path   string
 		format pgnout.Format
-	}{{t.Live.PGN, pgnout.PGN}, {t.Live.EPD, pgnout.EPD}} {
+		afresh bool
+	}{{t.Live.PGN, pgnout.PGN, t.Live.PGNAfresh}, {t.Live.EPD, pgnout.EPD, t.Live.EPDAfresh}} {
 		if out.path == "" {
 			continue
 		}
-		f, err := pgnout.Open(out.path, out.format)
+		open := pgnout.Open
+		if fresh && out.afresh {
+			open = pgnout.OpenEmpty
+		}
+		f, err := open(out.path, out.format)
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("tournament %s: %w", t.Name, err)
@@ -261,22 +268,24 @@ func (l *live) foreign(f *pgnout.File, wrong, advice string) error {
 	return err
 }
 
-// startAfresh empties the PGN file of a tournament with pgn_out's append
-// = false and no games stored yet, as fastchess does; a resume (games
-// stored) appends as ever and says so, in fastchess's words
+// startAfresh empties the PGN and EPD files of a tournament with
+// pgn_out's and epd_out's append = false and no games stored yet, as
+// fastchess does (openLive did, unless -restart has just deleted them); a
+// resume (games stored) appends as ever and says so, in fastchess's words
 // (matchmaking/tournament/base/tournament.cpp:41-45).
 func (l *live) startAfresh(stored int) error {
-	if !l.t.Live.Afresh {
-		return nil
-	}
-	if stored > 0 {
-		if l.progress != nil {
-			fmt.Fprintf(l.progress, "Resuming from %d games, ignoring pgn_out append = false.\n", stored)
-		}
-		return nil
-	}
 	for _, lf := range l.files {
-		if lf.format == pgnout.PGN {
+		key, afresh := "pgn_out", l.t.Live.PGNAfresh
+		if lf.format != pgnout.PGN {
+			key, afresh = "epd_out", l.t.Live.EPDAfresh
+		}
+		switch {
+		case !afresh:
+		case stored > 0:
+			if l.progress != nil {
+				fmt.Fprintf(l.progress, "Resuming from %d games, ignoring %s append = false.\n", stored, key)
+			}
+		default:
 			if err := lf.f.Empty(); err != nil {
 				return fmt.Errorf("tournament %s: %w", l.t.Name, err)
 			}
@@ -380,7 +389,7 @@ func (l *live) pgnWithFields(g *record.Game) (string, error) {
 func (l *live) fastchessPGN(g *record.Game) (string, error) {
 	fg := fastchessGame{event: fastchessEvent(l.t), site: fastchessSite(l.t), round: fastchessRound(l.t, g.Pair, g.Index),
 		tc:     [2]string{fastchessTimeControl(l.t.LimitsOf(g.White)), fastchessTimeControl(l.t.LimitsOf(g.Black))},
-		fields: l.t.Live.Fields, notation: l.t.Live.Notation}
+		fields: l.t.Live.Fields, notation: l.t.Live.Notation, min: l.t.Live.Min}
 	return writeFastchessPGN(g, fg)
 }
 

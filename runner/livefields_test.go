@@ -102,30 +102,51 @@ func TestMoveText(t *testing.T) {
 	}
 }
 
-// pgn_out's append = false: a tournament with no game stored starts the
-// file afresh (its earlier text gone); a resume appends and says so, as
+// pgn_out's and epd_out's append = false: a tournament with no game
+// stored starts the files afresh, their earlier text gone unread (a game
+// of selfplay's, a text that is no live file's: fastchess's EPD lines
+// hold no c0 and id), and a resume appends and says so for each, as
 // fastchess does (matchmaking/tournament/base/tournament.cpp:41-45).
-func TestLivePGNAfresh(t *testing.T) {
-	body := liveConfig(1, `pgn_out = { file = "live.pgn", append = false }`)
-	cfg := loadConfig(t, body)
-	path := filepath.Join(cfg.Dir, "live.pgn")
-	if err := os.WriteFile(path, []byte("[Event \"old\"]\n[Round \"1.1\"]\n\n1. e4 *\n\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st := openStore(t, cfg)
-	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
-	var out strings.Builder
-	liveRun(t, st, cfg, Options{Progress: &out})
-	if !strings.Contains(out.String(), "Resuming from 4 games, ignoring pgn_out append = false.\n") {
-		t.Errorf("the resume does not say it ignores append = false:\n%s", out.String())
-	}
-	var export strings.Builder
-	tour, _ := storedGames(t, st, "quick")
-	if _, err := st.WritePGN(context.Background(), &export, store.GameFilter{TournamentID: tour.ID}); err != nil {
-		t.Fatal(err)
-	}
-	if pgn, _ := os.ReadFile(path); string(pgn) != export.String() {
-		t.Fatalf("live.pgn is not export's text (the old game kept, or the resume's games lost):\n%.300s", pgn)
+func TestLiveFilesAfresh(t *testing.T) {
+	for _, c := range []struct{ name, pgn, epd string }{
+		{"a game of selfplay's", "[Event \"old\"]\n[Round \"1.1\"]\n\n1. e4 *\n\n", "8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"x\"; id \"1.1\";\n"},
+		{"another tool's text", "not a PGN game\n", "8/8/8/8/8/8/8/K6k w - -\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := quickConfig(1)
+			body.Tournaments[0].Body = `pgn_out = { file = "live.pgn", append = false }
+epd_out = { file = "live.epd", append = false }`
+			cfg := loadConfig(t, body)
+			path := filepath.Join(cfg.Dir, "live.pgn")
+			epdPath := filepath.Join(cfg.Dir, "live.epd")
+			for p, text := range map[string]string{path: c.pgn, epdPath: c.epd} {
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := openStore(t, cfg)
+			liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 2}})
+			var out strings.Builder
+			liveRun(t, st, cfg, Options{Progress: &out})
+			for _, key := range []string{"pgn_out", "epd_out"} {
+				if !strings.Contains(out.String(), "Resuming from 4 games, ignoring "+key+" append = false.\n") {
+					t.Errorf("the resume does not say it ignores %s's append = false:\n%s", key, out.String())
+				}
+			}
+			var export strings.Builder
+			tour, games := storedGames(t, st, "quick")
+			if _, err := st.WritePGN(context.Background(), &export, store.GameFilter{TournamentID: tour.ID}); err != nil {
+				t.Fatal(err)
+			}
+			if pgn, _ := os.ReadFile(path); string(pgn) != export.String() {
+				t.Fatalf("live.pgn is not export's text (the old game kept, or the resume's games lost):\n%.300s", pgn)
+			}
+			epd, _ := os.ReadFile(epdPath)
+			lines := strings.Split(strings.TrimSuffix(string(epd), "\n"), "\n")
+			if len(lines) != len(games) || strings.Contains(string(epd), c.epd) {
+				t.Fatalf("live.epd holds %d lines, want the %d games' (the old line gone):\n%s", len(lines), len(games), epd)
+			}
+		})
 	}
 }
 

@@ -42,6 +42,7 @@ type fastchessGame struct {
 	tc          [2]string // White's and Black's TimeControl values
 	fields      config.PGNFields
 	notation    config.Notation
+	min         bool // -pgnout min=true: the first seven tags, no comments
 }
 
 // fastchessEvent and fastchessSite are the tournament's Event and Site
@@ -166,7 +167,8 @@ func fastchessDateTime(t time.Time) string {
 // writeFastchessPGN renders a game as fastchess's PgnBuilder does: the
 // tags in its order (pgn_builder.cpp:28-77), one comment per move, the
 // reason in the last move's, and movetext broken at 80 columns between
-// moves (pgn_gen.hpp:56-126), ended by a blank line (pgn_builder.hpp:24).
+// moves (pgn_gen.hpp:56-126), ended by a blank line (pgn_builder.hpp:24);
+// with fg.min, the tags up to Result (and SetUp and FEN) and no comments.
 func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
 	opening, found, err := fastchessOpening(g)
 	if err != nil {
@@ -186,14 +188,28 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
 	tag("White", g.White)
 	tag("Black", g.Black)
 	tag("Result", g.Result.String())
-	tag("EngineWhiteName", g.Identity[0].Name) // pgn_builder.cpp:36-49
-	tag("EngineWhiteAuthor", g.Identity[0].Author)
-	tag("EngineBlackName", g.Identity[1].Name)
-	tag("EngineBlackAuthor", g.Identity[1].Author)
+	if !fg.min {
+		tag("EngineWhiteName", g.Identity[0].Name) // pgn_builder.cpp:36-49
+		tag("EngineWhiteAuthor", g.Identity[0].Author)
+		tag("EngineBlackName", g.Identity[1].Name)
+		tag("EngineBlackAuthor", g.Identity[1].Author)
+	}
 	if strings.Join(strings.Fields(g.StartFEN), " ") != openings.StandardStartFEN {
 		tag("SetUp", "1")
 		tag("FEN", g.StartFEN)
 	}
+	if !fg.min {
+		writeFastchessTags(tag, g, fg, opening, found)
+	}
+	sb.WriteByte('\n')
+	writeFastchessMoves(&sb, g, fg)
+	sb.WriteString("\n\n")
+	return sb.String(), nil
+}
+
+// writeFastchessTags writes the tags after SetUp and FEN, which a minimal
+// PGN leaves out (pgn_builder.cpp:64-84).
+func writeFastchessTags(tag func(name, value string), g *record.Game, fg fastchessGame, opening eco.Opening, found bool) {
 	tag("GameDuration", fastchessDuration(g.Finished.Sub(g.Started)))
 	tag("GameStartTime", fastchessDateTime(g.Started))
 	tag("GameEndTime", fastchessDateTime(g.Finished))
@@ -209,10 +225,6 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
 		tag("ECO", opening.ECO)
 		tag("Opening", opening.Name)
 	}
-	sb.WriteByte('\n')
-	writeFastchessMoves(&sb, g, fg)
-	sb.WriteString("\n\n")
-	return sb.String(), nil
 }
 
 // fastchessOpening is the game's entry in the opening table, as
@@ -260,7 +272,10 @@ func writeFastchessMoves(sb *strings.Builder, g *record.Game, fg fastchessGame) 
 		if !white {
 			moveNo++
 		}
-		unit += moveText(m, fg.notation) + " {" + fastchessComment(m, fg.fields, i == len(g.Moves)-1, reason) + "}"
+		unit += moveText(m, fg.notation)
+		if !fg.min { // createComment gives "" (pgn_builder.cpp:173), and no braces follow (pgn_gen.hpp:113-116)
+			unit += " {" + fastchessComment(m, fg.fields, i == len(g.Moves)-1, reason) + "}"
+		}
 		appendText(unit)
 	}
 	appendText(g.Result.String())

@@ -87,6 +87,28 @@ Qh4# {+M1/1 1.234s, Black mates} 0-1
 41... Kd8 {0.00/3 0.002s, n=12, Draw by adjudication} 1/2-1/2
 
 `,
+	}, {
+		// min=true (pgn_builder.cpp:36, 64, 81, 173): the tags up to
+		// Result, SetUp and FEN, and no comments, not even the reason.
+		name: "minimal",
+		g: record.Game{White: "w", Black: "x", Result: "0-1", Termination: record.Checkmate, Reason: "Black mates",
+			StartFEN: "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1", Started: start, Finished: start,
+			Moves:    []record.Move{{UCI: "e7e5", SAN: "e5", Book: true}, move("g2g4", "g4", -300, 7, 12), move("d8h4", "Qh4#", int(engines.Mate)-1, 1, 1234)},
+			Identity: [2]record.EngineID{{Name: "W 1.0", Author: "W's authors"}, {Name: "X 2"}}},
+		fg: fastchessGame{event: "ev", site: "?", round: 2, tc: [2]string{"-", "-"}, fields: config.PGNFields{Nodes: true}, min: true},
+		want: `[Event "ev"]
+[Site "?"]
+[Date "2025.01.31"]
+[Round "2"]
+[White "w"]
+[Black "x"]
+[Result "0-1"]
+[SetUp "1"]
+[FEN "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1"]
+
+1... e5 2. g4 Qh4# 0-1
+
+`,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			if got, err := writeFastchessPGN(&c.g, c.fg); err != nil || got != c.want {

@@ -141,7 +141,11 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return err
 	}
-	lv, err := openLive(t, opts.Shard, opts)
+	fresh, err := noGamesStored(ctx, st, t.Name)
+	if err != nil {
+		return err
+	}
+	lv, err := openLive(t, opts.Shard, opts, fresh)
 	if err != nil {
 		return err
 	}
@@ -269,6 +273,20 @@ func planTournament(cfg *config.File, t *config.Tournament) (sched *schedule, sn
 	}
 	sum := sha256.Sum256([]byte(snapText))
 	return sched, snapText, hex.EncodeToString(sum[:]), nil
+}
+
+// noGamesStored reports whether the database holds no game of the
+// tournament.
+func noGamesStored(ctx context.Context, st *store.Store, name string) (bool, error) {
+	row, err := st.TournamentByName(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	n, err := st.CountGames(ctx, row.ID)
+	return n == 0, err
 }
 
 // storedTournament is the tournament's stored row, or the zero row when it

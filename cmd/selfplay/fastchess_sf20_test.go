@@ -97,7 +97,35 @@ func TestFastchessStockfish20(t *testing.T) {
 			if g, w := finishedLines(stdout), finishedLines(wantOut); c.gameLines && g != w {
 				t.Errorf("per-game lines\n%s\nwant fastchess's\n%s", g, w)
 			}
+			if c.gameLines {
+				checkMinimalPGN(t, dir, args, filepath.Join(data, "fastchess-min.pgn"))
+			}
 		})
+	}
+}
+
+// checkMinimalPGN runs the match again with -pgnout min=true: the games are
+// stored, so the resume writes them all from the database into a new live
+// file, which must be fastchess's minimal PGN of the same match (made by
+// the same fastchess with "-pgnout file=fastchess-min.pgn min=true" in
+// place of "-pgnout file=fastchess.pgn"; its Date tags left out) byte for
+// byte.
+func checkMinimalPGN(t *testing.T, dir string, args []string, want string) {
+	t.Helper()
+	pgn := filepath.Join(dir, "min.pgn")
+	minArgs := append([]string{}, args...)
+	for i, a := range minArgs {
+		if a == "-pgnout" {
+			minArgs = append(append(minArgs[:i+1:i+1], "file="+pgn, "min=true"), minArgs[i+2:]...)
+			break
+		}
+	}
+	code, stdout, stderr := run(t, minArgs...)
+	if code != exitOK {
+		t.Fatalf("with min=true: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if g, w := timeTags.ReplaceAllString(readText(t, pgn), ""), readText(t, want); g != w {
+		t.Errorf("the minimal PGN differs from fastchess's at line %d:\n%s", firstDiffLine(g, w), lineDiff(g, w))
 	}
 }
 

@@ -13,9 +13,10 @@ import (
 )
 
 // The -pgnout keys of fastchess (and cutechess-cli's file) that match
-// takes: the comment fields (pgnOutFields, in fastchess's order), notation
-// and append; all set pgn_out's keys of the same names. fastchess's min
-// and match_line are read too, to be refused by name (pgnOutSettings).
+// takes: the comment fields (pgnOutFields, in fastchess's order),
+// notation, append and min; all set pgn_out's keys of the same names.
+// fastchess's match_line is read too, to be refused by name
+// (pgnOutSettings).
 var (
 	pgnOutFields = []string{"timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv"}
 	pgnOutWords  = append([]string{"file", "append", "notation", "min", "match_line"}, pgnOutFields...)
@@ -78,19 +79,27 @@ func liveOutSettings(fs *flag.FlagSet, pgn, epd *liveOutFlag) ([]config.MatchSet
 		out = append(out, s...)
 	}
 	if given["epdout"] {
+		afresh := false
 		file, err := liveOutFile("-epdout", epd.words, func(k, v string) error {
-			if k == "append" && v == "true" {
-				return nil // the default
+			if k != "append" {
+				return usageErrorf("-epdout %s=%s: unknown key (valid: file, append)", k, v)
 			}
-			if k == "append" {
-				return usageErrorf("-epdout append=%s: not supported: the EPD file is always appended to (remove the file to start afresh)", v)
+			on, isBool := map[string]bool{"true": true, "false": false}[v]
+			if !isBool {
+				return usageErrorf("-epdout append=%s: want true or false", v)
 			}
-			return usageErrorf("-epdout %s=%s: unknown key (valid: file, append=true)", k, v)
+			afresh = !on
+			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, config.MatchSetting{Flag: "-epdout", Key: "epd_out", Value: file})
+		if !afresh {
+			out = append(out, config.MatchSetting{Flag: "-epdout", Key: "epd_out", Value: file})
+		} else {
+			out = append(out, config.MatchSetting{Flag: "-epdout", Key: "epd_out.file", Value: file},
+				config.MatchSetting{Flag: "-epdout append", Key: "epd_out.append", Value: false})
+		}
 	}
 	return out, nil
 }
@@ -130,10 +139,6 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 		switch {
 		case k == "match_line":
 			return usageErrorf("-pgnout match_line=%s: not supported (engine output is not copied into the PGN; -log file=F engine=true keeps all of it)", v)
-		case k == "min" && v == "false":
-			// the default
-		case k == "min":
-			return usageErrorf("-pgnout min=%s: fastchess's minimal PGN is not supported (leave min out: the full PGN is written)", v)
 		case k == "notation":
 			if !slices.Contains([]string{"san", "lan", "uci"}, v) {
 				return usageErrorf("-pgnout notation=%s: want san, lan or uci", v)
@@ -144,7 +149,7 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 			keys = append(keys, config.MatchSetting{Flag: "-pgnout notation", Key: "pgn_out.notation", Value: v})
 		case !isBool:
 			return usageErrorf("-pgnout %s=%s: want true or false", k, v)
-		case k == "append" && on:
+		case (k == "append" && on) || (k == "min" && !on):
 			// the default
 		default:
 			keys = append(keys, config.MatchSetting{Flag: "-pgnout " + k, Key: "pgn_out." + k, Value: on})
@@ -155,8 +160,9 @@ func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
 		return nil, err
 	}
 	// fastchess's own form (file=F) writes fastchess's PGN, for the
-	// scripts that read its files; -pgnout F writes selfplay's.
-	if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "file=") }) {
+	// scripts that read its files, and so does its min=true, which only
+	// it has; -pgnout F writes selfplay's.
+	if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "file=") || w == "min=true" }) {
 		keys = append(keys, config.MatchSetting{Flag: "-pgnout file=", Key: "pgn_out.dialect", Value: string(config.DialectFastchess)})
 	}
 	if len(keys) == 0 {

@@ -232,6 +232,11 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "g.pgn", "notation=uci"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nnotation = \"uci\"\n", ""},
 		// The words after the file that are not -pgnout's stay an engine's.
 		{[]string{"-pgnout", "g.pgn", "fhr", "name=x"}, "[engines.x]\npreset = \"fhr\"", ""},
+		// fastchess's minimal PGN, in its dialect also without file=; an
+		// EPD file started afresh.
+		{[]string{"-pgnout", "file=g.pgn", "min=true"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nmin = true\ndialect = \"fastchess\"\n", ""},
+		{[]string{"-pgnout", "g.pgn", "min=true"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nmin = true\ndialect = \"fastchess\"\n", ""},
+		{[]string{"-epdout", "file=g.epd", "append=false"}, "\n[tournament.epd_out]\nfile = \"g.epd\"\nappend = false\n", ""},
 		// fastchess's defaults said: min=false, -epdout append=true.
 		{[]string{"-pgnout", "file=g.pgn", "min=false", "-epdout", "file=g.epd", "append=true"},
 			"epd_out = \"g.epd\"\n\n[tournament.limits]\nnodes = 100\n\n[tournament.pgn_out]\nfile = \"g.pgn\"\ndialect = \"fastchess\"\n", ""},
@@ -252,9 +257,9 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "file=g.pgn", "nodes=1"}, "-pgnout nodes=1: want true or false"},
 		{[]string{"-pgnout", "nodes=true"}, "-pgnout: no file"},
 		{[]string{"-epdout", "file=g.epd", "nodes=true"}, "-epdout nodes=true: unknown key"},
-		{[]string{"-epdout", "file=g.epd", "append=false"}, "-epdout append=false: not supported"},
+		{[]string{"-epdout", "file=g.epd", "append=no"}, "-epdout append=no: want true or false"},
+		{[]string{"-pgnout", "file=g.pgn", "min=yes"}, "-pgnout min=yes: want true or false"},
 		// fastchess's keys that selfplay lacks are -pgnout's, not an engine's.
-		{[]string{"-pgnout", "file=g.pgn", "min=true"}, "-pgnout min=true: fastchess's minimal PGN is not supported"},
 		{[]string{"-pgnout", "file=g.pgn", "match_line=^info"}, "-pgnout match_line=^info: not supported"},
 		{[]string{"-pgnout", "g", "-epdout", "g"}, "-epdout: the same file as pgn_out"},
 	}

@@ -130,8 +130,8 @@ func cmdMatch(ctx context.Context, e env, args []string) error {
 	block := resultBlockFlags(fs)
 	serveAddr := fs.String("serve", "", "also serve the database's web site on `addr` while the match plays, as run -serve does")
 	var pgnOut, epdOut liveOutFlag
-	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F notation=san|lan|uci append=true|false and the comment fields timeleft= latency= nodes= seldepth= nps= hashfull= tbhits= pv= (=true) too")
-	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out)")
+	fs.Var(&pgnOut, "pgnout", "append each game to this PGN `file` as it ends, in schedule order (pgn_out); fastchess's file=F notation=san|lan|uci append=true|false min=true and the comment fields timeleft= latency= nodes= seldepth= nps= hashfull= tbhits= pv= (=true) too")
+	fs.Var(&epdOut, "epdout", "append each game's final position to this EPD `file` (epd_out); fastchess's file=F append=true|false too")
 	flagArgs, logWords := cutTrafficLog(gatherLiveOut(args))
 	// -pgnout, -epdout and -log file= take fastchess's words themselves.
 	fc, err := translateFastchess(fs, flagArgs, e.clock())
