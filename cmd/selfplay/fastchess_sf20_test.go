@@ -106,10 +106,11 @@ func TestFastchessStockfish20(t *testing.T) {
 
 // checkMinimalPGN runs the match again with -pgnout min=true: the games are
 // stored, so the resume writes them all from the database into a new live
-// file, which must be fastchess's minimal PGN of the same match (made by
-// the same fastchess with "-pgnout file=fastchess-min.pgn min=true" in
-// place of "-pgnout file=fastchess.pgn"; its Date tags left out) byte for
-// byte.
+// file, which must be fastchess's minimal PGN of the same match byte for
+// byte: testdata/fastchess-sf20/fastchess-min.pgn, made by fastchess alpha
+// 1.8.2 261127 (v1.8.2-alpha, f618e345, built from source) with the
+// command above, "-pgnout file=fastchess-min.pgn min=true" in place of
+// "-pgnout file=fastchess.pgn", its Date tags left out.
 func checkMinimalPGN(t *testing.T, dir string, args []string, want string) {
 	t.Helper()
 	pgn := filepath.Join(dir, "min.pgn")
