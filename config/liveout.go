@@ -137,11 +137,15 @@ func (p *parser) liveFile(t *table, key string, keys []string, example string) (
 	case map[string]any:
 		sub, _ = t.sub(key)
 		sub.unknown(keys, nil)
-		if f, ok := sub.str("file"); ok {
+		f, ok := sub.str("file")
+		switch {
+		case ok:
 			file = f
-		} else if !sub.has("file") {
+		case !sub.has("file"):
 			p.errf(sub.path, "missing file (file = %q)", "games."+strings.TrimSuffix(key, "_out"))
 			return "", sub
+		default:
+			return "", sub // str has said what is wrong with it
 		}
 	default:
 		t.wrongType(key, "a file name or a table "+example)

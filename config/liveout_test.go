@@ -78,6 +78,7 @@ func TestLiveOutBad(t *testing.T) {
 		{`epd_out = { append = false }`, `tournament[0].epd_out: missing file (file = "games.epd")`},
 		{`epd_out = { file = "" }`, `tournament[0].epd_out: empty file name`},
 		{`epd_out = { file = "g.epd", nodes = true }`, `tournament[0].epd_out.nodes: unknown key`},
+		{`epd_out = { file = 3 }`, `tournament[0].epd_out.file: want a string, got integer 3`},
 		{`epd_out = { file = "g.epd", append = 0 }`, `tournament[0].epd_out.append: want true or false`},
 		{`pgn_out = { file = "g.pgn", min = true }`, `tournament[0].pgn_out.min: fastchess's minimal PGN, so only with dialect = "fastchess"`},
 		{"pgn_out = \"g\"\nepd_out = \"g\"", `tournament[0].epd_out: the same file as pgn_out`},
@@ -86,6 +87,8 @@ func TestLiveOutBad(t *testing.T) {
 		_, _, err := load(t, engAB+tourn("t", c.keys+"\n"+limits), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.keys, err, c.want)
+		} else if !strings.Contains(c.want, "empty file name") && strings.Contains(err.Error(), "empty file name") {
+			t.Errorf("%s: %v: a second, spurious error", c.keys, err) // a file of the wrong type is not empty
 		}
 	}
 }

@@ -45,41 +45,49 @@ type File struct {
 	path    string
 	written []Key
 	cut     int64 // bytes of a torn last game cut off by Open
+	regular bool  // a regular file: not a device, FIFO or socket
 }
 
 // Open opens (creating it if need be) the live file at path, cuts off a
-// torn last game, and reads the keys of the games it holds.
+// torn last game, and reads the keys of the games it holds. A device, FIFO
+// or socket (/dev/null, /dev/stdout, a pipe to a reader) holds no games to
+// read back: it is written to, never read, cut or synced.
 func Open(path string, format Format) (*File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("live %s file: %w", format, err)
+	lf, err := open(path, format)
+	if err != nil || !lf.regular {
+		return lf, err
 	}
-	keys, end, pad, err := scan(bufio.NewReader(f), format)
-	var cut int64
+	keys, end, pad, err := scan(bufio.NewReader(lf.f), format)
 	if err == nil {
-		cut, err = truncateTorn(f, end, pad)
+		lf.cut, err = truncateTorn(lf.f, end, pad)
 	}
 	if err != nil {
-		f.Close()
+		lf.f.Close()
 		return nil, fmt.Errorf("live %s file %s: %w", format, path, err)
 	}
-	return &File{f: f, path: path, written: keys, cut: cut}, nil
+	lf.written = keys
+	return lf, nil
 }
 
-// OpenEmpty opens a live file of the format emptied, without reading what
-// it held (fastchess's append=false: the file is started afresh whatever
-// it held, another tool's text included), creating it if needed.
-func OpenEmpty(path string, format Format) (*File, error) {
+// OpenUnread opens (creating it if need be) the live file at path without
+// reading it, for a caller that empties it (Empty) before it writes:
+// fastchess's append=false, whatever the file held, another tool's text
+// included.
+func OpenUnread(path string, format Format) (*File, error) {
+	return open(path, format)
+}
+
+func open(path string, format Format) (*File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("live %s file: %w", format, err)
 	}
-	lf := &File{f: f, path: path}
-	if err := lf.Empty(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("live %s file: %w", format, err)
 	}
-	return lf, nil
+	return &File{f: f, path: path, regular: st.Mode().IsRegular()}, nil
 }
 
 func (fm Format) String() string {
@@ -135,6 +143,9 @@ func (f *File) Append(text string) error {
 	if _, err := f.f.WriteString(text); err != nil {
 		return fmt.Errorf("live file %s: %w", f.path, err)
 	}
+	if !f.regular {
+		return nil // a device or a pipe keeps nothing to sync (fsync fails: EINVAL)
+	}
 	if err := f.f.Sync(); err != nil {
 		return fmt.Errorf("live file %s: %w", f.path, err)
 	}
@@ -143,8 +154,13 @@ func (f *File) Append(text string) error {
 
 // Empty cuts the file to nothing (fastchess's append=false on a fresh
 // tournament: the file is started afresh, its games of any tournament
-// gone) and syncs it.
+// gone) and syncs it; a device or a pipe, which holds nothing, stays as it
+// is.
 func (f *File) Empty() error {
+	f.written = nil
+	if !f.regular {
+		return nil
+	}
 	if err := f.f.Truncate(0); err != nil {
 		return fmt.Errorf("live file %s: %w", f.path, err)
 	}
@@ -154,7 +170,6 @@ func (f *File) Empty() error {
 	if err := f.f.Sync(); err != nil {
 		return fmt.Errorf("live file %s: %w", f.path, err)
 	}
-	f.written = nil
 	return nil
 }
 

@@ -41,8 +41,9 @@ type liveFile struct {
 // openLive opens the tournament's live files; nil when it has none. A
 // tournament that -restart deletes may not have games in them: they would
 // stand before the new games of the same rounds. A file with append =
-// false of a tournament with no game stored yet (fresh) is emptied
-// unread, as fastchess empties it, whatever it holds.
+// false of a tournament with no game stored yet, or whose games -restart
+// deletes (fresh), is opened unread: startAfresh empties it once the run
+// is not refused, as fastchess empties it, whatever it holds.
 func openLive(t *config.Tournament, share record.Shard, opts Options, fresh bool) (*live, error) {
 	if t.Live.PGN == "" && t.Live.EPD == "" {
 		return nil, nil
@@ -62,7 +63,7 @@ func openLive(t *config.Tournament, share record.Shard, opts Options, fresh bool
 		}
 		open := pgnout.Open
 		if fresh && out.afresh {
-			open = pgnout.OpenEmpty
+			open = pgnout.OpenUnread
 		}
 		f, err := open(out.path, out.format)
 		if err != nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"selfplay/config"
+	"selfplay/internal/testkit"
 	"selfplay/store"
 	"selfplay/store/record"
 )
@@ -197,5 +199,66 @@ func TestClockLeft(t *testing.T) {
 		if got := clock.left(0, c.limits); got != c.want {
 			t.Errorf("%s: %v left, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// append = false with -restart: the stored games go, and the file is
+// emptied whatever it holds (no refusal of a file that holds the deleted
+// run's games, nor of another tool's text). A run that is refused (its
+// config changed under a tournament with no game stored) leaves the file
+// as it was: the file is emptied only once the run goes ahead.
+func TestLiveFilesAfreshRestartAndRefusal(t *testing.T) {
+	body := quickConfig(1)
+	body.Tournaments[0].Body = `pgn_out = { file = "live.pgn", append = false }`
+	cfg := loadConfig(t, body)
+	path := filepath.Join(cfg.Dir, "live.pgn")
+	st := openStore(t, cfg)
+	liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 1}})
+	for _, text := range []string{"", "not a PGN game\n"} {
+		if text != "" {
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} // else: the file holds the games -restart deletes
+		liveRun(t, st, cfg, Options{Shard: record.Shard{Pairs: 1}, Restart: []string{"quick"}})
+		var export strings.Builder
+		tour, _ := storedGames(t, st, "quick")
+		if _, err := st.WritePGN(context.Background(), &export, store.GameFilter{TournamentID: tour.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if pgn, _ := os.ReadFile(path); string(pgn) != export.String() {
+			t.Fatalf("after -restart over %q, live.pgn is not export's text:\n%.300s", text, pgn)
+		}
+	}
+
+	// A tournament stored with no game (as a run killed between the
+	// tournament's row and its first game leaves it), then its config
+	// changed: the run is refused, the file kept.
+	fresh := quickConfig(1)
+	fresh.Tournaments[0].Name = "fresh"
+	fresh.Tournaments[0].Body = `pgn_out = { file = "fresh.pgn", append = false }`
+	cfg = loadConfig(t, fresh)
+	st = openStore(t, cfg)
+	_, snap, hash, err := planTournament(cfg, &cfg.Tournaments[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateTournament(context.Background(), record.Tournament{Name: "fresh", Config: snap, ConfigHash: hash, TotalGames: 50}); err != nil {
+		t.Fatal(err)
+	}
+	fresh.Tournaments[0].Limits = testkit.Table{"nodes": 400}
+	cfg = loadConfig(t, fresh) // in a folder of its own: its fresh.pgn is there
+	freshPath := filepath.Join(cfg.Dir, "fresh.pgn")
+	const kept = "a file the refused run must not touch\n"
+	if err := os.WriteFile(freshPath, []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = Run(context.Background(), cfg, st, Options{NewEngine: newPlayer("")})
+	var changed *ConfigChangedError
+	if !errors.As(err, &changed) {
+		t.Fatalf("the changed config ran: %v", err)
+	}
+	if b, _ := os.ReadFile(freshPath); string(b) != kept {
+		t.Errorf("the refused run changed the file: %q", b)
 	}
 }

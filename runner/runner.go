@@ -145,6 +145,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return err
 	}
+	fresh = fresh || slices.Contains(opts.Restart, t.Name)
 	lv, err := openLive(t, opts.Shard, opts, fresh)
 	if err != nil {
 		return err

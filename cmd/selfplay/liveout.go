@@ -98,7 +98,7 @@ func liveOutSettings(fs *flag.FlagSet, pgn, epd *liveOutFlag) ([]config.MatchSet
 			out = append(out, config.MatchSetting{Flag: "-epdout", Key: "epd_out", Value: file})
 		} else {
 			out = append(out, config.MatchSetting{Flag: "-epdout", Key: "epd_out.file", Value: file},
-				config.MatchSetting{Flag: "-epdout append", Key: "epd_out.append", Value: false})
+				config.MatchSetting{Flag: "-epdout", Key: "epd_out.append", Value: false})
 		}
 	}
 	return out, nil
@@ -130,39 +130,45 @@ func liveOutFile(flagName string, words []string, key func(k, v string) error) (
 }
 
 // pgnOutSettings reads -pgnout's words: pgn_out = "FILE", or a pgn_out
-// table when a comment field, a notation or append is given or the file
-// as file=FILE (fastchess's dialect).
+// table when a comment field, a notation, append or min is given or the
+// file as file=FILE (fastchess's dialect). A key given twice takes its
+// last value, as in fastchess.
 func pgnOutSettings(words []string) ([]config.MatchSetting, error) {
-	var keys []config.MatchSetting
+	last := map[string]string{}
+	var order []string
 	file, err := liveOutFile("-pgnout", words, func(k, v string) error {
-		on, isBool := map[string]bool{"true": true, "false": false}[v]
 		switch {
 		case k == "match_line":
 			return usageErrorf("-pgnout match_line=%s: not supported (engine output is not copied into the PGN; -log file=F engine=true keeps all of it)", v)
-		case k == "notation":
-			if !slices.Contains([]string{"san", "lan", "uci"}, v) {
-				return usageErrorf("-pgnout notation=%s: want san, lan or uci", v)
-			}
-			if v == "san" {
-				return nil // the default
-			}
-			keys = append(keys, config.MatchSetting{Flag: "-pgnout notation", Key: "pgn_out.notation", Value: v})
-		case !isBool:
+		case k == "notation" && !slices.Contains([]string{"san", "lan", "uci"}, v):
+			return usageErrorf("-pgnout notation=%s: want san, lan or uci", v)
+		case k != "notation" && v != "true" && v != "false":
 			return usageErrorf("-pgnout %s=%s: want true or false", k, v)
-		case (k == "append" && on) || (k == "min" && !on):
-			// the default
-		default:
-			keys = append(keys, config.MatchSetting{Flag: "-pgnout " + k, Key: "pgn_out." + k, Value: on})
 		}
+		if _, seen := last[k]; !seen {
+			order = append(order, k)
+		}
+		last[k] = v
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	var keys []config.MatchSetting
+	for _, k := range order {
+		switch v := last[k]; {
+		case k == "notation" && v != "san":
+			keys = append(keys, config.MatchSetting{Flag: "-pgnout notation", Key: "pgn_out.notation", Value: v})
+		case k == "notation", k == "append" && v == "true", k == "min" && v == "false":
+			// the default
+		default:
+			keys = append(keys, config.MatchSetting{Flag: "-pgnout " + k, Key: "pgn_out." + k, Value: v == "true"})
+		}
+	}
 	// fastchess's own form (file=F) writes fastchess's PGN, for the
 	// scripts that read its files, and so does its min=true, which only
 	// it has; -pgnout F writes selfplay's.
-	if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "file=") || w == "min=true" }) {
+	if last["min"] == "true" || slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "file=") }) {
 		keys = append(keys, config.MatchSetting{Flag: "-pgnout file=", Key: "pgn_out.dialect", Value: string(config.DialectFastchess)})
 	}
 	if len(keys) == 0 {

@@ -237,6 +237,10 @@ func TestMatchLiveOutFlags(t *testing.T) {
 		{[]string{"-pgnout", "file=g.pgn", "min=true"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nmin = true\ndialect = \"fastchess\"\n", ""},
 		{[]string{"-pgnout", "g.pgn", "min=true"}, "\n[tournament.pgn_out]\nfile = \"g.pgn\"\nmin = true\ndialect = \"fastchess\"\n", ""},
 		{[]string{"-epdout", "file=g.epd", "append=false"}, "\n[tournament.epd_out]\nfile = \"g.epd\"\nappend = false\n", ""},
+		// A key given twice: its last value, as in fastchess.
+		{[]string{"-pgnout", "g.pgn", "min=true", "min=false"}, "pgn_out = \"g.pgn\"", ""},
+		{[]string{"-pgnout", "file=g.pgn", "append=false", "append=true", "-epdout", "file=g.epd", "append=true", "append=false"},
+			"\n[tournament.pgn_out]\nfile = \"g.pgn\"\ndialect = \"fastchess\"\n\n[tournament.epd_out]\nfile = \"g.epd\"\nappend = false\n", ""},
 		// fastchess's defaults said: min=false, -epdout append=true.
 		{[]string{"-pgnout", "file=g.pgn", "min=false", "-epdout", "file=g.epd", "append=true"},
 			"epd_out = \"g.epd\"\n\n[tournament.limits]\nnodes = 100\n\n[tournament.pgn_out]\nfile = \"g.pgn\"\ndialect = \"fastchess\"\n", ""},
