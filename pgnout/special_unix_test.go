@@ -41,8 +41,10 @@ func TestSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := make(chan string, 1)
+	reading := make(chan struct{})
 	go func() {
-		r, err := os.Open(fifo) // waits for the writer
+		r, err := os.Open(fifo) // waits for a writer: Open below
+		close(reading)
 		if err != nil {
 			got <- err.Error()
 			return
@@ -65,6 +67,13 @@ func TestSpecialFiles(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Open of a FIFO did not return in 10s: it reads the FIFO")
+	}
+	// The reader must hold the FIFO before the writer closes it: the
+	// pipe's buffer goes with its last open end.
+	select {
+	case <-reading:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the FIFO's reader did not open it in 10s")
 	}
 	const line = "8/8/8/8/8/8/8/K6k w - - hmvc 0; fmvn 1; c0 \"t\"; id \"1.1\";\n"
 	if err := lf.Empty(); err != nil {

@@ -141,12 +141,7 @@ func runTournament(ctx context.Context, cfg *config.File, t *config.Tournament, 
 	if err != nil {
 		return err
 	}
-	fresh, err := noGamesStored(ctx, st, t.Name)
-	if err != nil {
-		return err
-	}
-	fresh = fresh || slices.Contains(opts.Restart, t.Name)
-	lv, err := openLive(t, opts.Shard, opts, fresh)
+	lv, err := openLiveOf(ctx, st, t, opts)
 	if err != nil {
 		return err
 	}
@@ -276,18 +271,27 @@ func planTournament(cfg *config.File, t *config.Tournament) (sched *schedule, sn
 	return sched, snapText, hex.EncodeToString(sum[:]), nil
 }
 
-// noGamesStored reports whether the database holds no game of the
-// tournament.
-func noGamesStored(ctx context.Context, st *store.Store, name string) (bool, error) {
-	row, err := st.TournamentByName(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return true, nil
+// openLiveOf opens the tournament's live files (openLive), fresh when the
+// run starts the tournament with no game stored: none is, or -restart
+// deletes them.
+func openLiveOf(ctx context.Context, st *store.Store, t *config.Tournament, opts Options) (*live, error) {
+	fresh := slices.Contains(opts.Restart, t.Name)
+	if !fresh {
+		row, err := st.TournamentByName(ctx, t.Name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			fresh = true
+		case err != nil:
+			return nil, err
+		default:
+			n, err := st.CountGames(ctx, row.ID)
+			if err != nil {
+				return nil, err
+			}
+			fresh = n == 0
+		}
 	}
-	if err != nil {
-		return false, err
-	}
-	n, err := st.CountGames(ctx, row.ID)
-	return n == 0, err
+	return openLive(t, opts.Shard, opts, fresh)
 }
 
 // storedTournament is the tournament's stored row, or the zero row when it
