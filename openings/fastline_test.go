@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,5 +328,26 @@ func TestStartFENAsNotnil(t *testing.T) {
 	}
 	if shortcuts < len(fens)*9/10 {
 		t.Errorf("%d of %d FENs came back as written", shortcuts, len(fens))
+	}
+}
+
+// The fast path copies private behaviour of notnil/chess v1.10.0 (its
+// movetext and tag regexps, its SAN variants, its castling rights): a
+// change of version must be checked against the whole differential first
+// (TestFastPGNAsNotnil with every = 1, FuzzFastPGN) and this test updated.
+func TestNotnilVersionOfTheFastPath(t *testing.T) {
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var required []string
+	for line := range strings.Lines(string(mod)) {
+		f := strings.Fields(line)
+		if slices.Contains(f, "github.com/notnil/chess") {
+			required = append(required, strings.Join(f, " "))
+		}
+	}
+	if len(required) != 1 || !strings.HasSuffix(required[0], "github.com/notnil/chess v1.10.0") {
+		t.Fatalf("go.mod's lines for notnil/chess: %q; the fast path was checked against v1.10.0 alone", required)
 	}
 }
