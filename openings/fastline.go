@@ -2,7 +2,6 @@ package openings
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/notnil/chess"
@@ -37,12 +36,12 @@ import (
 // Repetitions are counted with the board's hash and its en-passant square
 // (set after every double step, as notnil sets it), which tell positions
 // apart exactly where notnil's samePosition does; a hash collision could
-// only add a repetition, and so a give-up.
+// only add a repetition, and so a give-up. The board's halfmove clock is
+// notnil's: both reset it on a capture or a pawn move.
 type fastLine struct {
 	b     *board.Board
 	legal board.MoveList // in b's position
 	seen  []repKey       // positions since the last pawn move or capture, b's last
-	clock int            // halfmove clock, as notnil counts it
 }
 
 type repKey struct {
@@ -59,21 +58,13 @@ const fastClockLimit = 140
 // it) or on a board of its own if b is nil; ok is false when the notnil
 // path must take the line.
 func newFastLine(b *board.Board, fen string) (l *fastLine, ok bool) {
-	f := strings.Fields(fen)
-	if len(f) != 6 {
-		return nil, false
-	}
 	if b == nil {
 		var err error
 		if b, err = board.FromFEN(fen); err != nil {
 			return nil, false
 		}
 	}
-	clock, err := strconv.Atoi(f[4])
-	if err != nil {
-		return nil, false
-	}
-	l = &fastLine{b: b, clock: clock}
+	l = &fastLine{b: b}
 	l.seen = append(l.seen, repKey{b.Hash(), b.EnPassant()})
 	b.Generate(&l.legal, board.All)
 	return l, l.playable()
@@ -82,7 +73,7 @@ func newFastLine(b *board.Board, fen string) (l *fastLine, ok bool) {
 // playable reports whether the position is far from every outcome of
 // notnil's Game (see fastLine).
 func (l *fastLine) playable() bool {
-	if l.legal.N == 0 || l.clock >= fastClockLimit {
+	if l.legal.N == 0 || l.b.HalfmoveClock() >= fastClockLimit {
 		return false
 	}
 	b := l.b
@@ -104,8 +95,6 @@ func (l *fastLine) playable() bool {
 // false when the position it reaches is not playable.
 func (l *fastLine) play(m board.Move) (san string, ok bool) {
 	b := l.b
-	p := b.PieceAt(m.From())
-	irreversible := p.Type() == board.Pawn || m.IsEnPassant() || b.PieceAt(m.To()) != board.NoPiece
 	san = l.sanBody(m)
 	b.MakeMove(m)
 	b.Generate(&l.legal, board.All)
@@ -116,14 +105,15 @@ func (l *fastLine) play(m board.Move) (san string, ok bool) {
 			san += "+"
 		}
 	}
-	l.clock++
-	if irreversible {
-		l.clock = 0
-		l.seen = l.seen[:0]
+	if b.HalfmoveClock() == 0 {
+		l.seen = l.seen[:0] // no earlier position comes back
 	}
 	l.seen = append(l.seen, repKey{b.Hash(), b.EnPassant()})
 	return san, l.playable()
 }
+
+// sanLetters are the SAN letters of the board's piece types.
+const sanLetters = " PNBRQK"
 
 // sanBody writes a legal move of the position in SAN without its check or
 // mate sign, as notnil's AlgebraicNotation.Encode does: castling as O-O,
@@ -148,7 +138,7 @@ func (l *fastLine) sanBody(m board.Move) string {
 			s = append(s, byte('a'+from.File()), 'x')
 		}
 	} else {
-		s = append(s, " PNBRQK"[p.Type()])
+		s = append(s, sanLetters[p.Type()])
 		var req, fileReq, rankReq bool
 		for _, o := range l.legal.Slice() {
 			if o.From() != from && o.To() == to && b.PieceAt(o.From()) == p {
@@ -169,7 +159,7 @@ func (l *fastLine) sanBody(m board.Move) string {
 	}
 	s = append(s, byte('a'+to.File()), byte('1'+to.Rank()))
 	if promo := m.Promotion(); promo != board.NoPieceType {
-		s = append(s, '=', " PNBRQK"[promo])
+		s = append(s, '=', sanLetters[promo])
 	}
 	return string(s)
 }
@@ -185,38 +175,41 @@ func (l *fastLine) findUCI(uci string) (board.Move, bool) {
 	return board.NoMove, false
 }
 
-// findSAN returns the legal move that notnil's AlgebraicNotation.Decode
-// returns for a move token as its movetext regexp cuts it out: the move
-// whose SAN is the token, or the token with the SAN's check or mate sign
-// left out. SAN is unique among a position's legal moves, so notnil's
-// first match in its own move order is this one.
-func (l *fastLine) findSAN(tok string) (board.Move, bool) {
-	body, sign := tok, byte(0)
+// findSAN returns the legal move whose SAN, as notnil writes it, is the
+// token as notnil's movetext regexp cuts it out, but for the check or
+// mate sign, which it returns (0 for none): notnil's
+// AlgebraicNotation.Decode takes the token for the move whose SAN is the
+// token, or the token with that sign added, so a sign given must be the
+// one the move's SAN ends with (see playSAN). SAN is unique among a
+// position's legal moves, so notnil's first match in its own move order
+// is this one.
+func (l *fastLine) findSAN(tok string) (m board.Move, sign byte, ok bool) {
+	body := tok
 	if n := len(tok); n > 0 && (tok[n-1] == '+' || tok[n-1] == '#') {
 		body, sign = tok[:n-1], tok[n-1]
 	}
 	for _, m := range l.legal.Slice() {
-		if l.sanBody(m) != body {
-			continue
+		if l.sanBody(m) == body {
+			return m, sign, true
 		}
-		if sign == 0 {
-			return m, true
-		}
-		// The sign must be the one the move gets.
-		l.b.MakeMove(m)
-		var replies board.MoveList
-		l.b.Generate(&replies, board.All)
-		got := byte(0)
-		if l.b.InCheck() {
-			got = '+'
-			if replies.N == 0 {
-				got = '#'
-			}
-		}
-		l.b.UnmakeMove()
-		return m, got == sign
 	}
-	return board.NoMove, false
+	return board.NoMove, 0, false
+}
+
+// playSAN plays the move that notnil decodes from a move token (findSAN)
+// and returns it in UCI and in SAN as notnil writes it; ok is false when
+// the token is no move here, its sign is not the move's, or the position
+// reached is not playable.
+func (l *fastLine) playSAN(tok string) (uci, san string, ok bool) {
+	m, sign, found := l.findSAN(tok)
+	if !found {
+		return "", "", false
+	}
+	san, ok = l.play(m)
+	if sign != 0 && san[len(san)-1] != sign {
+		return "", "", false
+	}
+	return m.UCI(), san, ok
 }
 
 // fastOpening is newOpeningOn on a fastLine; ok is false when notnil's
@@ -266,6 +259,7 @@ var tagPair = regexp.MustCompile(`\[(.*)\s\"(.*)\"\]`)
 // opening. ok is false when the notnil path must take the game.
 func fastPGNOpening(text, id string, plies int) (Opening, bool) {
 	start, haveFEN := StandardStartFEN, false
+	var b *board.Board // the FEN tag's, or nil
 	var tokens []string
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -285,11 +279,11 @@ func fastPGNOpening(text, id string, plies int) (Opening, bool) {
 		if _, err = chess.FEN(m[2]); err != nil {
 			return Opening{}, false
 		}
-		if start, _, err = parseStartFEN(m[2]); err != nil {
+		if start, b, err = parseStartFEN(m[2]); err != nil {
 			return Opening{}, false
 		}
 	}
-	l, ok := newFastLine(nil, start)
+	l, ok := newFastLine(b, start)
 	if !ok {
 		return Opening{}, false
 	}
@@ -305,16 +299,11 @@ func fastPGNOpening(text, id string, plies int) (Opening, bool) {
 		if move == "" {
 			continue
 		}
-		m, found := l.findSAN(move)
-		if !found {
-			return Opening{}, false
-		}
-		o.Moves = append(o.Moves, m.UCI())
-		san, ok := l.play(m)
+		uci, san, ok := l.playSAN(move)
 		if !ok {
 			return Opening{}, false
 		}
-		o.SAN = append(o.SAN, san)
+		o.Moves, o.SAN = append(o.Moves, uci), append(o.SAN, san)
 	}
 	if plies != AllPlies && plies < len(o.Moves) {
 		o.Moves, o.SAN = o.Moves[:plies], o.SAN[:plies]
@@ -337,7 +326,7 @@ func moveOfToken(tok string) (move string, ok bool) {
 	if tok[0] == '$' {
 		return "", true
 	}
-	if digits := len(tok) - len(strings.TrimLeft(tok, "0123456789")); digits > 0 {
+	if digits := leadingDigits(tok); digits > 0 {
 		switch {
 		case digits == len(tok):
 			return "", true

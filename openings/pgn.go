@@ -128,12 +128,12 @@ type pgnGame struct {
 // BenchmarkParsePGN before the cut, 6.5 ms per game of 133 plies on
 // average), so a book of whole games at 8 plies would spend nearly all
 // its time on moves it never uses; fastchess's reader also stops at its
-// plies. The moves are counted
-// as notnil reads them: variations left out (its stripVariations drops
-// every character between '(' and its ')', wherever in a token they
-// are), one move per SAN token (cleanMovetext refuses any other token, and
-// allows parentheses only at a token's ends). A ')' without its '('
-// stops the cutting: notnil gets the whole game, and refuses it.
+// plies. The moves are counted as notnil reads them: variations left out
+// (its stripVariations drops every character between '(' and its ')',
+// wherever in a token they are), one move per SAN token (cleanMovetext
+// refuses any other token, and allows parentheses only at a token's
+// ends). A ')' without its '(' stops the cutting: notnil gets the whole
+// game, and refuses it.
 func (pg *pgnGame) keepMovetext(clean string, keep int) {
 	pg.size += len(clean) + 1
 	if pg.cut {
@@ -244,8 +244,7 @@ var movetextToken = regexp.MustCompile(`^(\d+\.*)?((O-O(-O)?|[KQRBN]?[a-h]?[1-8]
 // matches: most tokens are, and this is about 20 times faster than the
 // regexp, which takes the rest.
 func plainToken(tok string) bool {
-	digits := len(tok) - len(strings.TrimLeft(tok, "0123456789"))
-	if digits > 0 {
+	if digits := leadingDigits(tok); digits > 0 {
 		return len(tok) > digits && strings.TrimLeft(tok[digits:], ".") == ""
 	}
 	if tok != "" && strings.IndexByte("KQRBN", tok[0]) >= 0 {
@@ -270,6 +269,9 @@ func plainToken(tok string) bool {
 	}
 	return from == "" || from == "x"
 }
+
+// leadingDigits is how many digits a token starts with (a move number's).
+func leadingDigits(tok string) int { return len(tok) - len(strings.TrimLeft(tok, "0123456789")) }
 
 func isFile(c byte) bool  { return c >= 'a' && c <= 'h' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

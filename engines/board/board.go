@@ -82,6 +82,10 @@ func (b *Board) King(c Color) Square { return b.kings[c] }
 // EnPassant returns the FEN en-passant square or NoSquare.
 func (b *Board) EnPassant() Square { return b.ep }
 
+// HalfmoveClock returns the plies since the last capture or pawn move
+// (the FEN's halfmove clock, and the fifty-move rule's).
+func (b *Board) HalfmoveClock() int { return b.halfmove }
+
 // FullmoveNumber returns the FEN move number.
 func (b *Board) FullmoveNumber() int { return b.fullmove }
 
