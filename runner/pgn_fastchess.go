@@ -170,10 +170,6 @@ func fastchessDateTime(t time.Time) string {
 // moves (pgn_gen.hpp:56-126), ended by a blank line (pgn_builder.hpp:24);
 // with fg.min, the tags up to Result (and SetUp and FEN) and no comments.
 func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
-	opening, found, err := fastchessOpening(g)
-	if err != nil {
-		return "", err
-	}
 	var sb strings.Builder
 	tag := func(name, value string) {
 		if value == "" {
@@ -199,7 +195,9 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
 		tag("FEN", g.StartFEN)
 	}
 	if !fg.min {
-		writeFastchessTags(tag, g, fg, opening, found)
+		if err := writeFastchessTags(tag, g, fg); err != nil {
+			return "", err
+		}
 	}
 	sb.WriteByte('\n')
 	writeFastchessMoves(&sb, g, fg)
@@ -209,7 +207,11 @@ func writeFastchessPGN(g *record.Game, fg fastchessGame) (string, error) {
 
 // writeFastchessTags writes the tags after SetUp and FEN, which a minimal
 // PGN leaves out (pgn_builder.cpp:64-84).
-func writeFastchessTags(tag func(name, value string), g *record.Game, fg fastchessGame, opening eco.Opening, found bool) {
+func writeFastchessTags(tag func(name, value string), g *record.Game, fg fastchessGame) error {
+	opening, found, err := fastchessOpening(g)
+	if err != nil {
+		return err
+	}
 	tag("GameDuration", fastchessDuration(g.Finished.Sub(g.Started)))
 	tag("GameStartTime", fastchessDateTime(g.Started))
 	tag("GameEndTime", fastchessDateTime(g.Finished))
@@ -225,6 +227,7 @@ func writeFastchessTags(tag func(name, value string), g *record.Game, fg fastche
 		tag("ECO", opening.ECO)
 		tag("Opening", opening.Name)
 	}
+	return nil
 }
 
 // fastchessOpening is the game's entry in the opening table, as
